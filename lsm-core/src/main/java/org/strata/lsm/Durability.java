@@ -1,0 +1,33 @@
+package org.strata.lsm;
+
+import java.util.Locale;
+
+/** When a write's log record is forced to stable storage. */
+public enum Durability {
+  /** Every write returns only after its log record is forced; concurrent writers share a force. */
+  SYNC,
+  /**
+   * Writes return once their record is in the log buffer; a background task writes and forces the
+   * log every {@code log.group-commit-interval}. A machine crash may lose that interval; a process
+   * crash loses at most the records not yet handed to the operating system. {@link
+   * LsmStore#sync()} makes everything written so far durable.
+   */
+  GROUP,
+  /** The log is written when its buffer fills and forced only by flushes, {@code sync()} and close. */
+  NONE;
+
+  /** The configuration name: {@code sync}, {@code group} or {@code none}. */
+  public String configName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** Parses a configuration name, naming {@code key} in the error. */
+  public static Durability parse(String key, String value) {
+    for (Durability d : values()) {
+      if (d.configName().equals(value)) {
+        return d;
+      }
+    }
+    throw InvalidConfigurationException.of(key, value, "sync, group, none");
+  }
+}

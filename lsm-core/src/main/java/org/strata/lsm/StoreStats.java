@@ -1,0 +1,54 @@
+package org.strata.lsm;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A snapshot of a store's statistics (DESIGN section 2 and 7). Byte counters are cumulative over
+ * the store's life (they are kept in its manifest across restarts).
+ *
+ * @param diskComponents disk component files
+ * @param runs sorted runs
+ * @param diskEntries entries in disk components (anti-matter and obsolete versions included)
+ * @param memoryEntries distinct keys in memory components
+ * @param userBytes key and value bytes of every write accepted (flushed or still in memory)
+ * @param userBytesFlushed key and value bytes of the writes that flushes have made durable in
+ *     components, counting every write to a memory component (overwritten ones included)
+ * @param bytesFlushed bytes written by flushes
+ * @param bytesMerged bytes written by merges
+ * @param flushes flushes completed
+ * @param merges merges completed
+ * @param writeAmplification engine definition: (bytesFlushed + bytesMerged) / userBytesFlushed
+ * @param modelWriteAmplification Mao et al.'s Problem 1 definition applied to the engine: bytes of
+ *     all newly created components over bytes flushed, (bytesFlushed + bytesMerged) / bytesFlushed
+ * @param stalls per cause: count and total seconds, ongoing stalls included
+ * @param mergeLog the most recent merges, oldest first
+ * @param pageCacheHits page cache hits
+ * @param pageCacheMisses page cache misses
+ */
+public record StoreStats(
+    int diskComponents,
+    int runs,
+    long diskEntries,
+    long memoryEntries,
+    long userBytes,
+    long userBytesFlushed,
+    long bytesFlushed,
+    long bytesMerged,
+    long flushes,
+    long merges,
+    double writeAmplification,
+    double modelWriteAmplification,
+    Map<StallCause, StallTotals> stalls,
+    List<MergeRecord> mergeLog,
+    long pageCacheHits,
+    long pageCacheMisses) {
+
+  /** Count and total duration of stalls of one cause. */
+  public record StallTotals(long count, double seconds) {}
+
+  /** Entries in disk and memory components. */
+  public long entries() {
+    return diskEntries + memoryEntries;
+  }
+}

@@ -1,0 +1,280 @@
+package org.strata.lsm.component;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.strata.lsm.io.IoThrottle;
+import org.strata.lsm.io.WritableFile;
+
+/**
+ * Bulk-loads one disk component, bottom-up, from entries given in strictly ascending key order:
+ * leaf pages first, then interior levels up to the root, the Bloom filter, the meta page and the
+ * footer (docs/format.md). Every byte goes through the store's {@link IoThrottle}; the file is
+ * forced every {@code forceBytes} and at the end. The caller names the file (a temporary name) and
+ * renames it once {@link #finish} returns.
+ *
+ * <p>Not thread-safe: one flush or merge drives one writer.
+ */
+public final class ComponentWriter implements AutoCloseable {
+  private static final int OUT_BUFFER = 256 * 1024;
+
+  private final WritableFile file;
+  private final IoThrottle throttle;
+  private final long forceBytes;
+  private final int pageSize;
+  private final double falsePositiveRate;
+  private final long minComponentId;
+  private final long maxComponentId;
+  private final long maxLsn;
+  private final long createdMillis;
+
+  private final PageBuilder page = new PageBuilder();
+  private byte[] out = new byte[OUT_BUFFER];
+  private int outUsed;
+  private long fileOffset;
+  private long bytesSinceForce;
+
+  private long[] hashes = new long[1024];
+  private int entryCount;
+  private long antimatterCount;
+  private byte[] firstKey;
+  private byte[] lastKey = new byte[64];
+  private int lastKeyLen = -1;
+  private byte[] pageFirstKey;
+
+  private final List<byte[]> leafKeys = new ArrayList<>();
+  private long[] leafOffsets = new long[256];
+  private int[] leafLengths = new int[256];
+  private long pageCount;
+  private boolean finished;
+
+  /**
+   * @param file the open, empty file to write
+   * @param throttle the store's shared throttle
+   * @param forceBytes force every this many bytes (0: only at the end)
+   * @param pageSize target page size in bytes; an entry larger than a page gets a page of its own
+   * @param falsePositiveRate Bloom filter target
+   * @param minComponentId first flush ordinal covered
+   * @param maxComponentId last flush ordinal covered
+   * @param maxLsn highest log sequence number covered
+   * @param createdMillis creation time recorded in the meta page
+   */
+  public ComponentWriter(WritableFile file, IoThrottle throttle, long forceBytes, int pageSize,
+      double falsePositiveRate, long minComponentId, long maxComponentId, long maxLsn,
+      long createdMillis) {
+    this.file = file;
+    this.throttle = throttle;
+    this.forceBytes = forceBytes;
+    this.pageSize = pageSize;
+    this.falsePositiveRate = falsePositiveRate;
+    this.minComponentId = minComponentId;
+    this.maxComponentId = maxComponentId;
+    this.maxLsn = maxLsn;
+    this.createdMillis = createdMillis;
+  }
+
+  /** Adds a value (or anti-matter when {@code value} is null) for a key above the previous one. */
+  public void add(byte[] key, byte[] value) throws IOException {
+    add(key, 0, key.length, value, 0, value == null ? 0 : value.length, value == null);
+  }
+
+  /** Adds an entry from slices of arrays; {@code antimatter} ignores the value slice. */
+  public void add(byte[] key, int keyOff, int keyLen, byte[] value, int valOff, int valLen,
+      boolean antimatter) throws IOException {
+    if (lastKeyLen >= 0
+        && Arrays.compareUnsigned(key, keyOff, keyOff + keyLen, lastKey, 0, lastKeyLen) <= 0) {
+      throw new IllegalArgumentException("keys must be added in strictly ascending order");
+    }
+    int entrySize = PageBuilder.leafEntrySize(keyLen, valLen, antimatter);
+    if (!page.isEmpty() && page.encodedSizeWith(entrySize) > pageSize) {
+      closeLeaf();
+    }
+    if (page.isEmpty()) {
+      pageFirstKey = Arrays.copyOfRange(key, keyOff, keyOff + keyLen);
+    }
+    page.addLeaf(key, keyOff, keyLen, value, valOff, valLen, antimatter);
+    if (entryCount == hashes.length) {
+      hashes = Arrays.copyOf(hashes, hashes.length * 2);
+    }
+    hashes[entryCount++] = KeyHash.hash64(key, keyOff, keyLen);
+    if (antimatter) {
+      antimatterCount++;
+    }
+    if (firstKey == null) {
+      firstKey = Arrays.copyOfRange(key, keyOff, keyOff + keyLen);
+    }
+    if (lastKey.length < keyLen) {
+      lastKey = new byte[Math.max(keyLen, lastKey.length * 2)];
+    }
+    System.arraycopy(key, keyOff, lastKey, 0, keyLen);
+    lastKeyLen = keyLen;
+  }
+
+  /** Entries added so far. */
+  public long entryCount() {
+    return entryCount;
+  }
+
+  /** Bytes produced so far (written or buffered), a size estimate for splitting outputs. */
+  public long bytesProduced() {
+    return fileOffset + outUsed + page.encodedSize();
+  }
+
+  /** Leaf and interior pages written so far. */
+  public long pageCount() {
+    return pageCount;
+  }
+
+  private void closeLeaf() throws IOException {
+    int n = leafKeys.size();
+    if (n == leafOffsets.length) {
+      leafOffsets = Arrays.copyOf(leafOffsets, n * 2);
+      leafLengths = Arrays.copyOf(leafLengths, n * 2);
+    }
+    leafKeys.add(pageFirstKey);
+    leafOffsets[n] = fileOffset + outUsed;
+    leafLengths[n] = page.encodedSize();
+    emitPage(PageType.LEAF);
+  }
+
+  private void emitPage(PageType type) throws IOException {
+    int size = page.encodedSize();
+    reserve(size);
+    page.encodeTo(type, out, outUsed);
+    outUsed += size;
+    pageCount++;
+  }
+
+  private void reserve(int size) throws IOException {
+    if (outUsed + size > out.length) {
+      drain();
+      if (size > out.length) {
+        out = new byte[size];
+      }
+    }
+  }
+
+  private void writeRaw(byte[] b) throws IOException {
+    reserve(b.length);
+    System.arraycopy(b, 0, out, outUsed, b.length);
+    outUsed += b.length;
+  }
+
+  private void drain() throws IOException {
+    if (outUsed == 0) {
+      return;
+    }
+    try {
+      throttle.acquire(outUsed);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting for the I/O throttle");
+    }
+    file.write(ByteBuffer.wrap(out, 0, outUsed));
+    fileOffset += outUsed;
+    bytesSinceForce += outUsed;
+    outUsed = 0;
+    if (forceBytes > 0 && bytesSinceForce >= forceBytes) {
+      file.force();
+      bytesSinceForce = 0;
+    }
+    if (out.length > OUT_BUFFER) {
+      out = new byte[OUT_BUFFER];
+    }
+  }
+
+  /**
+   * Writes the interior levels, Bloom filter, meta page and footer, forces and closes the file.
+   *
+   * @throws IllegalStateException if no entry was added
+   */
+  public ComponentMeta finish() throws IOException {
+    if (entryCount == 0) {
+      throw new IllegalStateException("a disk component needs at least one entry");
+    }
+    closeLeaf();
+    long leafEnd = fileOffset + outUsed;
+    long leafPages = leafKeys.size();
+    // Interior levels, bottom-up: each level indexes the one below by first key.
+    List<byte[]> keys = new ArrayList<>(leafKeys);
+    long[] offs = Arrays.copyOf(leafOffsets, keys.size());
+    int[] lens = Arrays.copyOf(leafLengths, keys.size());
+    int height = 1;
+    while (keys.size() > 1) {
+      List<byte[]> upKeys = new ArrayList<>();
+      long[] upOffs = new long[keys.size()];
+      int[] upLens = new int[keys.size()];
+      int up = 0;
+      for (int i = 0; i < keys.size(); i++) {
+        int entrySize = PageBuilder.interiorEntrySize(keys.get(i).length);
+        if (page.count() >= 2 && page.encodedSizeWith(entrySize) > pageSize) {
+          upOffs[up] = fileOffset + outUsed;
+          upLens[up] = page.encodedSize();
+          up++;
+          emitPage(PageType.INTERIOR);
+        }
+        if (page.isEmpty()) {
+          upKeys.add(keys.get(i));
+        }
+        page.addInterior(keys.get(i), offs[i], lens[i]);
+      }
+      upOffs[up] = fileOffset + outUsed;
+      upLens[up] = page.encodedSize();
+      up++;
+      emitPage(PageType.INTERIOR);
+      keys = upKeys;
+      offs = Arrays.copyOf(upOffs, up);
+      lens = Arrays.copyOf(upLens, up);
+      height++;
+    }
+    long rootOffset = offs[0];
+    int rootLength = lens[0];
+
+    BloomFilter bloom = BloomFilter.build(hashes, entryCount, falsePositiveRate);
+    ByteBuffer bloomBody = ByteBuffer.allocate(bloom.serializedSize());
+    bloom.writeTo(bloomBody);
+    long bloomOffset = fileOffset + outUsed;
+    byte[] bloomPage = frame(PageType.BLOOM, bloomBody.array());
+    writeRaw(bloomPage);
+
+    ComponentMeta meta = new ComponentMeta(minComponentId, maxComponentId, createdMillis,
+        entryCount, antimatterCount, maxLsn, height, rootOffset, rootLength, 0, leafEnd,
+        leafPages, pageCount, bloomOffset, bloomPage.length, firstKey,
+        Arrays.copyOf(lastKey, lastKeyLen));
+    long metaOffset = fileOffset + outUsed;
+    byte[] metaPage = frame(PageType.META, meta.encode());
+    writeRaw(metaPage);
+    writeRaw(Footer.encode(metaOffset, metaPage.length));
+    drain();
+    file.force();
+    file.close();
+    finished = true;
+    return meta;
+  }
+
+  /** Total bytes in the finished file. */
+  public long fileSize() {
+    return fileOffset;
+  }
+
+  static byte[] frame(PageType type, byte[] body) {
+    byte[] b = new byte[PageBuilder.HEADER + body.length + PageBuilder.TRAILER];
+    Page.putInt(b, 0, body.length);
+    b[4] = (byte) type.code();
+    System.arraycopy(body, 0, b, PageBuilder.HEADER, body.length);
+    PageCodec.sealChecksum(b, 0, PageBuilder.HEADER + body.length);
+    return b;
+  }
+
+  /** Closes the file if {@link #finish} did not; the caller deletes it. */
+  @Override
+  public void close() throws IOException {
+    if (!finished) {
+      finished = true;
+      file.close();
+    }
+  }
+}

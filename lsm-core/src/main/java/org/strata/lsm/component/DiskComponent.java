@@ -1,0 +1,381 @@
+package org.strata.lsm.component;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.strata.lsm.CorruptionException;
+import org.strata.lsm.StorageException;
+import org.strata.lsm.spi.ComponentInfo;
+
+/**
+ * An open, immutable disk component: a bulk-loaded B+-tree file with a Bloom filter (docs/format.md).
+ * Reads go through the store's {@link PageCache}, and every page read from the file is checked
+ * against its CRC32C; a mismatch raises {@link CorruptionException} naming the file and offset.
+ *
+ * <p>Reference-counted: the run lists (versions) that contain it and the readers of those versions
+ * hold references. Once {@link #markObsolete()} was called and the last reference is released, the
+ * file is closed and deleted.
+ */
+public final class DiskComponent {
+  private static final Logger LOG = LogManager.getLogger(DiskComponent.class);
+
+  private final Path path;
+  private final long fileId;
+  private final PageCache cache;
+  private final ComponentMeta meta;
+  private final BloomFilter bloom;
+  private final long fileSize;
+  private volatile FileChannel channel;
+  private final AtomicInteger refs = new AtomicInteger(1);
+  private volatile boolean obsolete;
+
+  private DiskComponent(Path path, long fileId, PageCache cache, FileChannel channel,
+      ComponentMeta meta, BloomFilter bloom, long fileSize) {
+    this.path = path;
+    this.fileId = fileId;
+    this.cache = cache;
+    this.channel = channel;
+    this.meta = meta;
+    this.bloom = bloom;
+    this.fileSize = fileSize;
+  }
+
+  /**
+   * Opens a component file, checking its footer, meta page and Bloom filter page. The caller holds
+   * the one initial reference.
+   */
+  public static DiskComponent open(Path path, long fileId, PageCache cache) {
+    FileChannel ch = null;
+    try {
+      ch = FileChannel.open(path, StandardOpenOption.READ);
+      long size = ch.size();
+      if (size < Footer.SIZE) {
+        throw new CorruptionException(path, 0, "file of " + size + " bytes is too short for a"
+            + " component footer");
+      }
+      byte[] footer = readFully(ch, size - Footer.SIZE, Footer.SIZE);
+      long[] m = Footer.decode(footer, path, size);
+      byte[] metaPage = readFully(ch, m[0], (int) m[1]);
+      ComponentMeta meta = ComponentMeta.decode(
+          PageCodec.checkedBody(metaPage, 0, metaPage.length, PageType.META, path, m[0]), path,
+          m[0]);
+      if (meta.bloomOffset() < 0 || meta.bloomOffset() + meta.bloomLength() > m[0]
+          || meta.rootOffset() < 0 || meta.rootOffset() + meta.rootLength() > m[0]) {
+        throw new CorruptionException(path, m[0], "meta page points outside the file");
+      }
+      byte[] bloomPage = readFully(ch, meta.bloomOffset(), meta.bloomLength());
+      BloomFilter bloom;
+      try {
+        bloom = BloomFilter.readFrom(ByteBuffer.wrap(PageCodec.checkedBody(bloomPage, 0,
+            bloomPage.length, PageType.BLOOM, path, meta.bloomOffset())));
+      } catch (IllegalArgumentException e) {
+        throw new CorruptionException(path, meta.bloomOffset(), e.getMessage());
+      }
+      return new DiskComponent(path, fileId, cache, ch, meta, bloom, size);
+    } catch (IOException e) {
+      closeQuietly(ch);
+      throw new StorageException("cannot open component " + path + ": " + e, e);
+    } catch (RuntimeException e) {
+      closeQuietly(ch);
+      throw e;
+    }
+  }
+
+  private static void closeQuietly(FileChannel ch) {
+    if (ch != null) {
+      try {
+        ch.close();
+      } catch (IOException ignored) {
+        // nothing to add to the error being raised
+      }
+    }
+  }
+
+  static byte[] readFully(FileChannel ch, long offset, int len) throws IOException {
+    byte[] b = new byte[len];
+    ByteBuffer buf = ByteBuffer.wrap(b);
+    while (buf.hasRemaining()) {
+      int n = ch.read(buf, offset + buf.position());
+      if (n < 0) {
+        throw new java.io.EOFException("read past the end of the file at " + (offset
+            + buf.position()));
+      }
+    }
+    return b;
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  public long fileId() {
+    return fileId;
+  }
+
+  public ComponentMeta meta() {
+    return meta;
+  }
+
+  public long sizeBytes() {
+    return fileSize;
+  }
+
+  public BloomFilter bloomFilter() {
+    return bloom;
+  }
+
+  /** The policy's view of this component. */
+  public ComponentInfo info() {
+    return new ComponentInfo(path.getFileName().toString(), meta.minComponentId(),
+        meta.maxComponentId(), fileSize, meta.entryCount(), meta.pageCount(), meta.minKey(),
+        meta.maxKey());
+  }
+
+  // ---- reference counting ----------------------------------------------------------------
+
+  /** Takes a reference; fails if the component was already released for good. */
+  public void retain() {
+    while (true) {
+      int r = refs.get();
+      if (r <= 0) {
+        throw new IllegalStateException("component " + path + " was already released");
+      }
+      if (refs.compareAndSet(r, r + 1)) {
+        return;
+      }
+    }
+  }
+
+  /** Drops a reference; the last one closes the file, and deletes it when obsolete. */
+  public void release() {
+    int r = refs.decrementAndGet();
+    if (r == 0) {
+      closeQuietly(channel);
+      cache.invalidate(fileId);
+      if (obsolete) {
+        try {
+          Files.deleteIfExists(path);
+        } catch (IOException e) {
+          LOG.warn("cannot delete obsolete component {}: {}", path, e.toString());
+        }
+      }
+    } else if (r < 0) {
+      throw new IllegalStateException("component " + path + " released too often");
+    }
+  }
+
+  /** Marks the file for deletion once the last reference is gone. */
+  public void markObsolete() {
+    obsolete = true;
+  }
+
+  // ---- reads ------------------------------------------------------------------------------
+
+  private Page page(long offset, int length, PageType type) {
+    Page p = cache.get(fileId, offset);
+    if (p != null) {
+      return p;
+    }
+    byte[] raw = read(offset, length);
+    p = PageCodec.decode(raw, 0, length, type, path, offset);
+    cache.put(fileId, offset, p);
+    return p;
+  }
+
+  private byte[] read(long offset, int length) {
+    if (offset < 0 || length < 0 || offset + length > fileSize) {
+      throw new CorruptionException(path, offset, "page of " + length
+          + " bytes lies outside the file");
+    }
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return readFully(channel, offset, length);
+      } catch (ClosedChannelException e) {
+        // An interrupted reader closes a FileChannel for everyone; reopen once and retry.
+        if (attempt > 0 || refs.get() <= 0) {
+          throw new StorageException("cannot read " + path + ": channel closed", e);
+        }
+        reopen();
+      } catch (IOException e) {
+        throw new StorageException("cannot read " + path + " at offset " + offset + ": " + e, e);
+      }
+    }
+  }
+
+  private synchronized void reopen() {
+    if (!channel.isOpen()) {
+      try {
+        channel = FileChannel.open(path, StandardOpenOption.READ);
+      } catch (IOException e) {
+        throw new StorageException("cannot reopen " + path + ": " + e, e);
+      }
+    }
+  }
+
+  /**
+   * Looks up {@code key}. Returns null when the component holds no entry for it; otherwise the
+   * found entry's value, or {@link Lookup#ANTIMATTER} for a delete marker.
+   */
+  public Lookup get(byte[] key, long keyHash) {
+    if (!bloom.mightContain(keyHash)) {
+      return null;
+    }
+    if (Arrays.compareUnsigned(key, meta.minKey()) < 0
+        || Arrays.compareUnsigned(key, meta.maxKey()) > 0) {
+      return null;
+    }
+    long off = meta.rootOffset();
+    int len = meta.rootLength();
+    for (int level = meta.treeHeight(); level > 1; level--) {
+      Page p = page(off, len, PageType.INTERIOR);
+      int i = p.childIndexFor(key);
+      off = p.childOffset(i);
+      len = p.childLength(i);
+    }
+    Page leaf = page(off, len, PageType.LEAF);
+    int i = leaf.lowerBound(key);
+    if (i < leaf.count() && leaf.compareKey(i, key) == 0) {
+      return leaf.isAntimatter(i) ? Lookup.ANTIMATTER : new Lookup(leaf.value(i));
+    }
+    return null;
+  }
+
+  /** The result of a point lookup in one component. */
+  public record Lookup(byte[] value) {
+    /** The key is deleted here. */
+    public static final Lookup ANTIMATTER = new Lookup(null);
+
+    public boolean isAntimatter() {
+      return value == null;
+    }
+  }
+
+  /**
+   * A cursor over keys in [{@code from}, {@code to}] (either bound null for open), through the page
+   * cache. The caller must hold a reference for the cursor's lifetime.
+   */
+  public EntryCursor cursor(byte[] from, byte[] to) {
+    return new TreeCursor(from, to);
+  }
+
+  /** Sequential scan of all leaves, bypassing the cache: what merges read. */
+  public SequentialLeafScanner sequentialScan() {
+    return new SequentialLeafScanner(this);
+  }
+
+  FileChannel channel() {
+    return channel;
+  }
+
+  private final class TreeCursor implements EntryCursor {
+    private final byte[] to;
+    private final ArrayDeque<int[]> pathIdx = new ArrayDeque<>();
+    private final ArrayDeque<Page> pathPages = new ArrayDeque<>();
+    private Page leaf;
+    private int idx;
+    private byte[] key;
+    private byte[] value;
+    private boolean done;
+
+    TreeCursor(byte[] from, byte[] to) {
+      this.to = to;
+      if (to != null && Arrays.compareUnsigned(to, meta.minKey()) < 0
+          || from != null && Arrays.compareUnsigned(from, meta.maxKey()) > 0) {
+        done = true;
+        return;
+      }
+      long off = meta.rootOffset();
+      int len = meta.rootLength();
+      for (int level = meta.treeHeight(); level > 1; level--) {
+        Page p = page(off, len, PageType.INTERIOR);
+        int i = from == null ? 0 : p.childIndexFor(from);
+        pathPages.push(p);
+        pathIdx.push(new int[] {i, level});
+        off = p.childOffset(i);
+        len = p.childLength(i);
+      }
+      leaf = page(off, len, PageType.LEAF);
+      idx = (from == null ? 0 : leaf.lowerBound(from)) - 1;
+    }
+
+    @Override
+    public boolean next() {
+      if (done) {
+        return false;
+      }
+      idx++;
+      while (idx >= leaf.count()) {
+        if (!advanceLeaf()) {
+          done = true;
+          key = null;
+          value = null;
+          return false;
+        }
+      }
+      if (to != null && leaf.compareKey(idx, to) > 0) {
+        done = true;
+        return false;
+      }
+      key = leaf.key(idx);
+      value = leaf.value(idx);
+      return true;
+    }
+
+    private boolean advanceLeaf() {
+      // Climb until a parent has a next child, then descend to its leftmost leaf.
+      while (!pathPages.isEmpty()) {
+        Page parent = pathPages.peek();
+        int[] pos = pathIdx.peek();
+        if (pos[0] + 1 < parent.count()) {
+          pos[0]++;
+          long off = parent.childOffset(pos[0]);
+          int len = parent.childLength(pos[0]);
+          int level = pos[1] - 1;
+          while (level > 1) {
+            Page p = page(off, len, PageType.INTERIOR);
+            pathPages.push(p);
+            pathIdx.push(new int[] {0, level});
+            off = p.childOffset(0);
+            len = p.childLength(0);
+            level--;
+          }
+          leaf = page(off, len, PageType.LEAF);
+          idx = 0;
+          return true;
+        }
+        pathPages.pop();
+        pathIdx.pop();
+      }
+      return false;
+    }
+
+    @Override
+    public byte[] key() {
+      return key;
+    }
+
+    @Override
+    public byte[] value() {
+      return value;
+    }
+  }
+
+  /** Reads and checks a page without the cache (for verification). */
+  Page readUncached(long offset, int length, PageType type) {
+    return PageCodec.decode(read(offset, length), 0, length, type, path, offset);
+  }
+
+  @Override
+  public String toString() {
+    return path.getFileName() + "[" + meta.minComponentId() + "-" + meta.maxComponentId() + "]";
+  }
+}

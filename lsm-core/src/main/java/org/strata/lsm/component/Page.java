@@ -1,0 +1,156 @@
+package org.strata.lsm.component;
+
+import java.util.Arrays;
+
+/**
+ * A decoded, checksum-verified page body: a leaf (keys with values or anti-matter) or an interior
+ * page (separator keys with child page addresses). Entries are reached through an offset array, so
+ * lookups binary-search without decoding the whole page. Immutable; shared through the page cache.
+ *
+ * <p>Layout of a body (see docs/format.md): {@code count:u32}, the entries, then {@code
+ * offsets:u32[count]} giving each entry's position in the body.
+ */
+public final class Page {
+  /** Entry kind byte of a leaf entry that carries a value. */
+  public static final byte KIND_VALUE = 0;
+  /** Entry kind byte of a leaf entry that is anti-matter (a delete marker). */
+  public static final byte KIND_ANTIMATTER = 1;
+
+  private final PageType type;
+  private final byte[] body;
+  private final int count;
+  private final int offsetsStart;
+
+  Page(PageType type, byte[] body) {
+    this.type = type;
+    this.body = body;
+    if (body.length < 4) {
+      throw new IllegalArgumentException("page body shorter than its count");
+    }
+    this.count = getInt(body, 0);
+    this.offsetsStart = body.length - 4 * count;
+    if (count < 0 || offsetsStart < 4) {
+      throw new IllegalArgumentException("page entry count " + count + " does not fit its body");
+    }
+  }
+
+  public PageType type() {
+    return type;
+  }
+
+  /** Number of entries. */
+  public int count() {
+    return count;
+  }
+
+  /** Approximate memory held, for the page cache's budget. */
+  public int weight() {
+    return body.length + 48;
+  }
+
+  private int entryOffset(int i) {
+    return getInt(body, offsetsStart + 4 * i);
+  }
+
+  /** Unsigned comparison of entry {@code i}'s key with {@code key}. */
+  public int compareKey(int i, byte[] key) {
+    long kv = Varint.get(body, entryOffset(i));
+    int pos = (int) (kv >>> 32);
+    int len = (int) kv;
+    return Arrays.compareUnsigned(body, pos, pos + len, key, 0, key.length);
+  }
+
+  /** Entry {@code i}'s key, copied. */
+  public byte[] key(int i) {
+    long kv = Varint.get(body, entryOffset(i));
+    int pos = (int) (kv >>> 32);
+    return Arrays.copyOfRange(body, pos, pos + (int) kv);
+  }
+
+  private int afterKey(int i) {
+    long kv = Varint.get(body, entryOffset(i));
+    return (int) (kv >>> 32) + (int) kv;
+  }
+
+  /** Leaf entry {@code i} is anti-matter. */
+  public boolean isAntimatter(int i) {
+    return body[afterKey(i)] == KIND_ANTIMATTER;
+  }
+
+  /** Leaf entry {@code i}'s value, copied; null for anti-matter. */
+  public byte[] value(int i) {
+    int p = afterKey(i);
+    if (body[p] == KIND_ANTIMATTER) {
+      return null;
+    }
+    long vv = Varint.get(body, p + 1);
+    int pos = (int) (vv >>> 32);
+    return Arrays.copyOfRange(body, pos, pos + (int) vv);
+  }
+
+  /** Interior entry {@code i}'s child page offset. */
+  public long childOffset(int i) {
+    return getLong(body, afterKey(i));
+  }
+
+  /** Interior entry {@code i}'s child page length (whole page, header and checksum included). */
+  public int childLength(int i) {
+    return getInt(body, afterKey(i) + 8);
+  }
+
+  /**
+   * Index of the first entry whose key is >= {@code key}, or {@link #count()} if none: a leaf
+   * lookup's position.
+   */
+  public int lowerBound(byte[] key) {
+    int lo = 0;
+    int hi = count;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (compareKey(mid, key) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * Index of the child of an interior page that may hold {@code key}: the last entry whose
+   * separator is <= key, or 0 when key is below every separator.
+   */
+  public int childIndexFor(byte[] key) {
+    int lo = 0;
+    int hi = count;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (compareKey(mid, key) <= 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return Math.max(0, lo - 1);
+  }
+
+  static int getInt(byte[] b, int p) {
+    return (b[p] & 0xFF) << 24 | (b[p + 1] & 0xFF) << 16 | (b[p + 2] & 0xFF) << 8 | (b[p + 3] & 0xFF);
+  }
+
+  static long getLong(byte[] b, int p) {
+    return ((long) getInt(b, p) << 32) | (getInt(b, p + 4) & 0xFFFFFFFFL);
+  }
+
+  static void putInt(byte[] b, int p, int v) {
+    b[p] = (byte) (v >>> 24);
+    b[p + 1] = (byte) (v >>> 16);
+    b[p + 2] = (byte) (v >>> 8);
+    b[p + 3] = (byte) v;
+  }
+
+  static void putLong(byte[] b, int p, long v) {
+    putInt(b, p, (int) (v >>> 32));
+    putInt(b, p + 4, (int) v);
+  }
+}

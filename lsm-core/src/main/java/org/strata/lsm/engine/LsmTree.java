@@ -1,0 +1,1144 @@
+package org.strata.lsm.engine;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Stream;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.strata.lsm.CorruptionException;
+import org.strata.lsm.KeyValue;
+import org.strata.lsm.Limits;
+import org.strata.lsm.LsmStore;
+import org.strata.lsm.MergeRecord;
+import org.strata.lsm.ScanCursor;
+import org.strata.lsm.StallCause;
+import org.strata.lsm.StorageException;
+import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.StoreStats;
+import org.strata.lsm.StrataException;
+import org.strata.lsm.WriteBatch;
+import org.strata.lsm.component.ComponentMeta;
+import org.strata.lsm.component.ComponentWriter;
+import org.strata.lsm.component.DiskComponent;
+import org.strata.lsm.component.EntryCursor;
+import org.strata.lsm.component.KeyHash;
+import org.strata.lsm.component.PageCache;
+import org.strata.lsm.config.StoreConfig;
+import org.strata.lsm.config.StoreConfigJson;
+import org.strata.lsm.io.Clock;
+import org.strata.lsm.io.Directories;
+import org.strata.lsm.io.IoThrottle;
+import org.strata.lsm.io.WritableFile;
+import org.strata.lsm.memory.MemoryComponent;
+import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeScheduler;
+import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.wal.LogOp;
+import org.strata.lsm.wal.WriteAheadLog;
+
+/**
+ * The engine behind {@link LsmStore}: one LSM B+-tree index in a directory.
+ *
+ * <p>Concurrency. Writers append to the log and insert into the active memory component under the
+ * read side of {@code switchLock}; sealing the active component takes the write side, so a sealed
+ * component holds exactly the log records appended while it was active. Everything else (the
+ * current {@link Version}, merge bookkeeping, stalls) is guarded by {@code lock}. Installing a flush
+ * or merge and writing the manifest happen under {@code manifestLock}, so manifests are written in
+ * the order versions are installed. The merge policy is called under {@code policyLock}, one call
+ * at a time.
+ *
+ * <p>Directory layout: {@code config.json}, {@code MANIFEST}, {@code LOCK}, component files {@code
+ * <number>.cmp} and the log in {@code wal/} (or {@code log.dir}).
+ */
+public final class LsmTree implements LsmStore {
+  private static final Logger LOG = LogManager.getLogger(LsmTree.class);
+  static final String CONFIG_FILE = "config.json";
+  private static final String LOCK_FILE = "LOCK";
+  private static final int MERGE_LOG_LIMIT = 1000;
+  private static final long FLUSH_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private final Path dir;
+  private final StoreConfig config;
+  private final StoreEnvironment env;
+  private final Clock clock;
+  private final FileChannel lockChannel;
+  private final FileLock dirLock;
+  private final PageCache cache;
+  private final IoThrottle throttle;
+  private final MergePolicy policy;
+  private final MergeScheduler scheduler;
+  private WriteAheadLog wal;
+
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
+  private final Object manifestLock = new Object();
+  private final Object policyLock = new Object();
+
+  private volatile Version current;
+  private volatile MemoryComponent active;
+  // Guarded by lock.
+  private long nextFileNumber;
+  private long nextComponentId;
+  private long nextMemoryId = 1;
+  private long nextRunId = 1;
+  private long flushedLsn;
+  private final Set<Long> mergingRunIds = new HashSet<>();
+  private final Set<MergeOperation> liveMerges = new HashSet<>();
+  private boolean constraintViolated;
+  private final StallTracker stalls = new StallTracker();
+  private final ArrayDeque<MergeRecord> mergeLog = new ArrayDeque<>();
+  private Throwable lastFlushError;
+  private long flushErrorSeq;
+  private long flushRetryAtNanos;
+  private boolean flushRetryRequested;
+  private boolean closing;
+  private boolean flushThreadStop;
+  // Counters persisted in the manifest; guarded by lock.
+  private long userBytesFlushed;
+  private long bytesFlushed;
+  private long bytesMerged;
+  private long flushes;
+  private long merges;
+
+  private final Thread flushThread;
+  private final EngineContext context = new EngineContext();
+
+  private LsmTree(Path dir, StoreConfig config, StoreEnvironment env, FileChannel lockChannel,
+      FileLock dirLock, MergePolicy policy, MergeScheduler scheduler) {
+    this.dir = dir;
+    this.config = config;
+    this.env = env;
+    this.clock = env.clock();
+    this.lockChannel = lockChannel;
+    this.dirLock = dirLock;
+    this.policy = policy;
+    this.scheduler = scheduler;
+    this.cache = new PageCache(config.pageCacheSize());
+    this.throttle = new IoThrottle(config.writeRateLimit(), clock);
+    this.flushThread = new Thread(this::flushLoop, "strata-flush-" + dir.getFileName());
+    this.flushThread.setDaemon(true);
+  }
+
+  /** See {@link LsmStore#open(Path, StoreConfig, StoreEnvironment)}. */
+  public static LsmTree open(Path dir, StoreConfig requested, StoreEnvironment env) {
+    StoreConfig config = requested;
+    Path savedConfig = dir.resolve(CONFIG_FILE);
+    if (config == null) {
+      config = Files.exists(savedConfig) ? StoreConfigJson.read(savedConfig)
+          : StoreConfig.defaults();
+    }
+    // Validate plug-ins before anything is written.
+    MergePolicy policy = Plugins.mergePolicy(config.mergePolicy());
+    MergeScheduler scheduler = Plugins.mergeScheduler(config.mergeScheduler());
+    FileChannel lockChannel = null;
+    LsmTree tree = null;
+    try {
+      if (Files.exists(dir) && !Files.isDirectory(dir)) {
+        throw new StrataException(dir + " exists and is not a directory");
+      }
+      Files.createDirectories(dir);
+      lockChannel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE);
+      FileLock fl;
+      try {
+        fl = lockChannel.tryLock();
+      } catch (OverlappingFileLockException e) {
+        fl = null;
+      }
+      if (fl == null) {
+        throw new StrataException("store " + dir + " is in use by another process (or is already"
+            + " open in this one); close it first");
+      }
+      if (requested != null || !Files.exists(savedConfig)) {
+        writeConfig(dir, config);
+      }
+      tree = new LsmTree(dir, config, env, lockChannel, fl, policy, scheduler);
+      tree.recover();
+      return tree;
+    } catch (IOException e) {
+      cleanupFailedOpen(tree, lockChannel, scheduler);
+      throw new StorageException("cannot open store " + dir + ": " + e, e);
+    } catch (RuntimeException e) {
+      cleanupFailedOpen(tree, lockChannel, scheduler);
+      throw e;
+    }
+  }
+
+  private static void cleanupFailedOpen(LsmTree tree, FileChannel lockChannel,
+      MergeScheduler scheduler) {
+    try {
+      if (tree != null && tree.wal != null) {
+        tree.wal.close();
+      }
+      scheduler.close();
+      if (lockChannel != null) {
+        lockChannel.close();
+      }
+    } catch (IOException | RuntimeException suppressed) {
+      LOG.warn("cleanup after a failed open: {}", suppressed.toString());
+    }
+  }
+
+  private static void writeConfig(Path dir, StoreConfig config) throws IOException {
+    Path tmp = dir.resolve(CONFIG_FILE + ".tmp");
+    try (WritableFile f = org.strata.lsm.io.FileIo.standard().create(tmp)) {
+      f.write(java.nio.ByteBuffer.wrap(StoreConfigJson.toJson(config).getBytes(
+          java.nio.charset.StandardCharsets.UTF_8)));
+      f.force();
+    }
+    Directories.atomicRename(tmp, dir.resolve(CONFIG_FILE));
+  }
+
+  static String componentFileName(long fileNumber) {
+    return String.format(Locale.ROOT, "%012d.cmp", fileNumber);
+  }
+
+  private static boolean isComponentFile(String name) {
+    return name.endsWith(".cmp") && name.length() == 16 && name.substring(0, 12).chars()
+        .allMatch(Character::isDigit);
+  }
+
+  // ---- recovery ---------------------------------------------------------------------------
+
+  private void recover() throws IOException {
+    Manifest m = Manifest.read(dir);
+    if (m == null) {
+      m = Manifest.empty();
+    }
+    Set<String> listed = new HashSet<>();
+    for (Manifest.RunEntry r : m.runs()) {
+      listed.addAll(r.files());
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        String n = p.getFileName().toString();
+        if (n.endsWith(".tmp") || (isComponentFile(n) && !listed.contains(n))) {
+          LOG.info("deleting {} left by an interrupted flush or merge", n);
+          Files.delete(p);
+        }
+      }
+    }
+    List<Run> runs = new ArrayList<>();
+    try {
+      for (Manifest.RunEntry r : m.runs()) {
+        List<DiskComponent> cs = new ArrayList<>();
+        for (String f : r.files()) {
+          Path p = dir.resolve(f);
+          if (!Files.exists(p)) {
+            throw new CorruptionException(dir.resolve(Manifest.FILE), -1,
+                "the manifest lists component " + f + " but the file is missing");
+          }
+          cs.add(DiskComponent.open(p, Long.parseLong(f.substring(0, 12)), cache));
+        }
+        runs.add(new Run(nextRunId++, r.level(), cs));
+      }
+    } catch (RuntimeException e) {
+      for (Run r : runs) {
+        r.components().forEach(DiskComponent::release);
+      }
+      throw e;
+    }
+    nextFileNumber = m.nextFileNumber();
+    nextComponentId = m.nextComponentId();
+    flushedLsn = m.flushedLsn();
+    Map<String, Long> c = m.counters();
+    userBytesFlushed = c.getOrDefault("userBytesFlushed", 0L);
+    bytesFlushed = c.getOrDefault("bytesFlushed", 0L);
+    bytesMerged = c.getOrDefault("bytesMerged", 0L);
+    flushes = c.getOrDefault("flushes", 0L);
+    merges = c.getOrDefault("merges", 0L);
+    for (StallCause s : StallCause.values()) {
+      stalls.restore(s, c.getOrDefault("stalls." + s.jsonName() + ".count", 0L),
+          c.getOrDefault("stalls." + s.jsonName() + ".nanos", 0L));
+    }
+    active = new MemoryComponent(nextMemoryId++);
+    current = new Version(List.of(active), runs);
+    for (Run r : runs) {
+      r.components().forEach(DiskComponent::release); // the version holds them now
+    }
+    Path logDir = config.logDir() == null ? dir.resolve("wal") : Path.of(config.logDir());
+    MemoryComponent replayInto = active;
+    wal = WriteAheadLog.open(logDir, config.durability(), config.groupCommitIntervalMillis(),
+        env.fileIo(), flushedLsn, (lsn, op) -> replayInto.put(op.key(), op.value(), lsn));
+    if (!replayInto.isEmpty()) {
+      LOG.info("recovered {} keys from the write-ahead log of {}", replayInto.entryCount(), dir);
+    }
+    flushThread.start();
+    afterComponentChange();
+  }
+
+  // ---- writes -----------------------------------------------------------------------------
+
+  @Override
+  public void put(byte[] key, byte[] value) {
+    Limits.checkKey(key);
+    Limits.checkValue(value);
+    apply(List.of(new LogOp(key, value)));
+  }
+
+  @Override
+  public void delete(byte[] key) {
+    Limits.checkKey(key);
+    apply(List.of(new LogOp(key, null)));
+  }
+
+  @Override
+  public void write(WriteBatch batch) {
+    if (!batch.isEmpty()) {
+      apply(batch.ops());
+    }
+  }
+
+  private void apply(List<LogOp> ops) {
+    admit();
+    long lsn;
+    switchLock.readLock().lock();
+    try {
+      MemoryComponent target = active;
+      lsn = wal.append(ops);
+      long first = lsn - ops.size() + 1;
+      for (int i = 0; i < ops.size(); i++) {
+        LogOp op = ops.get(i);
+        target.put(op.key(), op.value(), first + i);
+      }
+    } finally {
+      switchLock.readLock().unlock();
+    }
+    switch (config.durability()) {
+      case SYNC -> wal.sync(lsn);
+      case GROUP, NONE -> wal.writeOutIfLarge();
+      default -> throw new IllegalStateException();
+    }
+  }
+
+  /** Waits while the memory components are full or the component constraint is violated. */
+  private void admit() {
+    lock.lock();
+    try {
+      boolean waited = false;
+      while (true) {
+        ensureOpen();
+        StallCause cause;
+        if (constraintViolated && !liveMerges.isEmpty()) {
+          cause = StallCause.CONSTRAINT;
+        } else if (active.sizeBytes() >= config.memoryComponentSize()) {
+          if (current.memory.size() < config.memoryComponentCount()) {
+            sealActive();
+            continue;
+          }
+          if (lastFlushError != null) {
+            throw new StorageException("writes are stopped: every memory component is full and"
+                + " the last flush failed: " + lastFlushError, lastFlushError);
+          }
+          cause = StallCause.MEMORY_FULL;
+        } else {
+          break;
+        }
+        stalls.waiting(cause, clock.nanoTime());
+        waited = true;
+        changed.await(100, TimeUnit.MILLISECONDS);
+      }
+      if (waited) {
+        stalls.end(clock.nanoTime());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StrataException("interrupted while waiting for a write stall to end", e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void ensureOpen() {
+    if (closing) {
+      throw new StrataException("store " + dir + " is closed");
+    }
+  }
+
+  /** Seals the active memory component and starts a new one. Caller holds {@code lock}. */
+  private void sealActive() {
+    switchLock.writeLock().lock();
+    try {
+      MemoryComponent old = active;
+      old.seal();
+      wal.roll();
+      MemoryComponent fresh = new MemoryComponent(nextMemoryId++);
+      List<MemoryComponent> mem = new ArrayList<>();
+      mem.add(fresh);
+      mem.addAll(current.memory);
+      active = fresh;
+      install(new Version(mem, current.runs)).release();
+    } finally {
+      switchLock.writeLock().unlock();
+    }
+    changed.signalAll();
+  }
+
+  /** Makes {@code v} current; returns the previous version, which the caller must release. */
+  private Version install(Version v) {
+    Version old = current;
+    current = v;
+    return old;
+  }
+
+  @Override
+  public void sync() {
+    ensureOpenUnlocked();
+    wal.syncAll();
+  }
+
+  private void ensureOpenUnlocked() {
+    lock.lock();
+    try {
+      ensureOpen();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // ---- flush ------------------------------------------------------------------------------
+
+  @Override
+  public void flush() {
+    lock.lock();
+    try {
+      ensureOpen();
+      flushAllLocked();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void flushAllLocked() {
+    if (!active.isEmpty()) {
+      sealActive();
+    }
+    long target = -1;
+    for (MemoryComponent mc : current.memory) {
+      if (mc.isSealed()) {
+        target = Math.max(target, mc.id());
+      }
+    }
+    long errSeq = flushErrorSeq;
+    flushRetryRequested = true;
+    changed.signalAll();
+    try {
+      while (hasSealedUpTo(target)) {
+        if (flushErrorSeq != errSeq) {
+          throw new StorageException("flush of " + dir + " failed: " + lastFlushError,
+              lastFlushError);
+        }
+        changed.await(100, TimeUnit.MILLISECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StrataException("interrupted while waiting for a flush", e);
+    }
+  }
+
+  private boolean hasSealedUpTo(long id) {
+    for (MemoryComponent mc : current.memory) {
+      if (mc.isSealed() && mc.id() <= id) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private MemoryComponent oldestSealed() {
+    List<MemoryComponent> mem = current.memory;
+    for (int i = mem.size() - 1; i >= 0; i--) {
+      if (mem.get(i).isSealed()) {
+        return mem.get(i);
+      }
+    }
+    return null;
+  }
+
+  private void flushLoop() {
+    while (true) {
+      MemoryComponent mc;
+      lock.lock();
+      try {
+        while (true) {
+          mc = oldestSealed();
+          boolean retryWait = lastFlushError != null && !flushRetryRequested
+              && clock.nanoTime() < flushRetryAtNanos;
+          if (mc != null && !retryWait) {
+            break;
+          }
+          if (flushThreadStop && (mc == null || lastFlushError != null)) {
+            return;
+          }
+          changed.await(50, TimeUnit.MILLISECONDS);
+        }
+        flushRetryRequested = false;
+      } catch (InterruptedException e) {
+        return;
+      } finally {
+        lock.unlock();
+      }
+      try {
+        flushOne(mc);
+        lock.lock();
+        try {
+          lastFlushError = null;
+          changed.signalAll();
+        } finally {
+          lock.unlock();
+        }
+        afterComponentChange();
+      } catch (Throwable e) {
+        LOG.error("flush of {} failed; the memory component stays readable and the flush will be"
+            + " retried", dir, e);
+        lock.lock();
+        try {
+          lastFlushError = e;
+          flushErrorSeq++;
+          flushRetryAtNanos = clock.nanoTime() + FLUSH_RETRY_NANOS;
+          changed.signalAll();
+        } finally {
+          lock.unlock();
+        }
+      }
+    }
+  }
+
+  private void flushOne(MemoryComponent mc) throws IOException {
+    long fileNumber;
+    long componentId;
+    lock.lock();
+    try {
+      fileNumber = nextFileNumber++;
+      componentId = nextComponentId++;
+    } finally {
+      lock.unlock();
+    }
+    boolean done = false;
+    try {
+      Path finalPath = dir.resolve(componentFileName(fileNumber));
+      Path tmp = dir.resolve(componentFileName(fileNumber) + ".tmp");
+      try {
+        try (WritableFile f = env.fileIo().create(tmp);
+            ComponentWriter w = newWriter(f, componentId, componentId, mc.maxLsn())) {
+          try (EntryCursor c = mc.cursor(null, null)) {
+            while (c.next()) {
+              w.add(c.key(), c.value());
+            }
+          }
+          w.finish();
+        }
+        Directories.atomicRename(tmp, finalPath);
+      } catch (IOException | RuntimeException e) {
+        Files.deleteIfExists(tmp);
+        throw e;
+      }
+      DiskComponent dc = DiskComponent.open(finalPath, fileNumber, cache);
+      Version old;
+      Manifest manifest;
+      synchronized (manifestLock) {
+        lock.lock();
+        try {
+          List<MemoryComponent> mem = new ArrayList<>(current.memory);
+          mem.remove(mc);
+          List<Run> runs = new ArrayList<>();
+          runs.add(new Run(nextRunId++, 0, List.of(dc)));
+          runs.addAll(current.runs);
+          old = install(new Version(mem, runs));
+          dc.release(); // the new version holds it
+          flushedLsn = Math.max(flushedLsn, mc.maxLsn());
+          userBytesFlushed += mc.userBytes();
+          bytesFlushed += dc.sizeBytes();
+          flushes++;
+          manifest = manifestSnapshot();
+          done = true;
+        } finally {
+          lock.unlock();
+        }
+        try {
+          manifest.write(dir, env.fileIo());
+        } finally {
+          old.release();
+        }
+      }
+      wal.truncateUpTo(manifest.flushedLsn());
+    } finally {
+      if (!done) {
+        lock.lock();
+        try {
+          if (nextComponentId == componentId + 1) {
+            nextComponentId = componentId; // keep component ids equal to flush ordinals
+          }
+        } finally {
+          lock.unlock();
+        }
+      }
+    }
+  }
+
+  ComponentWriter newWriter(WritableFile f, long minId, long maxId, long maxLsn) {
+    return new ComponentWriter(f, throttle, config.forceBytes(), config.pageSize(),
+        config.bloomFalsePositiveRate(), minId, maxId, maxLsn, clock.currentTimeMillis());
+  }
+
+  /** Caller holds {@code lock}. */
+  private Manifest manifestSnapshot() {
+    List<Manifest.RunEntry> runs = new ArrayList<>();
+    for (Run r : current.runs) {
+      List<String> files = new ArrayList<>();
+      for (DiskComponent c : r.components()) {
+        files.add(c.path().getFileName().toString());
+      }
+      runs.add(new Manifest.RunEntry(r.level(), files));
+    }
+    Map<String, Long> counters = new LinkedHashMap<>();
+    counters.put("userBytesFlushed", userBytesFlushed);
+    counters.put("bytesFlushed", bytesFlushed);
+    counters.put("bytesMerged", bytesMerged);
+    counters.put("flushes", flushes);
+    counters.put("merges", merges);
+    for (StallCause s : StallCause.values()) {
+      counters.put("stalls." + s.jsonName() + ".count", stalls.count(s));
+      counters.put("stalls." + s.jsonName() + ".nanos", stalls.nanos(s));
+    }
+    return new Manifest(nextFileNumber, nextComponentId, flushedLsn, runs, counters);
+  }
+
+  /** Lets the policy react to a new component and re-evaluates the component constraint. */
+  private void afterComponentChange() {
+    afterComponentChange(false);
+  }
+
+  private void afterComponentChange(boolean fullMerge) {
+    boolean lagging;
+    synchronized (policyLock) {
+      lock.lock();
+      try {
+        if (closing) {
+          return;
+        }
+      } finally {
+        lock.unlock();
+      }
+      policy.diskComponentAdded(context, fullMerge);
+      lagging = policy.isMergeLagging(context);
+    }
+    lock.lock();
+    try {
+      constraintViolated = lagging;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // ---- merges -----------------------------------------------------------------------------
+
+  /** The engine's {@link MergeContext}. */
+  private final class EngineContext implements MergeContext {
+    @Override
+    public List<RunInfo> runs() {
+      lock.lock();
+      try {
+        List<RunInfo> out = new ArrayList<>(current.runs.size());
+        for (Run r : current.runs) {
+          out.add(r.info(mergingRunIds.contains(r.runId())));
+        }
+        return List.copyOf(out);
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    @Override
+    public boolean scheduleMerge(List<RunInfo> runs, int outputLevel, long targetFileSize) {
+      if (runs.isEmpty()) {
+        throw new IllegalArgumentException("a merge needs at least one run");
+      }
+      if (targetFileSize <= 0) {
+        throw new IllegalArgumentException("targetFileSize must be positive");
+      }
+      MergeOperation op;
+      lock.lock();
+      try {
+        if (closing) {
+          return false;
+        }
+        List<Run> all = current.runs;
+        int start = -1;
+        for (int i = 0; i < all.size(); i++) {
+          if (all.get(i).runId() == runs.get(0).runId()) {
+            start = i;
+            break;
+          }
+        }
+        if (start < 0 || start + runs.size() > all.size()) {
+          return false;
+        }
+        List<Run> inputs = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+          Run r = all.get(start + i);
+          if (r.runId() != runs.get(i).runId() || mergingRunIds.contains(r.runId())) {
+            return false;
+          }
+          inputs.add(r);
+        }
+        boolean includesOldest = start + runs.size() == all.size();
+        op = new MergeOperation(LsmTree.this, inputs, outputLevel, targetFileSize,
+            includesOldest, clock);
+        for (Run r : inputs) {
+          mergingRunIds.add(r.runId());
+        }
+        liveMerges.add(op);
+      } finally {
+        lock.unlock();
+      }
+      scheduler.schedule(op);
+      return true;
+    }
+  }
+
+  String name() {
+    return dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
+  }
+
+  boolean isClosing() {
+    lock.lock();
+    try {
+      return closing;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Allocates a component file number for a merge output. */
+  long allocateFileNumber() {
+    lock.lock();
+    try {
+      return nextFileNumber++;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  Path directory(long fileNumber, boolean tmp) {
+    return dir.resolve(componentFileName(fileNumber) + (tmp ? ".tmp" : ""));
+  }
+
+  PageCache cache() {
+    return cache;
+  }
+
+  StoreEnvironment environment() {
+    return env;
+  }
+
+  /**
+   * Installs a finished merge: its inputs are replaced by {@code outputs} (possibly none, when
+   * everything was anti-matter), then the manifest is written and the inputs become obsolete.
+   */
+  void mergeCompleted(MergeOperation op, List<DiskComponent> outputs, MergeRecord record) {
+    Version old;
+    Manifest manifest;
+    synchronized (manifestLock) {
+      lock.lock();
+      try {
+        List<Run> runs = new ArrayList<>(current.runs);
+        int start = runs.indexOf(op.inputs().get(0));
+        if (start < 0) {
+          throw new IllegalStateException("merge inputs vanished from the run list");
+        }
+        for (int i = 0; i < op.inputs().size(); i++) {
+          runs.remove(start);
+        }
+        if (!outputs.isEmpty()) {
+          runs.add(start, new Run(nextRunId++, op.outputLevel(), outputs));
+        }
+        old = install(new Version(current.memory, runs));
+        outputs.forEach(DiskComponent::release); // the new version holds them
+        for (Run r : op.inputs()) {
+          mergingRunIds.remove(r.runId());
+        }
+        long out = 0;
+        for (DiskComponent c : outputs) {
+          out += c.sizeBytes();
+        }
+        bytesMerged += out;
+        merges++;
+        addMergeRecord(record);
+        manifest = manifestSnapshot();
+      } finally {
+        lock.unlock();
+      }
+      boolean written = false;
+      try {
+        manifest.write(dir, env.fileIo());
+        written = true;
+      } catch (IOException e) {
+        // The merge is installed in memory; the inputs stay on disk (and listed in the manifest
+        // on disk) until a later manifest is written, so a crash now loses nothing.
+        LOG.error("cannot write the manifest of {} after a merge; its inputs are kept until the"
+            + " next manifest write", dir, e);
+      } finally {
+        if (written) {
+          for (Run r : op.inputs()) {
+            r.components().forEach(DiskComponent::markObsolete);
+          }
+        }
+        old.release();
+      }
+    }
+  }
+
+  /** Called when a merge failed or was cancelled; its inputs stay as they are. */
+  void mergeAbandoned(MergeOperation op, MergeRecord record) {
+    lock.lock();
+    try {
+      for (Run r : op.inputs()) {
+        mergingRunIds.remove(r.runId());
+      }
+      addMergeRecord(record);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The last step of every merge, successful or not. */
+  void mergeFinished(MergeOperation op, boolean success) {
+    if (success) {
+      afterComponentChange();
+    }
+    lock.lock();
+    try {
+      liveMerges.remove(op);
+      if (!success && liveMerges.isEmpty()) {
+        constraintViolated = false;
+      }
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    scheduler.completed(op);
+  }
+
+  private void addMergeRecord(MergeRecord r) {
+    mergeLog.addLast(r);
+    while (mergeLog.size() > MERGE_LOG_LIMIT) {
+      mergeLog.removeFirst();
+    }
+  }
+
+  @Override
+  public void compact() {
+    ensureOpenUnlocked();
+    afterComponentChange(true);
+    awaitMerges();
+  }
+
+  @Override
+  public void awaitMerges() {
+    lock.lock();
+    try {
+      while (!liveMerges.isEmpty() && !closing) {
+        changed.await(100, TimeUnit.MILLISECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StrataException("interrupted while waiting for merges", e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // ---- reads ------------------------------------------------------------------------------
+
+  private Version acquire() {
+    while (true) {
+      Version v = current;
+      if (v.tryRetain()) {
+        return v;
+      }
+    }
+  }
+
+  @Override
+  public Optional<byte[]> get(byte[] key) {
+    Limits.checkKey(key);
+    Version v = acquire();
+    try {
+      for (MemoryComponent mc : v.memory) {
+        MemoryComponent.Versioned e = mc.get(key);
+        if (e != null) {
+          return Optional.ofNullable(e.value());
+        }
+      }
+      long hash = KeyHash.hash64(key);
+      for (Run run : v.runs) {
+        DiskComponent c = componentFor(run, key);
+        if (c == null) {
+          continue;
+        }
+        DiskComponent.Lookup l = c.get(key, hash);
+        if (l != null) {
+          return Optional.ofNullable(l.value());
+        }
+      }
+      return Optional.empty();
+    } finally {
+      v.release();
+    }
+  }
+
+  /** The component of a run whose key range may hold {@code key}, or null. */
+  private static DiskComponent componentFor(Run run, byte[] key) {
+    List<DiskComponent> cs = run.components();
+    if (cs.size() == 1) {
+      return cs.get(0);
+    }
+    int lo = 0;
+    int hi = cs.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      ComponentMeta m = cs.get(mid).meta();
+      if (Arrays.compareUnsigned(key, m.minKey()) < 0) {
+        hi = mid - 1;
+      } else if (Arrays.compareUnsigned(key, m.maxKey()) > 0) {
+        lo = mid + 1;
+      } else {
+        return cs.get(mid);
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public ScanCursor scan(byte[] from, byte[] to) {
+    Version v = acquire();
+    try {
+      List<EntryCursor> sources = new ArrayList<>();
+      if (from == null || to == null || Arrays.compareUnsigned(from, to) <= 0) {
+        for (MemoryComponent mc : v.memory) {
+          sources.add(mc.cursor(from, to));
+        }
+        for (Run run : v.runs) {
+          List<DiskComponent> overlapping = new ArrayList<>();
+          for (DiskComponent c : run.components()) {
+            ComponentMeta m = c.meta();
+            boolean after = to != null && Arrays.compareUnsigned(m.minKey(), to) > 0;
+            boolean before = from != null && Arrays.compareUnsigned(m.maxKey(), from) < 0;
+            if (!after && !before) {
+              overlapping.add(c);
+            }
+          }
+          if (!overlapping.isEmpty()) {
+            sources.add(new ConcatCursor(overlapping, c -> c.cursor(from, to)));
+          }
+        }
+      }
+      return new VersionScan(v, new MergingCursor(sources, true));
+    } catch (RuntimeException e) {
+      v.release();
+      throw e;
+    }
+  }
+
+  private static final class VersionScan implements ScanCursor {
+    private final Version version;
+    private final MergingCursor cursor;
+    private boolean ready;
+    private boolean hasNext;
+    private boolean closed;
+
+    VersionScan(Version version, MergingCursor cursor) {
+      this.version = version;
+      this.cursor = cursor;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (closed) {
+        return false;
+      }
+      if (!ready) {
+        hasNext = cursor.next();
+        ready = true;
+        if (!hasNext) {
+          close();
+        }
+      }
+      return hasNext;
+    }
+
+    @Override
+    public KeyValue next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      ready = false;
+      return new KeyValue(cursor.key(), cursor.value());
+    }
+
+    @Override
+    public void close() {
+      if (!closed) {
+        closed = true;
+        cursor.close();
+        version.release();
+      }
+    }
+  }
+
+  // ---- introspection ----------------------------------------------------------------------
+
+  @Override
+  public List<RunInfo> runs() {
+    return context.runs();
+  }
+
+  @Override
+  public StoreStats stats() {
+    lock.lock();
+    try {
+      Version v = current;
+      long diskEntries = 0;
+      for (Run r : v.runs) {
+        diskEntries += r.entries();
+      }
+      long memEntries = 0;
+      long memUser = 0;
+      for (MemoryComponent mc : v.memory) {
+        memEntries += mc.entryCount();
+        memUser += mc.userBytes();
+      }
+      double wa = userBytesFlushed == 0 ? 0 : (double) (bytesFlushed + bytesMerged)
+          / userBytesFlushed;
+      double mwa = bytesFlushed == 0 ? 0 : (double) (bytesFlushed + bytesMerged) / bytesFlushed;
+      return new StoreStats(v.diskComponentCount(), v.runs.size(), diskEntries, memEntries,
+          userBytesFlushed + memUser, userBytesFlushed, bytesFlushed, bytesMerged, flushes, merges,
+          wa, mwa, stalls.totals(clock.nanoTime()), List.copyOf(mergeLog), cache.hits(),
+          cache.misses());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public StoreConfig config() {
+    return config;
+  }
+
+  @Override
+  public Path directory() {
+    return dir;
+  }
+
+  /** The shared I/O throttle, for statistics and tests. */
+  public IoThrottle throttle() {
+    return throttle;
+  }
+
+  /** Number of write-ahead log segment files. */
+  public int logSegmentCount() {
+    return wal.segmentCount();
+  }
+
+  // ---- close ------------------------------------------------------------------------------
+
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      if (closing) {
+        return;
+      }
+      try {
+        flushAllLocked();
+      } catch (RuntimeException e) {
+        LOG.error("flush at close of {} failed; the write-ahead log keeps the data", dir, e);
+      }
+      closing = true;
+      flushThreadStop = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    scheduler.close();
+    List<MergeOperation> leftover;
+    lock.lock();
+    try {
+      leftover = new ArrayList<>(liveMerges);
+    } finally {
+      lock.unlock();
+    }
+    for (MergeOperation op : leftover) {
+      op.abandonUnstarted();
+    }
+    try {
+      flushThread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    wal.close();
+    Manifest manifest;
+    synchronized (manifestLock) {
+      lock.lock();
+      try {
+        stalls.end(clock.nanoTime());
+        manifest = manifestSnapshot();
+      } finally {
+        lock.unlock();
+      }
+      try {
+        manifest.write(dir, env.fileIo());
+      } catch (IOException e) {
+        LOG.error("cannot write the manifest of {} at close", dir, e);
+      }
+    }
+    current.release();
+    try {
+      dirLock.release();
+      lockChannel.close();
+    } catch (IOException e) {
+      LOG.warn("cannot release the lock of {}: {}", dir, e.toString());
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "LsmTree[" + dir + "]";
+  }
+
+  /** For tests: a map from component file name to its meta data. */
+  Map<String, ComponentMeta> componentMetas() {
+    Map<String, ComponentMeta> m = new HashMap<>();
+    for (Run r : current.runs) {
+      for (DiskComponent c : r.components()) {
+        m.put(c.path().getFileName().toString(), c.meta());
+      }
+    }
+    return m;
+  }
+}

@@ -1,0 +1,127 @@
+package org.strata.lsm.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32C;
+import org.strata.lsm.CorruptionException;
+import org.strata.lsm.io.Directories;
+import org.strata.lsm.io.FileIo;
+import org.strata.lsm.io.WritableFile;
+
+/**
+ * The durable list of an index's runs and the counters that must survive restarts. Written whole
+ * to {@code MANIFEST.tmp}, forced, and atomically renamed over {@code MANIFEST}: the rename is the
+ * moment a flush or merge becomes part of the index. Format (docs/format.md): a first line {@code
+ * STRATA-MANIFEST 1 <crc32c hex> <length>} followed by {@code length} bytes of JSON.
+ *
+ * @param nextFileNumber next component file number to allocate
+ * @param nextComponentId next flush ordinal
+ * @param flushedLsn every log operation up to this LSN is in a disk component
+ * @param runs newest first; each run's component file names in key order, with its level
+ * @param counters cumulative statistics (bytes flushed, merged, ...)
+ */
+record Manifest(long nextFileNumber, long nextComponentId, long flushedLsn,
+    List<RunEntry> runs, Map<String, Long> counters) {
+
+  static final String FILE = "MANIFEST";
+  private static final String MAGIC = "STRATA-MANIFEST";
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** One run in the manifest. */
+  record RunEntry(int level, List<String> files) {}
+
+  static Manifest empty() {
+    return new Manifest(1, 1, 0, List.of(), Map.of());
+  }
+
+  void write(Path dir, FileIo io) throws IOException {
+    ObjectNode root = MAPPER.createObjectNode();
+    root.put("nextFileNumber", nextFileNumber);
+    root.put("nextComponentId", nextComponentId);
+    root.put("flushedLsn", flushedLsn);
+    ArrayNode rs = root.putArray("runs");
+    for (RunEntry r : runs) {
+      ObjectNode o = rs.addObject();
+      o.put("level", r.level());
+      ArrayNode fs = o.putArray("files");
+      r.files().forEach(fs::add);
+    }
+    ObjectNode cs = root.putObject("counters");
+    counters.forEach(cs::put);
+    byte[] json = MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
+    CRC32C crc = new CRC32C();
+    crc.update(json);
+    byte[] header = (MAGIC + " 1 " + Long.toHexString(crc.getValue()) + " " + json.length + "\n")
+        .getBytes(StandardCharsets.US_ASCII);
+    Path tmp = dir.resolve(FILE + ".tmp");
+    try (WritableFile f = io.create(tmp)) {
+      f.write(ByteBuffer.wrap(header));
+      f.write(ByteBuffer.wrap(json));
+      f.force();
+    }
+    Directories.atomicRename(tmp, dir.resolve(FILE));
+  }
+
+  /** Reads the manifest, or returns null if the directory has none. */
+  static Manifest read(Path dir) throws IOException {
+    Path p = dir.resolve(FILE);
+    if (!Files.exists(p)) {
+      return null;
+    }
+    byte[] all = Files.readAllBytes(p);
+    int nl = 0;
+    while (nl < all.length && all[nl] != '\n') {
+      nl++;
+    }
+    String[] h = new String(all, 0, nl, StandardCharsets.US_ASCII).split(" ");
+    if (h.length != 4 || !h[0].equals(MAGIC) || !h[1].equals("1")) {
+      throw new CorruptionException(p, 0, "not a Strata manifest (bad header line)");
+    }
+    int len;
+    long crcStored;
+    try {
+      crcStored = Long.parseLong(h[2], 16);
+      len = Integer.parseInt(h[3]);
+    } catch (NumberFormatException e) {
+      throw new CorruptionException(p, 0, "bad manifest header: " + e.getMessage());
+    }
+    if (nl + 1 + len != all.length) {
+      throw new CorruptionException(p, nl + 1, "manifest length " + len + " does not match the"
+          + " file");
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(all, nl + 1, len);
+    if (crc.getValue() != crcStored) {
+      throw new CorruptionException(p, nl + 1, "manifest checksum mismatch");
+    }
+    JsonNode root = MAPPER.readTree(new String(all, nl + 1, len, StandardCharsets.UTF_8));
+    List<RunEntry> runs = new ArrayList<>();
+    for (JsonNode r : root.get("runs")) {
+      List<String> files = new ArrayList<>();
+      r.get("files").forEach(f -> files.add(f.asText()));
+      runs.add(new RunEntry(r.get("level").asInt(), files));
+    }
+    Map<String, Long> counters = new LinkedHashMap<>();
+    JsonNode cs = root.get("counters");
+    if (cs != null) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = cs.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        counters.put(e.getKey(), e.getValue().asLong());
+      }
+    }
+    return new Manifest(root.get("nextFileNumber").asLong(), root.get("nextComponentId").asLong(),
+        root.get("flushedLsn").asLong(), runs, counters);
+  }
+}

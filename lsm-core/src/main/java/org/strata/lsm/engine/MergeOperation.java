@@ -1,0 +1,291 @@
+package org.strata.lsm.engine;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.strata.lsm.MergeRecord;
+import org.strata.lsm.component.ComponentWriter;
+import org.strata.lsm.component.DiskComponent;
+import org.strata.lsm.component.EntryCursor;
+import org.strata.lsm.component.SequentialLeafScanner;
+import org.strata.lsm.io.Clock;
+import org.strata.lsm.io.Directories;
+import org.strata.lsm.io.WritableFile;
+import org.strata.lsm.spi.IoOperation;
+
+/**
+ * A merge of contiguous runs into one run: a k-way merge of sequential scans of the inputs that
+ * keeps the newest version of each key, drops anti-matter when the inputs include the index's
+ * oldest run, and writes files of at most the target size through the store's throttle. It can be
+ * paused between entries and reports its remaining input pages. Its inputs are retained from
+ * construction until it finishes or is abandoned.
+ */
+final class MergeOperation implements IoOperation {
+  private static final Logger LOG = LogManager.getLogger(MergeOperation.class);
+
+  private final LsmTree tree;
+  private final List<Run> inputs;
+  private final int outputLevel;
+  private final long targetFileSize;
+  private final boolean dropAntimatter;
+  private final Clock clock;
+  private final long totalInputPages;
+  private final AtomicBoolean started = new AtomicBoolean();
+  private final Object pauseLock = new Object();
+  private boolean paused;
+  private volatile long pagesConsumed;
+  private long pausedNanos;
+
+  MergeOperation(LsmTree tree, List<Run> inputs, int outputLevel, long targetFileSize,
+      boolean dropAntimatter, Clock clock) {
+    this.tree = tree;
+    this.inputs = List.copyOf(inputs);
+    this.outputLevel = outputLevel;
+    this.targetFileSize = targetFileSize;
+    this.dropAntimatter = dropAntimatter;
+    this.clock = clock;
+    long pages = 0;
+    for (Run r : this.inputs) {
+      pages += r.leafPages();
+      r.components().forEach(DiskComponent::retain);
+    }
+    this.totalInputPages = pages;
+  }
+
+  List<Run> inputs() {
+    return inputs;
+  }
+
+  int outputLevel() {
+    return outputLevel;
+  }
+
+  @Override
+  public Kind kind() {
+    return Kind.MERGE;
+  }
+
+  @Override
+  public String indexName() {
+    return tree.name();
+  }
+
+  @Override
+  public long totalInputPages() {
+    return totalInputPages;
+  }
+
+  @Override
+  public long remainingInputPages() {
+    return Math.max(0, totalInputPages - pagesConsumed);
+  }
+
+  @Override
+  public void pause() {
+    synchronized (pauseLock) {
+      paused = true;
+    }
+  }
+
+  @Override
+  public void resume() {
+    synchronized (pauseLock) {
+      paused = false;
+      pauseLock.notifyAll();
+    }
+  }
+
+  /** Thrown inside the merge loop when the store closes. */
+  private static final class Cancelled extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Cancelled() {
+      super("store closing", null, false, false);
+    }
+  }
+
+  private void checkpoint() {
+    synchronized (pauseLock) {
+      if (paused) {
+        long t0 = clock.nanoTime();
+        while (paused && !tree.isClosing()) {
+          try {
+            pauseLock.wait(50);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Cancelled();
+          }
+        }
+        pausedNanos += clock.nanoTime() - t0;
+      }
+    }
+  }
+
+  @Override
+  public void run() {
+    if (!started.compareAndSet(false, true)) {
+      throw new IllegalStateException("a merge runs only once");
+    }
+    long startMillis = clock.currentTimeMillis();
+    List<Path> written = new ArrayList<>();
+    List<DiskComponent> outputs = new ArrayList<>();
+    int inputComponents = 0;
+    for (Run r : inputs) {
+      inputComponents += r.components().size();
+    }
+    boolean success = false;
+    String outcome = "ok";
+    long outPages = 0;
+    long outBytes = 0;
+    try {
+      if (tree.isClosing()) {
+        throw new Cancelled();
+      }
+      outPages = merge(written, outputs);
+      for (DiskComponent c : outputs) {
+        outBytes += c.sizeBytes();
+      }
+      MergeRecord rec = new MergeRecord(startMillis, clock.currentTimeMillis(),
+          pausedNanos, inputComponents, totalInputPages, outPages, outBytes, outputLevel, "ok");
+      tree.mergeCompleted(this, outputs, rec);
+      success = true;
+      LOG.info("merged {} components ({} pages) of {} into {} file(s), {} bytes, level {}",
+          inputComponents, totalInputPages, tree.name(), outputs.size(), outBytes, outputLevel);
+    } catch (Cancelled e) {
+      outcome = "cancelled";
+    } catch (Throwable e) {
+      outcome = "failed: " + e;
+      LOG.error("merge in {} failed; its inputs stay in place", tree.name(), e);
+    } finally {
+      if (!success) {
+        for (DiskComponent c : outputs) {
+          c.markObsolete();
+          c.release();
+        }
+        for (Path p : written) {
+          deleteQuietly(p);
+        }
+        tree.mergeAbandoned(this, new MergeRecord(startMillis, clock.currentTimeMillis(),
+            pausedNanos, inputComponents, pagesConsumed, outPages, outBytes, outputLevel,
+            outcome));
+      }
+      releaseInputs();
+      tree.mergeFinished(this, success);
+    }
+  }
+
+  /** Releases the inputs of a merge the scheduler dropped without running. */
+  void abandonUnstarted() {
+    if (started.compareAndSet(false, true)) {
+      tree.mergeAbandoned(this, new MergeRecord(clock.currentTimeMillis(),
+          clock.currentTimeMillis(), 0, 0, 0, 0, 0, outputLevel, "cancelled"));
+      releaseInputs();
+      tree.mergeFinished(this, false);
+    }
+  }
+
+  private void releaseInputs() {
+    for (Run r : inputs) {
+      r.components().forEach(DiskComponent::release);
+    }
+  }
+
+  private long merge(List<Path> written, List<DiskComponent> outputs) throws IOException {
+    List<SequentialLeafScanner> scanners = new ArrayList<>();
+    List<EntryCursor> sources = new ArrayList<>();
+    for (Run r : inputs) {
+      sources.add(new ConcatCursor(r.components(), c -> {
+        SequentialLeafScanner s = c.sequentialScan();
+        scanners.add(s);
+        return s;
+      }));
+    }
+    long minId = Long.MAX_VALUE;
+    long maxId = Long.MIN_VALUE;
+    long maxLsn = 0;
+    for (Run r : inputs) {
+      for (DiskComponent c : r.components()) {
+        minId = Math.min(minId, c.meta().minComponentId());
+        maxId = Math.max(maxId, c.meta().maxComponentId());
+        maxLsn = Math.max(maxLsn, c.meta().maxLsn());
+      }
+    }
+    long pages = 0;
+    List<Path> tmps = new ArrayList<>();
+    List<Long> numbers = new ArrayList<>();
+    WritableFile file = null;
+    ComponentWriter writer = null;
+    try (MergingCursor cursor = new MergingCursor(sources, dropAntimatter)) {
+      long entries = 0;
+      while (cursor.next()) {
+        if ((++entries & 63) == 0) {
+          checkpoint();
+          if (tree.isClosing()) {
+            throw new Cancelled();
+          }
+          long consumed = 0;
+          for (SequentialLeafScanner s : scanners) {
+            consumed += s.pagesRead();
+          }
+          pagesConsumed = consumed;
+        }
+        if (writer == null) {
+          long n = tree.allocateFileNumber();
+          Path tmp = tree.directory(n, true);
+          numbers.add(n);
+          tmps.add(tmp);
+          written.add(tmp);
+          file = tree.environment().fileIo().create(tmp);
+          writer = tree.newWriter(file, minId, maxId, maxLsn);
+        }
+        writer.add(cursor.key(), cursor.value());
+        if (writer.bytesProduced() >= targetFileSize) {
+          writer.finish();
+          pages += writer.pageCount();
+          writer = null;
+          file = null;
+        }
+      }
+      if (writer != null) {
+        writer.finish();
+        pages += writer.pageCount();
+        writer = null;
+        file = null;
+      }
+    } finally {
+      if (writer != null) {
+        writer.close();
+      }
+      if (file != null) {
+        file.close();
+      }
+    }
+    pagesConsumed = totalInputPages;
+    for (int i = 0; i < tmps.size(); i++) {
+      Path fin = tree.directory(numbers.get(i), false);
+      Directories.atomicRename(tmps.get(i), fin);
+      written.set(written.indexOf(tmps.get(i)), fin);
+      outputs.add(DiskComponent.open(fin, numbers.get(i), tree.cache()));
+    }
+    return pages;
+  }
+
+  private static void deleteQuietly(Path p) {
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException e) {
+      LOG.warn("cannot delete {}: {}", p, e.toString());
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "merge of " + inputs.size() + " runs of " + tree.name() + " (" + remainingInputPages()
+        + "/" + totalInputPages + " pages left)";
+  }
+}

@@ -1,0 +1,57 @@
+package org.strata.lsm.engine;
+
+import java.util.EnumMap;
+import java.util.Map;
+import org.strata.lsm.StallCause;
+import org.strata.lsm.StoreStats.StallTotals;
+
+/**
+ * Records write stalls: a stall starts when the first writer has to wait for a cause and ends when
+ * a writer is admitted again. Counts and durations accumulate per cause. Guarded by the store lock.
+ */
+final class StallTracker {
+  private final long[] counts = new long[StallCause.values().length];
+  private final long[] nanos = new long[StallCause.values().length];
+  private StallCause current;
+  private long startNanos;
+
+  void waiting(StallCause cause, long now) {
+    if (current == cause) {
+      return;
+    }
+    end(now);
+    current = cause;
+    startNanos = now;
+    counts[cause.ordinal()]++;
+  }
+
+  void end(long now) {
+    if (current != null) {
+      nanos[current.ordinal()] += Math.max(0, now - startNanos);
+      current = null;
+    }
+  }
+
+  /** Totals, counting an ongoing stall up to {@code now}. */
+  Map<StallCause, StallTotals> totals(long now) {
+    Map<StallCause, StallTotals> m = new EnumMap<>(StallCause.class);
+    for (StallCause c : StallCause.values()) {
+      long n = nanos[c.ordinal()] + (current == c ? Math.max(0, now - startNanos) : 0);
+      m.put(c, new StallTotals(counts[c.ordinal()], n / 1e9));
+    }
+    return m;
+  }
+
+  void restore(StallCause c, long count, long totalNanos) {
+    counts[c.ordinal()] = count;
+    nanos[c.ordinal()] = totalNanos;
+  }
+
+  long count(StallCause c) {
+    return counts[c.ordinal()];
+  }
+
+  long nanos(StallCause c) {
+    return nanos[c.ordinal()];
+  }
+}

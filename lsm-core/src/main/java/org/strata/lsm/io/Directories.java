@@ -1,0 +1,31 @@
+package org.strata.lsm.io;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/** Durable file-system steps: forcing a directory and atomically renaming a forced file. */
+public final class Directories {
+  private Directories() {}
+
+  /** Forces a directory's entries (creations, renames, deletions) to stable storage. */
+  public static void force(Path dir) throws IOException {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    } catch (IOException e) {
+      // Some file systems refuse to open directories; there is nothing more we can force then.
+      if (!Files.isDirectory(dir)) {
+        throw e;
+      }
+    }
+  }
+
+  /** Atomically renames {@code from} to {@code to} and forces the directory. */
+  public static void atomicRename(Path from, Path to) throws IOException {
+    Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    force(to.toAbsolutePath().getParent());
+  }
+}

@@ -1,0 +1,26 @@
+package org.strata.lsm.spi;
+
+/**
+ * Decides when and what an index merges. A policy only chooses; a {@link MergeScheduler} runs what
+ * it chose. One instance serves one index and is called from one thread at a time.
+ *
+ * <p>Implementations are created by a {@link MergePolicyFactory} found through {@link
+ * java.util.ServiceLoader}.
+ */
+public interface MergePolicy {
+  /**
+   * Called after a flush or a merge has added a disk component, and when a user asks for a full
+   * merge. Schedule zero or more merges with {@link MergeContext#scheduleMerge}.
+   *
+   * @param index the index's runs and the means to schedule merges
+   * @param fullMergeRequested true when a user asked to merge everything (a compaction request)
+   */
+  void diskComponentAdded(MergeContext index, boolean fullMergeRequested);
+
+  /**
+   * The component constraint: true while merges lag so far behind that writes must wait. The engine
+   * asks after every flush and every merge and stalls writers (cause: constraint) while it holds.
+   * A policy that answers true must have a merge scheduled or running, or writes would never resume.
+   */
+  boolean isMergeLagging(MergeContext index);
+}

@@ -1,0 +1,146 @@
+package org.strata.lsm.wal;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * Encoding of write-ahead log records (docs/format.md): {@code bodyLength:u32, crc32c(body):u32,
+ * body}, where the body is {@code firstLsn:u64, count:u32} followed by {@code count} operations
+ * {@code kind:u8 (1 upsert, 2 delete), keyLength:u32, key, [valueLength:u32, value]}. The i-th
+ * operation has sequence number firstLsn + i. A record is applied entirely or not at all.
+ */
+final class LogRecordCodec {
+  static final int HEADER = 8;
+  static final byte UPSERT = 1;
+  static final byte DELETE = 2;
+
+  private LogRecordCodec() {}
+
+  static int encodedSize(List<LogOp> ops) {
+    int n = HEADER + 12;
+    for (LogOp op : ops) {
+      n += 1 + 4 + op.key().length + (op.isDelete() ? 0 : 4 + op.value().length);
+    }
+    return n;
+  }
+
+  /** Encodes into {@code buf} at {@code at}; returns the position after the record. */
+  static int encode(List<LogOp> ops, long firstLsn, byte[] buf, int at) {
+    int p = at + HEADER;
+    putLong(buf, p, firstLsn);
+    p += 8;
+    putInt(buf, p, ops.size());
+    p += 4;
+    for (LogOp op : ops) {
+      buf[p++] = op.isDelete() ? DELETE : UPSERT;
+      putInt(buf, p, op.key().length);
+      p += 4;
+      System.arraycopy(op.key(), 0, buf, p, op.key().length);
+      p += op.key().length;
+      if (!op.isDelete()) {
+        putInt(buf, p, op.value().length);
+        p += 4;
+        System.arraycopy(op.value(), 0, buf, p, op.value().length);
+        p += op.value().length;
+      }
+    }
+    int bodyLen = p - at - HEADER;
+    putInt(buf, at, bodyLen);
+    CRC32C crc = new CRC32C();
+    crc.update(buf, at + HEADER, bodyLen);
+    putInt(buf, at + 4, (int) crc.getValue());
+    return p;
+  }
+
+  /**
+   * Decodes the record at {@code at} if it is whole and its checksum holds.
+   *
+   * @return the position after the record, or -1 if the bytes from {@code at} do not hold a valid
+   *     record (torn or corrupt)
+   */
+  static int decode(byte[] buf, int at, int limit, LogReplayer out, long skipUpToLsn) {
+    if (limit - at < HEADER) {
+      return -1;
+    }
+    int bodyLen = getInt(buf, at);
+    if (bodyLen < 12 || bodyLen > limit - at - HEADER) {
+      return -1;
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(buf, at + HEADER, bodyLen);
+    if ((int) crc.getValue() != getInt(buf, at + 4)) {
+      return -1;
+    }
+    int p = at + HEADER;
+    int end = p + bodyLen;
+    long lsn = getLong(buf, p);
+    int count = getInt(buf, p + 8);
+    p += 12;
+    // Parse fully before applying, so a malformed body applies nothing.
+    byte[][] keys = new byte[Math.max(0, Math.min(count, bodyLen))][];
+    byte[][] values = new byte[keys.length][];
+    if (count < 0 || count > bodyLen) {
+      return -1;
+    }
+    for (int i = 0; i < count; i++) {
+      if (p + 5 > end) {
+        return -1;
+      }
+      byte kind = buf[p++];
+      int kl = getInt(buf, p);
+      p += 4;
+      if (kl < 0 || kl > end - p || (kind != UPSERT && kind != DELETE)) {
+        return -1;
+      }
+      keys[i] = Arrays.copyOfRange(buf, p, p + kl);
+      p += kl;
+      if (kind == UPSERT) {
+        if (p + 4 > end) {
+          return -1;
+        }
+        int vl = getInt(buf, p);
+        p += 4;
+        if (vl < 0 || vl > end - p) {
+          return -1;
+        }
+        values[i] = Arrays.copyOfRange(buf, p, p + vl);
+        p += vl;
+      }
+    }
+    if (p != end) {
+      return -1;
+    }
+    for (int i = 0; i < count; i++) {
+      if (lsn + i > skipUpToLsn) {
+        out.apply(lsn + i, new LogOp(keys[i], values[i]));
+      }
+    }
+    return end;
+  }
+
+  /** Sequence number of the last operation of the record at {@code at} (assumed valid). */
+  static long lastLsn(byte[] buf, int at) {
+    return getLong(buf, at + HEADER) + getInt(buf, at + HEADER + 8) - 1;
+  }
+
+  static void putInt(byte[] b, int p, int v) {
+    b[p] = (byte) (v >>> 24);
+    b[p + 1] = (byte) (v >>> 16);
+    b[p + 2] = (byte) (v >>> 8);
+    b[p + 3] = (byte) v;
+  }
+
+  static void putLong(byte[] b, int p, long v) {
+    putInt(b, p, (int) (v >>> 32));
+    putInt(b, p + 4, (int) v);
+  }
+
+  static int getInt(byte[] b, int p) {
+    return (b[p] & 0xFF) << 24 | (b[p + 1] & 0xFF) << 16 | (b[p + 2] & 0xFF) << 8 | (b[p + 3] & 0xFF);
+  }
+
+  static long getLong(byte[] b, int p) {
+    return ((long) getInt(b, p) << 32) | (getInt(b, p + 4) & 0xFFFFFFFFL);
+  }
+}

@@ -1,0 +1,340 @@
+package org.strata.lsm.wal;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.strata.lsm.CorruptionException;
+import org.strata.lsm.Durability;
+import org.strata.lsm.StorageException;
+import org.strata.lsm.io.Directories;
+import org.strata.lsm.io.FileIo;
+import org.strata.lsm.io.WritableFile;
+
+/**
+ * The write-ahead log: segment files {@code wal-<first LSN, 20 digits>.log} in one directory.
+ * Appends are encoded into an in-memory buffer under a short lock and assigned consecutive log
+ * sequence numbers (LSNs); {@link #sync(long)} writes the buffer and forces it, and concurrent
+ * callers share one force (group commit). The store rolls to a new segment whenever it seals a
+ * memory component, so a segment can be deleted once every LSN in it is in a disk component.
+ *
+ * <p>Recovery ({@link #open}) replays the records with LSN above the flushed LSN; a torn or
+ * corrupt record at the tail of the last segment is the end of the log (the segment is truncated
+ * there); anywhere else it is reported as corruption.
+ */
+public final class WriteAheadLog implements Closeable {
+  private static final Logger LOG = LogManager.getLogger(WriteAheadLog.class);
+  private static final int WRITE_OUT_THRESHOLD = 1 << 20;
+
+  private final Path dir;
+  private final Durability durability;
+  private final FileIo fileIo;
+  private final Object syncLock = new Object();
+  private final TreeMap<Long, Path> segments = new TreeMap<>();
+  private final ScheduledExecutorService groupCommitter;
+
+  // Guarded by this.
+  private byte[] pending = new byte[64 * 1024];
+  private int pendingLen;
+  private long lastAppendedLsn;
+  private boolean closed;
+
+  // Guarded by syncLock.
+  private WritableFile segment;
+  private volatile long durableLsn;
+  private volatile long writtenLsn;
+  private volatile IOException failure;
+
+  private WriteAheadLog(Path dir, Durability durability, FileIo fileIo, long lastLsn,
+      long groupCommitMillis) {
+    this.dir = dir;
+    this.durability = durability;
+    this.fileIo = fileIo;
+    this.lastAppendedLsn = lastLsn;
+    this.durableLsn = lastLsn;
+    this.writtenLsn = lastLsn;
+    if (durability == Durability.GROUP) {
+      ScheduledThreadPoolExecutor ex = new ScheduledThreadPoolExecutor(1, r -> {
+        Thread t = new Thread(r, "strata-wal-group-commit");
+        t.setDaemon(true);
+        return t;
+      });
+      ex.scheduleWithFixedDelay(this::groupCommit, groupCommitMillis, groupCommitMillis,
+          TimeUnit.MILLISECONDS);
+      this.groupCommitter = ex;
+    } else {
+      this.groupCommitter = null;
+    }
+  }
+
+  /**
+   * Opens the log in {@code dir}, replaying every operation with LSN above {@code flushedLsn}, and
+   * starts a new segment for appends.
+   */
+  public static WriteAheadLog open(Path dir, Durability durability, long groupCommitMillis,
+      FileIo fileIo, long flushedLsn, LogReplayer replayer) {
+    try {
+      Files.createDirectories(dir);
+      TreeMap<Long, Path> found = listSegments(dir);
+      long last = flushedLsn;
+      List<Long> firsts = new ArrayList<>(found.keySet());
+      for (int i = 0; i < firsts.size(); i++) {
+        Path seg = found.get(firsts.get(i));
+        long segLast = replaySegment(seg, i == firsts.size() - 1, flushedLsn, replayer);
+        last = Math.max(last, segLast);
+      }
+      WriteAheadLog wal = new WriteAheadLog(dir, durability, fileIo, last, groupCommitMillis);
+      wal.segments.putAll(found);
+      synchronized (wal.syncLock) {
+        wal.startSegment(last + 1);
+      }
+      return wal;
+    } catch (IOException e) {
+      throw new StorageException("cannot open write-ahead log in " + dir + ": " + e, e);
+    }
+  }
+
+  private static TreeMap<Long, Path> listSegments(Path dir) throws IOException {
+    TreeMap<Long, Path> found = new TreeMap<>();
+    try (Stream<Path> s = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        String n = p.getFileName().toString();
+        if (n.startsWith("wal-") && n.endsWith(".log")) {
+          try {
+            found.put(Long.parseLong(n.substring(4, n.length() - 4)), p);
+          } catch (NumberFormatException e) {
+            LOG.warn("ignoring unexpected file {} in the log directory", p);
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Replays one segment; returns the highest LSN it holds (0 if none). */
+  private static long replaySegment(Path seg, boolean isLast, long flushedLsn,
+      LogReplayer replayer) throws IOException {
+    byte[] data = Files.readAllBytes(seg);
+    int pos = 0;
+    long last = 0;
+    while (pos < data.length) {
+      int next = LogRecordCodec.decode(data, pos, data.length, replayer, flushedLsn);
+      if (next < 0) {
+        if (!isLast) {
+          throw new CorruptionException(seg, pos, "log record fails its checksum or framing in a"
+              + " segment that is not the last one");
+        }
+        LOG.warn("log segment {} ends with {} bytes of a torn record at offset {}; truncating",
+            seg.getFileName(), data.length - pos, pos);
+        try (FileChannel ch = FileChannel.open(seg, StandardOpenOption.WRITE)) {
+          ch.truncate(pos);
+          ch.force(true);
+        }
+        break;
+      }
+      last = LogRecordCodec.lastLsn(data, pos);
+      pos = next;
+    }
+    return last;
+  }
+
+  private void startSegment(long firstLsn) throws IOException {
+    Path p = dir.resolve(String.format(Locale.ROOT, "wal-%020d.log", firstLsn));
+    segment = fileIo.create(p);
+    Directories.force(dir);
+    segments.put(firstLsn, p);
+  }
+
+  /**
+   * Appends one record holding {@code ops} and returns the LSN of its last operation. The record
+   * is buffered; {@link #sync} or {@link #writeOutIfLarge} make it reach the file.
+   */
+  public synchronized long append(List<LogOp> ops) {
+    if (closed) {
+      throw new StorageException("the write-ahead log is closed", null);
+    }
+    int size = LogRecordCodec.encodedSize(ops);
+    if (pendingLen + size > pending.length) {
+      pending = Arrays.copyOf(pending, Math.max(pending.length * 2, pendingLen + size));
+    }
+    long first = lastAppendedLsn + 1;
+    pendingLen = LogRecordCodec.encode(ops, first, pending, pendingLen);
+    lastAppendedLsn = first + ops.size() - 1;
+    return lastAppendedLsn;
+  }
+
+  /** Highest LSN appended so far. */
+  public synchronized long lastLsn() {
+    return lastAppendedLsn;
+  }
+
+  /** Highest LSN known to be forced. */
+  public long durableLsn() {
+    return durableLsn;
+  }
+
+  /** Writes buffered records to the file (no force) when the buffer has grown large. */
+  public void writeOutIfLarge() {
+    boolean large;
+    synchronized (this) {
+      large = pendingLen >= WRITE_OUT_THRESHOLD;
+    }
+    if (large) {
+      synchronized (syncLock) {
+        writeOut();
+      }
+    }
+  }
+
+  /** Makes every operation up to {@code lsn} durable; concurrent callers share one force. */
+  public void sync(long lsn) {
+    if (durableLsn >= lsn) {
+      return;
+    }
+    synchronized (syncLock) {
+      if (durableLsn >= lsn) {
+        return;
+      }
+      long upTo = writeOut();
+      try {
+        segment.force();
+      } catch (IOException e) {
+        failure = e;
+        throw new StorageException("cannot force the write-ahead log: " + e, e);
+      }
+      durableLsn = upTo;
+    }
+  }
+
+  /** Makes everything appended so far durable. */
+  public void syncAll() {
+    sync(lastLsn());
+  }
+
+  // Must hold syncLock. Returns the LSN written up to.
+  private long writeOut() {
+    if (failure != null) {
+      throw new StorageException("the write-ahead log failed earlier: " + failure, failure);
+    }
+    byte[] data;
+    int len;
+    long upTo;
+    synchronized (this) {
+      data = pending;
+      len = pendingLen;
+      upTo = lastAppendedLsn;
+      pending = new byte[Math.max(64 * 1024, Math.min(data.length, 4 * WRITE_OUT_THRESHOLD))];
+      pendingLen = 0;
+    }
+    if (len > 0) {
+      try {
+        segment.write(ByteBuffer.wrap(data, 0, len));
+      } catch (IOException e) {
+        failure = e;
+        throw new StorageException("cannot write the write-ahead log: " + e, e);
+      }
+    }
+    writtenLsn = upTo;
+    return upTo;
+  }
+
+  private void groupCommit() {
+    try {
+      syncAll();
+    } catch (RuntimeException e) {
+      LOG.error("group commit of the write-ahead log failed", e);
+    }
+  }
+
+  /**
+   * Starts a new segment at the next LSN, after writing out (and, unless durability is none,
+   * forcing) the current one. The caller must ensure no append runs concurrently.
+   */
+  public void roll() {
+    synchronized (syncLock) {
+      writeOut();
+      try {
+        if (durability != Durability.NONE) {
+          segment.force();
+          durableLsn = writtenLsn;
+        }
+        segment.close();
+        startSegment(lastLsn() + 1);
+      } catch (IOException e) {
+        failure = e;
+        throw new StorageException("cannot roll the write-ahead log: " + e, e);
+      }
+    }
+  }
+
+  /** Deletes segments all of whose operations have LSN at most {@code flushedLsn}. */
+  public void truncateUpTo(long flushedLsn) {
+    synchronized (syncLock) {
+      List<Long> firsts = new ArrayList<>(segments.keySet());
+      for (int i = 0; i + 1 < firsts.size(); i++) {
+        if (firsts.get(i + 1) - 1 <= flushedLsn) {
+          Path p = segments.remove(firsts.get(i));
+          try {
+            Files.deleteIfExists(p);
+          } catch (IOException e) {
+            LOG.warn("cannot delete log segment {}: {}", p, e.toString());
+          }
+        } else {
+          break;
+        }
+      }
+    }
+  }
+
+  /** Number of segment files, for tests and statistics. */
+  public int segmentCount() {
+    synchronized (syncLock) {
+      return segments.size();
+    }
+  }
+
+  /** Writes and forces what is buffered, then closes the current segment. */
+  @Override
+  public void close() {
+    if (groupCommitter != null) {
+      groupCommitter.shutdownNow();
+    }
+    synchronized (syncLock) {
+      synchronized (this) {
+        if (closed) {
+          return;
+        }
+        closed = true;
+      }
+      try {
+        if (failure == null) {
+          writeOut();
+          segment.force();
+          durableLsn = writtenLsn;
+        }
+      } catch (IOException | RuntimeException e) {
+        LOG.error("cannot write the log tail at close", e);
+      } finally {
+        try {
+          segment.close();
+        } catch (IOException e) {
+          LOG.warn("cannot close the log segment: {}", e.toString());
+        }
+      }
+    }
+  }
+}
