@@ -1,0 +1,58 @@
+package org.strata.lsm.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import org.strata.lsm.Durability;
+import org.strata.lsm.InvalidConfigurationException;
+
+class StoreConfigJsonTest {
+  @Test
+  void parsesTheDesignExampleFieldsAndRoundTrips() {
+    StoreConfig c = StoreConfigJson.parse("""
+        {"merge-policy": {"name": "constant", "parameters": {"num-components": 7}},
+         "merge-scheduler": {"name": "single-thread"},
+         "memory-component": {"size": "128MB", "count": 2},
+         "io": {"write-rate-limit": "100MB", "force-bytes": "16MB", "page-size": "4KB"},
+         "page-cache": {"size": "1GB"},
+         "bloom-filter": {"false-positive-rate": 0.02},
+         "log": {"durability": "sync", "dir": null, "group-commit-interval-ms": 5}}
+        """, "test");
+    assertThat(c.mergePolicy().parameters()).containsEntry("num-components", "7");
+    assertThat(c.memoryComponentSize()).isEqualTo(128L << 20);
+    assertThat(c.writeRateLimit()).isEqualTo(100L << 20);
+    assertThat(c.pageCacheSize()).isEqualTo(1L << 30);
+    assertThat(c.bloomFalsePositiveRate()).isEqualTo(0.02);
+    assertThat(c.durability()).isEqualTo(Durability.SYNC);
+    assertThat(StoreConfigJson.parse(StoreConfigJson.toJson(c), "again")).isEqualTo(c);
+    assertThat(StoreConfigJson.parse("{}", "empty")).isEqualTo(StoreConfig.defaults());
+  }
+
+  @Test
+  void badValuesNameTheKeyTheValueAndWhatIsAllowed() {
+    assertThatThrownBy(() -> StoreConfigJson.parse("{\"mem\": 1}", "t"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("'mem'").hasMessageContaining("memory-component");
+    assertThatThrownBy(() -> StoreConfigJson.parse(
+        "{\"memory-component\": {\"size\": \"12 parsecs\"}}", "t"))
+        .hasMessageContaining("memory-component.size").hasMessageContaining("12 parsecs")
+        .hasMessageContaining("128MB");
+    assertThatThrownBy(() -> StoreConfigJson.parse(
+        "{\"memory-component\": {\"count\": 0}}", "t"))
+        .hasMessageContaining("memory-component.count").hasMessageContaining("1 to 16");
+    assertThatThrownBy(() -> StoreConfigJson.parse("{\"log\": {\"durability\": \"maybe\"}}", "t"))
+        .hasMessageContaining("log.durability").hasMessageContaining("maybe")
+        .hasMessageContaining("sync, group, none");
+    assertThatThrownBy(() -> StoreConfigJson.parse(
+        "{\"bloom-filter\": {\"false-positive-rate\": 1.5}}", "t"))
+        .hasMessageContaining("bloom-filter.false-positive-rate").hasMessageContaining("1.5");
+    assertThatThrownBy(() -> StoreConfigJson.parse("{\"merge-policy\": {}}", "t"))
+        .hasMessageContaining("merge-policy.name");
+    assertThatThrownBy(() -> StoreConfigJson.parse("{not json", "cfg.json"))
+        .hasMessageContaining("cfg.json").hasMessageContaining("not valid JSON");
+    assertThatThrownBy(() -> StoreConfigJson.parse(
+        "{\"io\": {\"write-rate-limit\": \"1KB\"}}", "t"))
+        .hasMessageContaining("io.write-rate-limit").hasMessageContaining("64KB");
+  }
+}

@@ -1,0 +1,145 @@
+package org.strata.lsm.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.strata.lsm.testing.TestStores.b;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.strata.lsm.LsmStore;
+import org.strata.lsm.StorageException;
+import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.io.Clock;
+import org.strata.lsm.testing.FaultyFileIo;
+import org.strata.lsm.testing.TestStores;
+
+/** A failed write or force during a flush loses nothing and a later flush succeeds. */
+class IoFaultTest {
+  @TempDir Path tmp;
+
+  /** Captures error events of the engine's logger. */
+  static final class Capture extends AbstractAppender {
+    final java.util.List<String> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    Capture() {
+      super("capture", null, null, true, Property.EMPTY_ARRAY);
+    }
+
+    @Override
+    public void append(LogEvent e) {
+      if (e.getLevel().isMoreSpecificThan(Level.ERROR)) {
+        errors.add(e.getMessage().getFormattedMessage() + " / "
+            + (e.getThrown() == null ? "" : e.getThrown().toString()));
+      }
+    }
+  }
+
+  private void checkFlushFault(boolean failForce) throws Exception {
+    Path dir = tmp.resolve(failForce ? "force" : "write");
+    FaultyFileIo io = new FaultyFileIo(".cmp.tmp");
+    Capture capture = new Capture();
+    capture.start();
+    org.apache.logging.log4j.core.Logger logger =
+        (org.apache.logging.log4j.core.Logger) LogManager.getLogger(LsmTree.class);
+    logger.addAppender(capture);
+    try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
+        .withMemoryComponent(1 << 20, 2), new StoreEnvironment(Clock.system(), io))) {
+      for (int i = 0; i < 500; i++) {
+        store.put(b("k" + i), b("v" + i));
+      }
+      if (failForce) {
+        io.failNextForces(1);
+      } else {
+        io.failNextWrites(1);
+      }
+      assertThatThrownBy(store::flush).isInstanceOf(StorageException.class)
+          .hasMessageContaining("injected");
+      assertThat(capture.errors).anySatisfy(e -> assertThat(e).contains("flush").contains(
+          "injected"));
+      // Still readable from the memory component; no component and no temporary file remain.
+      for (int i = 0; i < 500; i++) {
+        assertThat(store.get(b("k" + i)).map(org.strata.lsm.testing.TestStores::s))
+            .contains("v" + i);
+      }
+      assertThat(store.stats().diskComponents()).isZero();
+      try (Stream<Path> s = Files.list(dir)) {
+        assertThat(s.map(p -> p.getFileName().toString()))
+            .noneMatch(n -> n.endsWith(".cmp") || n.endsWith(".tmp"));
+      }
+      store.put(b("after"), b("fault"));
+      store.flush(); // the retry succeeds: the failed component, then the one holding "after"
+      assertThat(store.stats().diskComponents()).isEqualTo(2);
+      assertThat(store.stats().flushes()).isEqualTo(2);
+      assertThat(store.stats().memoryEntries()).isZero();
+    } finally {
+      logger.removeAppender(capture);
+    }
+    try (LsmStore store = LsmStore.open(dir, null)) {
+      assertThat(store.get(b("k499")).map(org.strata.lsm.testing.TestStores::s)).contains("v499");
+      assertThat(store.get(b("after"))).isPresent();
+    }
+    assertThat(StoreVerifier.verify(dir).ok()).isTrue();
+  }
+
+  @Test
+  void failedWriteDuringFlush() throws Exception {
+    checkFlushFault(false);
+  }
+
+  @Test
+  void failedForceDuringFlush() throws Exception {
+    checkFlushFault(true);
+  }
+
+  @Test
+  void writersSeeTheErrorWhenMemoryIsFullAndFlushesFail() throws Exception {
+    Path dir = tmp.resolve("full");
+    FaultyFileIo io = new FaultyFileIo(".cmp.tmp");
+    io.failNextWrites(Integer.MAX_VALUE);
+    try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
+        .withMemoryComponent(8192, 2), new StoreEnvironment(Clock.system(), io))) {
+      assertThatThrownBy(() -> {
+        for (int i = 0; i < 100_000; i++) {
+          store.put(b("key" + i), b("value" + i));
+        }
+      }).isInstanceOf(StorageException.class).hasMessageContaining("flush failed");
+      io.failNextWrites(0);
+      store.flush();
+      store.put(b("again"), b("ok"));
+      assertThat(store.get(b("key0"))).isPresent();
+    }
+  }
+
+  @Test
+  void mergeFailureKeepsInputsAndAnotherMergeSucceeds() throws Exception {
+    Path dir = tmp.resolve("merge");
+    FaultyFileIo io = new FaultyFileIo(".cmp.tmp");
+    try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100),
+        new StoreEnvironment(Clock.system(), io))) {
+      for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 200; i++) {
+          store.put(b("k" + i), b("v" + round + "-" + i));
+        }
+        store.flush();
+      }
+      io.failNextWrites(1);
+      store.compact();
+      assertThat(store.stats().diskComponents()).isEqualTo(3);
+      assertThat(store.stats().mergeLog()).anySatisfy(r ->
+          assertThat(r.outcome()).startsWith("failed"));
+      store.compact();
+      assertThat(store.stats().diskComponents()).isEqualTo(1);
+      assertThat(store.get(b("k7")).map(org.strata.lsm.testing.TestStores::s)).contains("v2-7");
+    }
+    assertThat(StoreVerifier.verify(dir).ok()).isTrue();
+  }
+}

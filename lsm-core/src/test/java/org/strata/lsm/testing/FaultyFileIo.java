@@ -1,0 +1,79 @@
+package org.strata.lsm.testing;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import org.strata.lsm.io.FileIo;
+import org.strata.lsm.io.WritableFile;
+
+/**
+ * A {@link FileIo} over the real file system that can fail the next N writes or forces of files
+ * whose name ends with a given suffix, and can report each write (path, bytes) to a listener.
+ */
+public final class FaultyFileIo implements FileIo {
+  private final String suffix;
+  private final AtomicInteger failWrites = new AtomicInteger();
+  private final AtomicInteger failForces = new AtomicInteger();
+  private volatile BiConsumer<Path, Integer> writeListener = (p, n) -> { };
+
+  public FaultyFileIo(String suffix) {
+    this.suffix = suffix;
+  }
+
+  public void failNextWrites(int n) {
+    failWrites.set(n);
+  }
+
+  public void failNextForces(int n) {
+    failForces.set(n);
+  }
+
+  public void onWrite(BiConsumer<Path, Integer> listener) {
+    this.writeListener = listener;
+  }
+
+  @Override
+  public WritableFile create(Path path) throws IOException {
+    return wrap(path, FileIo.standard().create(path));
+  }
+
+  @Override
+  public WritableFile append(Path path) throws IOException {
+    return wrap(path, FileIo.standard().append(path));
+  }
+
+  private WritableFile wrap(Path path, WritableFile f) {
+    boolean target = path.getFileName().toString().endsWith(suffix);
+    return new WritableFile() {
+      @Override
+      public void write(ByteBuffer buf) throws IOException {
+        if (target && failWrites.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+          throw new IOException("injected write failure on " + path.getFileName());
+        }
+        int n = buf.remaining();
+        f.write(buf);
+        writeListener.accept(path, n);
+      }
+
+      @Override
+      public void force() throws IOException {
+        if (target && failForces.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+          throw new IOException("injected force failure on " + path.getFileName());
+        }
+        f.force();
+      }
+
+      @Override
+      public long size() throws IOException {
+        return f.size();
+      }
+
+      @Override
+      public void close() throws IOException {
+        f.close();
+      }
+    };
+  }
+}
