@@ -89,7 +89,7 @@ class LsmTreeModelTest {
         .withPageCacheSize(16 * 1024);
   }
 
-  @Property(tries = 40)
+  @Property(tries = 150)
   void engineBehavesLikeASortedMap(@ForAll("ops") List<Op> ops,
       @ForAll("maxComponents") int maxComponents, @ForAll("split") int split) throws IOException {
     Path dir = Files.createTempDirectory("strata-model");
