@@ -1,0 +1,36 @@
+package org.strata.cli;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.strata.lsm.LsmStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code strata get}: prints the value of a key, or {@code not found} with exit code 1. */
+@Command(name = "get", mixinStandardHelpOptions = true,
+    description = "Print the value of KEY; prints 'not found' and exits 1 when it is absent.")
+final class GetCommand implements Callable<Integer> {
+  @Mixin StoreOptions store;
+
+  @Parameters(index = "0", paramLabel = "KEY") String key;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    Optional<byte[]> v;
+    try (LsmStore s = store.open()) {
+      v = s.get(key.getBytes(StandardCharsets.UTF_8));
+    }
+    if (v.isEmpty()) {
+      spec.commandLine().getOut().println("not found");
+      return 1;
+    }
+    spec.commandLine().getOut().println(new String(v.get(), StandardCharsets.UTF_8));
+    return 0;
+  }
+}

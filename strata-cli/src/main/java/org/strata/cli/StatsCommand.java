@@ -1,0 +1,67 @@
+package org.strata.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.strata.lsm.LsmStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code strata stats}: component counts, write amplification, stalls and recent merges. */
+@Command(name = "stats", mixinStandardHelpOptions = true,
+    description = "Print the store's statistics: components, runs, entries, bytes flushed and "
+        + "merged, write amplification (both definitions), stalls by cause, recent merges.")
+final class StatsCommand implements Callable<Integer> {
+  @Mixin StoreOptions store;
+
+  @Option(names = "--json", description = "Print one JSON object.")
+  boolean json;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    ObjectNode o;
+    try (LsmStore s = store.open()) {
+      o = StatsJson.of(s.stats(), s.runs());
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(StatsJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(o));
+    } else {
+      for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        JsonNode v = e.getValue();
+        if (e.getKey().equals("mergeLog")) {
+          out.printf("%-26s %d recent merges (see --json)%n", e.getKey(), v.size());
+        } else if (e.getKey().equals("runList")) {
+          out.printf("%-26s%n", "runList (newest first)");
+          for (JsonNode r : v) {
+            out.printf("  level %-3d %4d component(s) %14d bytes %12d entries  ids %d-%d%n",
+                r.get("level").asInt(), r.get("components").asInt(), r.get("bytes").asLong(),
+                r.get("entries").asLong(), r.get("minComponentId").asLong(),
+                r.get("maxComponentId").asLong());
+          }
+        } else if (v.isObject()) {
+          for (Iterator<Map.Entry<String, JsonNode>> c = v.fields(); c.hasNext(); ) {
+            Map.Entry<String, JsonNode> s = c.next();
+            out.printf("%-26s count %d, %.3f s%n", e.getKey() + "." + s.getKey(),
+                s.getValue().get("count").asLong(), s.getValue().get("seconds").asDouble());
+          }
+        } else if (v.isDouble()) {
+          out.printf("%-26s %.3f%n", e.getKey(), v.asDouble());
+        } else {
+          out.printf("%-26s %s%n", e.getKey(), v.asText());
+        }
+      }
+    }
+    out.flush();
+    return 0;
+  }
+}

@@ -1,0 +1,68 @@
+package org.strata.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import org.strata.lsm.MergeRecord;
+import org.strata.lsm.StallCause;
+import org.strata.lsm.StoreStats;
+import org.strata.lsm.spi.RunInfo;
+
+/** The JSON form of a store's statistics, as {@code strata stats --json} prints it. */
+final class StatsJson {
+  static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private StatsJson() {}
+
+  static ObjectNode of(StoreStats s, List<RunInfo> runs) {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("diskComponents", s.diskComponents());
+    o.put("runs", s.runs());
+    o.put("entries", s.entries());
+    o.put("diskEntries", s.diskEntries());
+    o.put("memoryEntries", s.memoryEntries());
+    o.put("userBytes", s.userBytes());
+    o.put("userBytesFlushed", s.userBytesFlushed());
+    o.put("bytesFlushed", s.bytesFlushed());
+    o.put("bytesMerged", s.bytesMerged());
+    o.put("flushes", s.flushes());
+    o.put("merges", s.merges());
+    o.put("writeAmplification", s.writeAmplification());
+    o.put("modelWriteAmplification", s.modelWriteAmplification());
+    ObjectNode stalls = o.putObject("stalls");
+    for (StallCause c : StallCause.values()) {
+      StoreStats.StallTotals t = s.stalls().get(c);
+      ObjectNode n = stalls.putObject(c.jsonName());
+      n.put("count", t.count());
+      n.put("seconds", t.seconds());
+    }
+    ArrayNode rl = o.putArray("runList");
+    for (RunInfo r : runs) {
+      ObjectNode n = rl.addObject();
+      n.put("level", r.level());
+      n.put("components", r.components().size());
+      n.put("bytes", r.sizeBytes());
+      n.put("entries", r.entryCount());
+      n.put("minComponentId", r.minComponentId());
+      n.put("maxComponentId", r.maxComponentId());
+    }
+    ArrayNode ml = o.putArray("mergeLog");
+    List<MergeRecord> log = s.mergeLog();
+    for (MergeRecord m : log.subList(Math.max(0, log.size() - 20), log.size())) {
+      ObjectNode n = ml.addObject();
+      n.put("startMillis", m.startMillis());
+      n.put("endMillis", m.endMillis());
+      n.put("pausedSeconds", m.pausedNanos() / 1e9);
+      n.put("inputComponents", m.inputComponents());
+      n.put("inputPages", m.inputPages());
+      n.put("outputPages", m.outputPages());
+      n.put("outputBytes", m.outputBytes());
+      n.put("outputLevel", m.outputLevel());
+      n.put("outcome", m.outcome());
+    }
+    o.put("pageCacheHits", s.pageCacheHits());
+    o.put("pageCacheMisses", s.pageCacheMisses());
+    return o;
+  }
+}

@@ -1,0 +1,27 @@
+package org.strata.cli;
+
+import java.nio.file.Path;
+import org.strata.lsm.LsmStore;
+import org.strata.lsm.config.StoreConfig;
+import org.strata.lsm.config.StoreConfigJson;
+import picocli.CommandLine.Option;
+
+/** The {@code --dir} and {@code --config} options shared by subcommands that open a store. */
+final class StoreOptions {
+  @Option(names = "--dir", required = true, paramLabel = "DIR",
+      description = "Store directory (created by load/put if absent).")
+  Path dir;
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "Configuration JSON (docs/configuration.md); saved with the store. "
+          + "Default: the store's saved configuration, or the defaults for a new store.")
+  Path config;
+
+  StoreConfig configOrNull() {
+    return config == null ? null : StoreConfigJson.read(config);
+  }
+
+  LsmStore open() {
+    return LsmStore.open(dir, configOrNull());
+  }
+}
