@@ -1,0 +1,184 @@
+package org.strata.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CliTest {
+  @TempDir Path tmp;
+  Path dir;
+  Path config;
+
+  record Result(int code, String out, String err) {
+    List<String> lines() {
+      return out.isEmpty() ? List.of() : List.of(out.split("\n"));
+    }
+  }
+
+  static Result run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8), args);
+    return new Result(code, out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  @BeforeEach
+  void setUp() throws Exception {
+    dir = tmp.resolve("store");
+    config = tmp.resolve("small.json");
+    Files.writeString(config, "{\"memory-component\": {\"size\": \"64KB\"},"
+        + " \"merge-policy\": {\"name\": \"constant\", \"parameters\": {\"num-components\": \"3\"}},"
+        + " \"log\": {\"durability\": \"none\"}}");
+  }
+
+  @Test
+  void loadSequentialPrintsIncreasingAcksAndEveryValueReadsBack() throws Exception {
+    Result r = run("load", "--dir", dir.toString(), "--config", config.toString(), "--records",
+        "2000", "--record-size", "100", "--seed", "5", "--batch-size", "300");
+    assertThat(r.code()).as(r.err()).isZero();
+    List<Long> acks = new ArrayList<>();
+    for (String l : r.lines()) {
+      if (l.startsWith("acked ")) {
+        acks.add(Long.parseLong(l.substring(6)));
+      }
+    }
+    assertThat(acks).isSorted().doesNotHaveDuplicates().last().isEqualTo(2000L);
+    assertThat(acks).hasSize(7);
+    assertThat(r.out()).contains("loaded 2000 records");
+    for (long id : new long[] {0, 1, 999, 1999}) {
+      Result g = run("get", "--dir", dir.toString(), RecordGenerator.key(id));
+      assertThat(g.code()).isZero();
+      assertThat(g.out().trim()).isEqualTo(new String(RecordGenerator.value(id, 5, 100),
+          StandardCharsets.UTF_8));
+    }
+    assertThat(run("scan", "--dir", dir.toString(), "--count").out().trim()).isEqualTo("2000");
+    Result range = run("scan", "--dir", dir.toString(), "--from", RecordGenerator.key(10), "--to",
+        RecordGenerator.key(14));
+    assertThat(range.lines()).hasSize(5);
+    assertThat(range.lines().get(0)).startsWith(RecordGenerator.key(10) + "\t");
+    assertThat(run("scan", "--dir", dir.toString(), "--limit", "3").lines()).hasSize(3);
+
+    Result stats = run("stats", "--dir", dir.toString(), "--json");
+    assertThat(stats.code()).isZero();
+    JsonNode j = new ObjectMapper().readTree(stats.out());
+    assertThat(j.get("diskComponents").asInt()).isPositive();
+    assertThat(j.get("entries").asLong()).isGreaterThanOrEqualTo(2000);
+    assertThat(j.get("bytesFlushed").asLong()).isPositive();
+    assertThat(j.get("bytesMerged").asLong()).isPositive();
+    assertThat(j.get("writeAmplification").asDouble()).isGreaterThanOrEqualTo(1.0);
+    assertThat(j.get("stalls").get("memoryFull").has("seconds")).isTrue();
+    assertThat(j.get("stalls").get("constraint").has("count")).isTrue();
+    assertThat(j.get("runList").size()).isEqualTo(j.get("runs").asInt());
+
+    Result verify = run("verify", "--dir", dir.toString());
+    assertThat(verify.code()).isZero();
+    assertThat(verify.out()).contains("ok");
+  }
+
+  @Test
+  void randomKeyOrderWritesEveryKeyOnceAndPrintsNoAcks() throws Exception {
+    Result r = run("load", "--dir", dir.toString(), "--config", config.toString(), "--records",
+        "1500", "--record-size", "50", "--key-order", "random", "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).doesNotContain("acked");
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    assertThat(j.get("records").asLong()).isEqualTo(1500);
+    assertThat(j.get("recordsPerSecond").asDouble()).isPositive();
+    assertThat(j.get("peakHeapBytes").asLong()).isPositive();
+    assertThat(run("scan", "--dir", dir.toString(), "--count").out().trim()).isEqualTo("1500");
+    assertThat(run("get", "--dir", dir.toString(), RecordGenerator.key(1499)).code()).isZero();
+  }
+
+  @Test
+  void putGetDeleteAndNotFound() {
+    assertThat(run("put", "--dir", dir.toString(), "k1", "hello world").code()).isZero();
+    Result g = run("get", "--dir", dir.toString(), "k1");
+    assertThat(g.code()).isZero();
+    assertThat(g.out()).isEqualTo("hello world\n");
+    assertThat(run("delete", "--dir", dir.toString(), "k1").code()).isZero();
+    Result missing = run("get", "--dir", dir.toString(), "k1");
+    assertThat(missing.code()).isEqualTo(1);
+    assertThat(missing.out().trim()).isEqualTo("not found");
+  }
+
+  @Test
+  void usageErrorsExitTwoAndNameTheProblem() throws Exception {
+    Result badFlag = run("load", "--dir", dir.toString(), "--records", "5", "--recrod-size", "9");
+    assertThat(badFlag.code()).isEqualTo(2);
+    assertThat(badFlag.err()).contains("--recrod-size");
+    Result negative = run("load", "--dir", dir.toString(), "--records", "-1");
+    assertThat(negative.code()).isEqualTo(2);
+    assertThat(negative.err()).contains("--records").contains("-1");
+    Result notNumber = run("load", "--dir", dir.toString(), "--records", "ten");
+    assertThat(notNumber.code()).isEqualTo(2);
+    assertThat(notNumber.err()).contains("ten");
+    Result badOrder = run("load", "--dir", dir.toString(), "--records", "1", "--key-order", "up");
+    assertThat(badOrder.code()).isEqualTo(2);
+    assertThat(badOrder.err()).contains("sequential").contains("random");
+    Result badDurability = run("load", "--dir", dir.toString(), "--records", "1",
+        "--durability", "always");
+    assertThat(badDurability.code()).isEqualTo(2);
+    assertThat(badDurability.err()).contains("always").contains("sync, group, none");
+    Result missingDir = run("get", "k");
+    assertThat(missingDir.code()).isEqualTo(2);
+    assertThat(missingDir.err()).contains("--dir");
+    assertThat(run("frobnicate").code()).isEqualTo(2);
+
+    Path badPolicy = tmp.resolve("bad.json");
+    Files.writeString(badPolicy, "{\"merge-policy\": {\"name\": \"binomal\"}}");
+    Result unknownPolicy = run("load", "--dir", tmp.resolve("never").toString(), "--config",
+        badPolicy.toString(), "--records", "10");
+    assertThat(unknownPolicy.code()).isEqualTo(2);
+    assertThat(unknownPolicy.err()).contains("binomal").contains("constant");
+    assertThat(tmp.resolve("never")).doesNotExist();
+    Path badKey = tmp.resolve("badkey.json");
+    Files.writeString(badKey, "{\"io\": {\"page-sise\": \"4KB\"}}");
+    Result unknownKey = run("put", "--dir", tmp.resolve("never").toString(), "--config",
+        badKey.toString(), "k", "v");
+    assertThat(unknownKey.code()).isEqualTo(2);
+    assertThat(unknownKey.err()).contains("io.page-sise");
+    Result emptyKey = run("put", "--dir", dir.toString(), "", "v");
+    assertThat(emptyKey.code()).isEqualTo(2);
+    assertThat(emptyKey.err()).contains("key is empty");
+  }
+
+  @Test
+  void everySubcommandHasHelp() {
+    for (String c : List.of("load", "put", "get", "delete", "scan", "stats", "verify")) {
+      Result r = run(c, "--help");
+      assertThat(r.code()).as(c).isZero();
+      assertThat(r.out()).as(c).contains("Usage: strata " + c);
+    }
+    assertThat(run("--help").out()).contains("load").contains("verify");
+  }
+
+  @Test
+  void verifyReportsACorruptPageAndExitsOne() throws Exception {
+    assertThat(run("load", "--dir", dir.toString(), "--config", config.toString(), "--records",
+        "500", "--record-size", "100").code()).isZero();
+    Path component;
+    try (var s = Files.list(dir)) {
+      component = s.filter(p -> p.toString().endsWith(".cmp")).findFirst().orElseThrow();
+    }
+    byte[] data = Files.readAllBytes(component);
+    data[50] ^= 0x10;
+    Files.write(component, data);
+    Result v = run("verify", "--dir", dir.toString());
+    assertThat(v.code()).isEqualTo(1);
+    assertThat(v.out()).contains("FAULT: ").contains(component.getFileName().toString())
+        .contains("checksum");
+  }
+}
