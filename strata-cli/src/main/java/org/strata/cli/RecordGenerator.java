@@ -11,7 +11,16 @@ public final class RecordGenerator {
 
   /** The key of record {@code id}. */
   public static String key(long id) {
-    return String.format("user%012d", id);
+    if (id < 0) {
+      throw new IllegalArgumentException("record ids are non-negative, got " + id);
+    }
+    char[] c = {'u', 's', 'e', 'r', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'};
+    String digits = Long.toString(id);
+    if (digits.length() > 12) {
+      return "user" + digits;
+    }
+    digits.getChars(0, digits.length(), c, 16 - digits.length());
+    return new String(c);
   }
 
   /** The value of record {@code id}: {@code size} lower-case letters. */
@@ -28,7 +37,7 @@ public final class RecordGenerator {
     while (i < out.length) {
       long bits = r.nextLong();
       for (int j = 0; j < 8 && i < out.length; j++, i++) {
-        out[i] = (byte) ('a' + (int) Long.remainderUnsigned(bits & 0xFF, 26));
+        out[i] = (byte) ('a' + (int) (((bits & 0xFF) * 26) >>> 8));
         bits >>>= 8;
       }
     }
