@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -54,13 +55,39 @@ class CrashRecoveryTest {
     Random rnd = new Random(20261122);
     long acked = 0;
     int killsWithFileBeingWritten = 0;
+    int killsDuringFlush = 0;
+    int killsDuringMerge = 0;
     for (int kill = 0; kill < KILLS; kill++) {
-      List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", classPath(),
+      List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-Dstrata.log.level=info", "-cp", classPath(),
           Main.class.getName(), "load", "--dir", dir.toString(), "--config", config.toString(),
           "--records", "100000000", "--record-size", Integer.toString(RECORD_SIZE),
           "--key-order", "sequential", "--seed", Long.toString(SEED), "--durability", "sync",
           "--batch-size", "20"));
-      Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      Process p = new ProcessBuilder(cmd).start();
+      // The engine logs the start and end of every flush and merge; what was in progress when
+      // the kill landed is what started and did not finish.
+      AtomicInteger flushesOpen = new AtomicInteger();
+      AtomicInteger mergesOpen = new AtomicInteger();
+      Thread logReader = new Thread(() -> {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(),
+            StandardCharsets.UTF_8))) {
+          String line;
+          while ((line = r.readLine()) != null) {
+            if (line.contains("flush started")) {
+              flushesOpen.incrementAndGet();
+            } else if (line.contains("flush finished")) {
+              flushesOpen.decrementAndGet();
+            } else if (line.contains("merge started")) {
+              mergesOpen.incrementAndGet();
+            } else if (line.contains("merge finished")) {
+              mergesOpen.decrementAndGet();
+            }
+          }
+        } catch (Exception ignored) {
+          // the process died
+        }
+      });
+      logReader.start();
       AtomicLong lastAck = new AtomicLong(-1);
       Thread reader = new Thread(() -> {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
@@ -85,17 +112,27 @@ class CrashRecoveryTest {
       p.destroyForcibly(); // SIGKILL
       assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
       reader.join(10_000);
+      logReader.join(10_000);
+      if (flushesOpen.get() > 0) {
+        killsDuringFlush++;
+      }
+      if (mergesOpen.get() > 0) {
+        killsDuringMerge++;
+      }
       acked = Math.max(acked, lastAck.get());
       if (hasFileBeingWritten(dir)) {
         killsWithFileBeingWritten++;
       }
       checkStore(dir, acked);
     }
-    System.out.printf("crash test: %d SIGKILLs, %d while a component file was being written,"
-        + " %d records acknowledged%n", KILLS, killsWithFileBeingWritten, acked);
+    System.out.printf("crash test: %d SIGKILLs: %d during a flush, %d during a merge, %d while a"
+        + " component file was being written; %d records acknowledged%n", KILLS, killsDuringFlush,
+        killsDuringMerge, killsWithFileBeingWritten, acked);
     assertThat(acked).isGreaterThan(0);
-    // Kills must land while components are being written, not only between operations.
+    // Kills must land inside flushes and inside merges, not only between operations.
     assertThat(killsWithFileBeingWritten).isGreaterThan(0);
+    assertThat(killsDuringFlush).isGreaterThan(0);
+    assertThat(killsDuringMerge).isGreaterThan(0);
   }
 
   private static boolean hasFileBeingWritten(Path dir) throws Exception {

@@ -538,6 +538,8 @@ public final class LsmTree implements LsmStore {
       lock.unlock();
     }
     boolean done = false;
+    LOG.info("flush started: component id {} of {} ({} keys)", componentId, dir,
+        mc.entryCount());
     try {
       Path finalPath = dir.resolve(componentFileName(fileNumber));
       Path tmp = dir.resolve(componentFileName(fileNumber) + ".tmp");
@@ -585,6 +587,8 @@ public final class LsmTree implements LsmStore {
         }
       }
       wal.truncateUpTo(manifest.flushedLsn());
+      LOG.info("flush finished: component id {} of {}, {} bytes", componentId, dir,
+          dc.sizeBytes());
     } finally {
       if (!done) {
         lock.lock();

@@ -146,6 +146,8 @@ final class MergeOperation implements IoOperation {
       if (tree.isClosing()) {
         throw new Cancelled();
       }
+      LOG.info("merge started: {} components ({} pages) of {}", inputComponents,
+          totalInputPages, tree.name());
       outPages = merge(written, outputs);
       for (DiskComponent c : outputs) {
         outBytes += c.sizeBytes();
@@ -154,7 +156,7 @@ final class MergeOperation implements IoOperation {
           pausedNanos, inputComponents, totalInputPages, outPages, outBytes, outputLevel, "ok");
       tree.mergeCompleted(this, outputs, rec);
       success = true;
-      LOG.info("merged {} components ({} pages) of {} into {} file(s), {} bytes, level {}",
+      LOG.info("merge finished: {} components ({} pages) of {} into {} file(s), {} bytes, level {}",
           inputComponents, totalInputPages, tree.name(), outputs.size(), outBytes, outputLevel);
     } catch (Cancelled e) {
       outcome = "cancelled";
