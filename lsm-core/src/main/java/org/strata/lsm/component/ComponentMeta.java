@@ -1,5 +1,7 @@
 package org.strata.lsm.component;
 
+import org.strata.lsm.io.BigEndian;
+
 import java.nio.file.Path;
 import org.strata.lsm.CorruptionException;
 
@@ -51,30 +53,30 @@ public record ComponentMeta(
     int n = 4 + 8 * 6 + 4 + 8 + 4 + 8 * 5 + 4 + 4 + minKey.length + 4 + maxKey.length;
     byte[] b = new byte[n];
     int p = 0;
-    Page.putInt(b, p, FORMAT_VERSION);
+    BigEndian.putInt(b, p, FORMAT_VERSION);
     p += 4;
     for (long v : new long[] {minComponentId, maxComponentId, createdMillis, entryCount,
         antimatterCount, maxLsn}) {
-      Page.putLong(b, p, v);
+      BigEndian.putLong(b, p, v);
       p += 8;
     }
-    Page.putInt(b, p, treeHeight);
+    BigEndian.putInt(b, p, treeHeight);
     p += 4;
-    Page.putLong(b, p, rootOffset);
+    BigEndian.putLong(b, p, rootOffset);
     p += 8;
-    Page.putInt(b, p, rootLength);
+    BigEndian.putInt(b, p, rootLength);
     p += 4;
     for (long v : new long[] {leafStart, leafEnd, leafPageCount, pageCount, bloomOffset}) {
-      Page.putLong(b, p, v);
+      BigEndian.putLong(b, p, v);
       p += 8;
     }
-    Page.putInt(b, p, bloomLength);
+    BigEndian.putInt(b, p, bloomLength);
     p += 4;
-    Page.putInt(b, p, minKey.length);
+    BigEndian.putInt(b, p, minKey.length);
     p += 4;
     System.arraycopy(minKey, 0, b, p, minKey.length);
     p += minKey.length;
-    Page.putInt(b, p, maxKey.length);
+    BigEndian.putInt(b, p, maxKey.length);
     p += 4;
     System.arraycopy(maxKey, 0, b, p, maxKey.length);
     return b;
@@ -83,7 +85,7 @@ public record ComponentMeta(
   static ComponentMeta decode(byte[] b, Path file, long offset) {
     try {
       int p = 0;
-      int version = Page.getInt(b, p);
+      int version = BigEndian.getInt(b, p);
       if (version != FORMAT_VERSION) {
         throw new CorruptionException(file, offset, "unsupported component format version "
             + version + " (this build reads version " + FORMAT_VERSION + ")");
@@ -91,25 +93,25 @@ public record ComponentMeta(
       p += 4;
       long[] a = new long[6];
       for (int i = 0; i < 6; i++, p += 8) {
-        a[i] = Page.getLong(b, p);
+        a[i] = BigEndian.getLong(b, p);
       }
-      int height = Page.getInt(b, p);
+      int height = BigEndian.getInt(b, p);
       p += 4;
-      long rootOff = Page.getLong(b, p);
+      long rootOff = BigEndian.getLong(b, p);
       p += 8;
-      int rootLen = Page.getInt(b, p);
+      int rootLen = BigEndian.getInt(b, p);
       p += 4;
       long[] c = new long[5];
       for (int i = 0; i < 5; i++, p += 8) {
-        c[i] = Page.getLong(b, p);
+        c[i] = BigEndian.getLong(b, p);
       }
-      int bloomLen = Page.getInt(b, p);
+      int bloomLen = BigEndian.getInt(b, p);
       p += 4;
-      int minLen = Page.getInt(b, p);
+      int minLen = BigEndian.getInt(b, p);
       p += 4;
       byte[] min = java.util.Arrays.copyOfRange(b, p, p + minLen);
       p += minLen;
-      int maxLen = Page.getInt(b, p);
+      int maxLen = BigEndian.getInt(b, p);
       p += 4;
       byte[] max = java.util.Arrays.copyOfRange(b, p, p + maxLen);
       if (p + maxLen != b.length) {

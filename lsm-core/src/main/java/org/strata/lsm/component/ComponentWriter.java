@@ -1,5 +1,7 @@
 package org.strata.lsm.component;
 
+import org.strata.lsm.io.BigEndian;
+
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
@@ -262,7 +264,7 @@ public final class ComponentWriter implements AutoCloseable {
 
   static byte[] frame(PageType type, byte[] body) {
     byte[] b = new byte[PageBuilder.HEADER + body.length + PageBuilder.TRAILER];
-    Page.putInt(b, 0, body.length);
+    BigEndian.putInt(b, 0, body.length);
     b[4] = (byte) type.code();
     System.arraycopy(body, 0, b, PageBuilder.HEADER, body.length);
     PageCodec.sealChecksum(b, 0, PageBuilder.HEADER + body.length);

@@ -1,5 +1,7 @@
 package org.strata.lsm.component;
 
+import org.strata.lsm.io.BigEndian;
+
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
 import org.strata.lsm.CorruptionException;
@@ -16,35 +18,35 @@ final class Footer {
 
   static byte[] encode(long metaOffset, int metaLength) {
     byte[] b = new byte[SIZE];
-    Page.putLong(b, 0, MAGIC);
-    Page.putInt(b, 8, ComponentMeta.FORMAT_VERSION);
-    Page.putLong(b, 12, metaOffset);
-    Page.putInt(b, 20, metaLength);
-    Page.putInt(b, 24, 0);
+    BigEndian.putLong(b, 0, MAGIC);
+    BigEndian.putInt(b, 8, ComponentMeta.FORMAT_VERSION);
+    BigEndian.putLong(b, 12, metaOffset);
+    BigEndian.putInt(b, 20, metaLength);
+    BigEndian.putInt(b, 24, 0);
     CRC32C crc = new CRC32C();
     crc.update(b, 0, 28);
-    Page.putInt(b, 28, (int) crc.getValue());
+    BigEndian.putInt(b, 28, (int) crc.getValue());
     return b;
   }
 
   /** Returns {metaOffset, metaLength} after checking magic, version and checksum. */
   static long[] decode(byte[] b, Path file, long fileSize) {
     long at = fileSize - SIZE;
-    if (Page.getLong(b, 0) != MAGIC) {
+    if (BigEndian.getLong(b, 0) != MAGIC) {
       throw new CorruptionException(file, at, "footer magic is missing (not a Strata component,"
           + " or truncated)");
     }
     CRC32C crc = new CRC32C();
     crc.update(b, 0, 28);
-    if ((int) crc.getValue() != Page.getInt(b, 28)) {
+    if ((int) crc.getValue() != BigEndian.getInt(b, 28)) {
       throw new CorruptionException(file, at, "footer checksum mismatch");
     }
-    int version = Page.getInt(b, 8);
+    int version = BigEndian.getInt(b, 8);
     if (version != ComponentMeta.FORMAT_VERSION) {
       throw new CorruptionException(file, at, "unsupported component format version " + version);
     }
-    long metaOffset = Page.getLong(b, 12);
-    long metaLength = Page.getInt(b, 20) & 0xFFFFFFFFL;
+    long metaOffset = BigEndian.getLong(b, 12);
+    long metaLength = BigEndian.getInt(b, 20) & 0xFFFFFFFFL;
     if (metaOffset < 0 || metaOffset + metaLength != at) {
       throw new CorruptionException(file, at, "footer points outside the file (meta at "
           + metaOffset + ", length " + metaLength + ")");

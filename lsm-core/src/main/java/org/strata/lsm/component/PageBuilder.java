@@ -1,5 +1,7 @@
 package org.strata.lsm.component;
 
+import org.strata.lsm.io.BigEndian;
+
 import java.util.Arrays;
 
 /**
@@ -74,8 +76,8 @@ final class PageBuilder {
     pos = Varint.put(body, pos, key.length);
     System.arraycopy(key, 0, body, pos, key.length);
     pos += key.length;
-    Page.putLong(body, pos, childOffset);
-    Page.putInt(body, pos + 8, childLength);
+    BigEndian.putLong(body, pos, childOffset);
+    BigEndian.putInt(body, pos + 8, childLength);
     pos += 12;
   }
 
@@ -85,13 +87,13 @@ final class PageBuilder {
    */
   void encodeTo(PageType type, byte[] out, int at) {
     int bodyLen = pos + 4 * count;
-    Page.putInt(body, 0, count);
-    Page.putInt(out, at, bodyLen);
+    BigEndian.putInt(body, 0, count);
+    BigEndian.putInt(out, at, bodyLen);
     out[at + 4] = (byte) type.code();
     System.arraycopy(body, 0, out, at + HEADER, pos);
     int p = at + HEADER + pos;
     for (int i = 0; i < count; i++) {
-      Page.putInt(out, p, offsets[i]);
+      BigEndian.putInt(out, p, offsets[i]);
       p += 4;
     }
     PageCodec.sealChecksum(out, at, HEADER + bodyLen);

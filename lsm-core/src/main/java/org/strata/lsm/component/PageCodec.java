@@ -1,5 +1,7 @@
 package org.strata.lsm.component;
 
+import org.strata.lsm.io.BigEndian;
+
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
@@ -16,12 +18,12 @@ public final class PageCodec {
   static void sealChecksum(byte[] buf, int at, int len) {
     CRC32C crc = new CRC32C();
     crc.update(buf, at, len);
-    Page.putInt(buf, at + len, (int) crc.getValue());
+    BigEndian.putInt(buf, at + len, (int) crc.getValue());
   }
 
   /** Length of the whole framed page whose header starts at {@code buf[at]}. */
   static long framedLength(byte[] buf, int at) {
-    return PageBuilder.HEADER + (Page.getInt(buf, at) & 0xFFFFFFFFL) + PageBuilder.TRAILER;
+    return PageBuilder.HEADER + (BigEndian.getInt(buf, at) & 0xFFFFFFFFL) + PageBuilder.TRAILER;
   }
 
   /**
@@ -36,7 +38,7 @@ public final class PageCodec {
     if (len < PageBuilder.HEADER + PageBuilder.TRAILER) {
       throw new CorruptionException(file, offset, "page of " + len + " bytes is too short");
     }
-    int bodyLen = Page.getInt(buf, at);
+    int bodyLen = BigEndian.getInt(buf, at);
     if (bodyLen != len - PageBuilder.HEADER - PageBuilder.TRAILER) {
       throw new CorruptionException(file, offset,
           "page length field says " + bodyLen + " body bytes, expected "
@@ -44,7 +46,7 @@ public final class PageCodec {
     }
     CRC32C crc = new CRC32C();
     crc.update(buf, at, PageBuilder.HEADER + bodyLen);
-    int stored = Page.getInt(buf, at + PageBuilder.HEADER + bodyLen);
+    int stored = BigEndian.getInt(buf, at + PageBuilder.HEADER + bodyLen);
     if ((int) crc.getValue() != stored) {
       throw new CorruptionException(file, offset, "page checksum mismatch (CRC32C stored "
           + Integer.toHexString(stored) + ", computed " + Integer.toHexString((int) crc.getValue())

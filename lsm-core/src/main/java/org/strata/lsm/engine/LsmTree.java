@@ -510,7 +510,6 @@ public final class LsmTree implements LsmStore {
         } finally {
           lock.unlock();
         }
-        afterComponentChange();
       } catch (Throwable e) {
         LOG.error("flush of {} failed; the memory component stays readable and the flush will be"
             + " retried", dir, e);
@@ -523,6 +522,12 @@ public final class LsmTree implements LsmStore {
         } finally {
           lock.unlock();
         }
+        continue;
+      }
+      try {
+        afterComponentChange();
+      } catch (RuntimeException e) {
+        LOG.error("the merge policy of {} failed after a flush", dir, e);
       }
     }
   }
@@ -720,7 +725,16 @@ public final class LsmTree implements LsmStore {
       } finally {
         lock.unlock();
       }
-      scheduler.schedule(op);
+      try {
+        scheduler.schedule(op);
+      } catch (RuntimeException e) {
+        // A scheduler refuses work once it is closed; the merge is dropped and its inputs kept.
+        op.abandonUnstarted();
+        if (isClosing()) {
+          return false;
+        }
+        throw e;
+      }
       return true;
     }
   }
@@ -833,7 +847,11 @@ public final class LsmTree implements LsmStore {
   /** The last step of every merge, successful or not. */
   void mergeFinished(MergeOperation op, boolean success) {
     if (success) {
-      afterComponentChange();
+      try {
+        afterComponentChange();
+      } catch (RuntimeException e) {
+        LOG.error("the merge policy of {} failed after a merge", dir, e);
+      }
     }
     lock.lock();
     try {

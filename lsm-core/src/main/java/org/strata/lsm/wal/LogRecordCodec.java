@@ -1,5 +1,10 @@
 package org.strata.lsm.wal;
 
+import static org.strata.lsm.io.BigEndian.getInt;
+import static org.strata.lsm.io.BigEndian.getLong;
+import static org.strata.lsm.io.BigEndian.putInt;
+import static org.strata.lsm.io.BigEndian.putLong;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
@@ -122,25 +127,5 @@ final class LogRecordCodec {
   /** Sequence number of the last operation of the record at {@code at} (assumed valid). */
   static long lastLsn(byte[] buf, int at) {
     return getLong(buf, at + HEADER) + getInt(buf, at + HEADER + 8) - 1;
-  }
-
-  static void putInt(byte[] b, int p, int v) {
-    b[p] = (byte) (v >>> 24);
-    b[p + 1] = (byte) (v >>> 16);
-    b[p + 2] = (byte) (v >>> 8);
-    b[p + 3] = (byte) v;
-  }
-
-  static void putLong(byte[] b, int p, long v) {
-    putInt(b, p, (int) (v >>> 32));
-    putInt(b, p + 4, (int) v);
-  }
-
-  static int getInt(byte[] b, int p) {
-    return (b[p] & 0xFF) << 24 | (b[p + 1] & 0xFF) << 16 | (b[p + 2] & 0xFF) << 8 | (b[p + 3] & 0xFF);
-  }
-
-  static long getLong(byte[] b, int p) {
-    return ((long) getInt(b, p) << 32) | (getInt(b, p + 4) & 0xFFFFFFFFL);
   }
 }
