@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
 @Command(name = "strata", mixinStandardHelpOptions = true, version = "strata 0.1.0",
     description = "LSM B+-tree storage with pluggable merge policies and schedulers.",
     subcommands = {LoadCommand.class, PutCommand.class, GetCommand.class, DeleteCommand.class,
-        ScanCommand.class, StatsCommand.class, VerifyCommand.class, ReadBenchCommand.class})
+        ScanCommand.class, StatsCommand.class, VerifyCommand.class, ReadBenchCommand.class,
+        SimulateCommand.class})
 public final class Main implements Runnable {
   @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
       description = "Print stack traces of errors.")

@@ -1,0 +1,53 @@
+package org.strata.policy;
+
+import java.util.List;
+import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.RunInfo;
+
+/**
+ * The BIGTABLE policy (Mathieu et al.'s description, spec A3.1): while there are at most k runs,
+ * do nothing; otherwise merge the newest runs from the oldest position j whose size is at most the
+ * sum of all newer runs ("exceeds" read strictly, as the spec recommends), or the two newest if no
+ * such j exists. Dynamic (depends on sizes), lazy. Idempotent: after its merge at most k runs are
+ * left. Component constraint: lags while there are more than 2k runs and a merge runs.
+ */
+public final class BigtableMergePolicy implements MergePolicy {
+  private final int k;
+
+  public BigtableMergePolicy(int k) {
+    this.k = k;
+  }
+
+  @Override
+  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+    List<RunInfo> runs = index.runs();
+    if (fullMergeRequested) {
+      StackPolicies.mergeDownTo(index, runs, 1);
+      return;
+    }
+    int n = runs.size();
+    if (n <= k) {
+      return;
+    }
+    long[] s = StackPolicies.sizesOldestFirst(runs);
+    long[] suffix = new long[n + 1];
+    for (int i = n - 1; i >= 0; i--) {
+      suffix[i] = suffix[i + 1] + s[i];
+    }
+    int j = n - 2;
+    for (int i = 0; i <= n - 2; i++) {
+      if (s[i] <= suffix[i + 1]) {
+        j = i;
+        break;
+      }
+    }
+    StackPolicies.mergeOldestFirstRange(index, runs, j, n);
+  }
+
+  @Override
+  public boolean isMergeLagging(MergeContext index) {
+    List<RunInfo> runs = index.runs();
+    return runs.size() > 2 * k && StackPolicies.anyMerging(runs);
+  }
+}
