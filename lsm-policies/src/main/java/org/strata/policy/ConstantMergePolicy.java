@@ -38,6 +38,11 @@ public final class ConstantMergePolicy implements MergePolicy {
   }
 
   @Override
+  public int componentConstraint() {
+    return 2 * k;
+  }
+
+  @Override
   public boolean isMergeLagging(MergeContext index) {
     List<RunInfo> runs = index.runs();
     return index.diskComponentCount() > 2 * k && runs.stream().anyMatch(RunInfo::merging);

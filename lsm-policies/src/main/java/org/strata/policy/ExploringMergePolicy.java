@@ -98,6 +98,11 @@ public final class ExploringMergePolicy implements MergePolicy {
   }
 
   @Override
+  public int componentConstraint() {
+    return 2 * k;
+  }
+
+  @Override
   public boolean isMergeLagging(MergeContext index) {
     List<RunInfo> runs = index.runs();
     return runs.size() > 2 * k && StackPolicies.anyMerging(runs);

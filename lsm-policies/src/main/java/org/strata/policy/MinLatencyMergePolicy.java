@@ -45,6 +45,11 @@ public final class MinLatencyMergePolicy implements MergePolicy {
   }
 
   @Override
+  public int componentConstraint() {
+    return 2 * k;
+  }
+
+  @Override
   public boolean isMergeLagging(MergeContext index) {
     List<RunInfo> runs = index.runs();
     return runs.size() > 2 * k && StackPolicies.anyMerging(runs);

@@ -104,6 +104,6 @@ class ConstantMergePolicyTest {
         Map.of("k", "3"))))
         .hasMessageContaining("unknown parameter 'k'").hasMessageContaining("num-components");
     assertThatThrownBy(() -> Plugins.mergePolicy(new NamedPlugin("binomal", Map.of())))
-        .hasMessageContaining("binomal").hasMessageContaining("constant, no-merge");
+        .hasMessageContaining("binomal").hasMessageContaining("binomial, constant, exploring");
   }
 }

@@ -23,4 +23,13 @@ public interface MergePolicy {
    * A policy that answers true must have a merge scheduled or running, or writes would never resume.
    */
   boolean isMergeLagging(MergeContext index);
+
+  /**
+   * The total number of disk components a global component constraint should allow for this
+   * policy: twice the count the policy is expected to keep (Luo & Carey, section 5.1.1), or
+   * {@link Integer#MAX_VALUE} when the policy implies no bound. Schedulers' flow control uses it.
+   */
+  default int componentConstraint() {
+    return Integer.MAX_VALUE;
+  }
 }
