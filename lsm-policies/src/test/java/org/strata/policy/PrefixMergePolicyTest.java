@@ -1,0 +1,52 @@
+package org.strata.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.engine.Plugins;
+import org.strata.lsm.spi.MergePolicy;
+import org.strata.policy.sim.MergeSimulator;
+
+class PrefixMergePolicyTest {
+  private static MergePolicy prefix(String max, String tolerance) {
+    return Plugins.mergePolicy(new NamedPlugin("prefix", Map.of("max-mergable-component-size",
+        max, "max-tolerance-component-count", tolerance)));
+  }
+
+  @Test
+  void mergesOnceTheToleranceIsReachedAndNeverTouchesLargeRuns() {
+    // Newest first: three 32 MB runs, 64 MB, and a run just above the 1 GB cap.
+    long mb = 1L << 20;
+    SizeTieredMergePolicyTest.Recorder r = new SizeTieredMergePolicyTest.Recorder(32 * mb,
+        32 * mb, 32 * mb, 64 * mb, 1024 * mb + 1);
+    prefix("1GB", "3").diskComponentAdded(r, false);
+    assertThat(r.merges).containsExactly(List.of(32 * mb, 32 * mb, 32 * mb, 64 * mb));
+    // 192 MB is not below 1.2 x (32 + 32) MB, and two runs are under the tolerance: no merge.
+    SizeTieredMergePolicyTest.Recorder none = new SizeTieredMergePolicyTest.Recorder(32 * mb,
+        32 * mb, 192 * mb);
+    prefix("1GB", "3").diskComponentAdded(none, false);
+    assertThat(none.merges).isEmpty();
+  }
+
+  @Test
+  void ratioCheckSkipsAnOldRunThatIsTooLarge() {
+    SizeTieredMergePolicyTest.Recorder r = new SizeTieredMergePolicyTest.Recorder(1, 1, 1, 100);
+    prefix("1000", "3").diskComponentAdded(r, false);
+    assertThat(r.merges).containsExactly(List.of(1L, 1L, 1L));
+  }
+
+  @Test
+  void uniformFlushesFollowTheToleranceAndTheRatio() {
+    MergeSimulator sim = new MergeSimulator(prefix("1000", "4"));
+    java.util.List<Integer> counts = new java.util.ArrayList<>();
+    for (int t = 0; t < 10; t++) {
+      sim.flush(1);
+      counts.add(sim.checkpoint().components());
+    }
+    // 4 flushes merge into 4; then 4 < 1.2 x younger needs four more flushes (4 < 4.8), and so on.
+    assertThat(counts).containsExactly(1, 2, 3, 1, 2, 3, 4, 1, 2, 3);
+  }
+}
