@@ -1,0 +1,184 @@
+package org.strata.policy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.RunInfo;
+
+/**
+ * Dostoevsky's Fluid LSM-tree with full merges (spec B5 and the implementation reading of B6.1):
+ * size ratio T, at most K runs at levels 1..L−1 and Z runs at the largest level L. Leveling (K = Z
+ * = 1), tiering (K = Z = T−1) and Lazy Leveling (K = T−1, Z = 1) are the named corners; the {@code
+ * leveling}, {@code tiering}, {@code lazy-leveling} and {@code fluid} policies are this class.
+ *
+ * <p>Levels. Flushed runs (stored level 0) belong to level 1; merge outputs carry their level. An
+ * arrival at level i has the nominal size n(i) = M·T^(i−1), M being the largest flushed run seen;
+ * a level is full once it has absorbed T−1 arrivals, (T−1)·n(i) bytes. Sizes stand for entries, so
+ * overwrites and deletes that shrink runs delay fullness as B6.1 asks.
+ *
+ * <p>Rules, checked from the deepest level up, one merge per level at a time, never touching a run
+ * that is already merging:
+ *
+ * <ol>
+ *   <li>Push: when the runs of level i hold T·n(i) bytes (a full level plus an arrival), they are
+ *       merged and pushed down; deeper levels that are full are included (preemptive merging, App.
+ *       D), and the output joins the next level's active run (its newest) when that run has room.
+ *   <li>Absorb: when the newest run of level i is a single arrival and the run before it (the
+ *       active run) holds less than g·n(i), with g = ceil((T−1)/K) (Z at the largest level), the
+ *       two are merged at level i.
+ * </ol>
+ *
+ * Tiering therefore merges T flushed runs into one run of the next level; leveling merges every
+ * arrival into the level's single run until it holds (T−1)·n(i), then the next arrival carries it
+ * down (Luo & Carey 4.2, 4.3). The largest level L is the deepest level holding a run.
+ *
+ * <p>Component constraint: twice the expected count, 2·(K·(L−1) + Z) with the current L (for
+ * tiering this is 2·(T−1)·L, the spec's 2·T·L up to the arrival being merged).
+ */
+public final class FluidMergePolicy implements MergePolicy {
+  private static final double SLACK = 1e-9;
+
+  private final int t;
+  private final int k;
+  private final int z;
+  private long flushSize;
+  private int levelsSeen = 1;
+
+  /**
+   * @param t size ratio, at least 2
+   * @param k runs bound at levels below the largest, 1..T−1
+   * @param z runs bound at the largest level, 1..T−1
+   */
+  public FluidMergePolicy(int t, int k, int z) {
+    if (t < 2 || k < 1 || k > t - 1 || z < 1 || z > t - 1) {
+      throw new IllegalArgumentException("need T >= 2 and 1 <= K, Z <= T-1");
+    }
+    this.t = t;
+    this.k = k;
+    this.z = z;
+  }
+
+  private static int level(RunInfo r) {
+    return Math.max(1, r.level());
+  }
+
+  private double nominal(int level) {
+    return flushSize * Math.pow(t, level - 1);
+  }
+
+  private int growth(int level, int largest) {
+    int bound = level >= largest ? z : k;
+    return (t - 1 + bound - 1) / bound;
+  }
+
+  @Override
+  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+    List<RunInfo> runs = index.runs();
+    if (fullMergeRequested) {
+      if (!StackPolicies.anyMerging(runs) && runs.size() > 1) {
+        int deepest = 1;
+        for (RunInfo r : runs) {
+          deepest = Math.max(deepest, level(r));
+        }
+        index.scheduleMerge(runs, deepest);
+      }
+      return;
+    }
+    for (RunInfo r : runs) {
+      if (r.level() == 0) {
+        flushSize = Math.max(flushSize, r.sizeBytes());
+      }
+    }
+    if (flushSize == 0 || runs.isEmpty()) {
+      return;
+    }
+    int largest = 1;
+    for (RunInfo r : runs) {
+      largest = Math.max(largest, level(r));
+    }
+    levelsSeen = Math.max(levelsSeen, largest);
+    for (int level = largest; level >= 1; level--) {
+      List<RunInfo> here = levelRuns(runs, level);
+      if (here.isEmpty()) {
+        continue;
+      }
+      // One merge per call: the engine calls again after every flush and merge, so merges at
+      // other levels start then, concurrently with this one.
+      if (push(index, runs, level, here, largest) || absorb(index, level, here, largest)) {
+        return;
+      }
+    }
+  }
+
+  /** Runs of one level, newest first (flushed runs count as level 1). */
+  private static List<RunInfo> levelRuns(List<RunInfo> runs, int level) {
+    List<RunInfo> out = new ArrayList<>();
+    for (RunInfo r : runs) {
+      if (level(r) == level) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  private static long size(List<RunInfo> rs) {
+    long s = 0;
+    for (RunInfo r : rs) {
+      s += r.sizeBytes();
+    }
+    return s;
+  }
+
+  private boolean push(MergeContext index, List<RunInfo> runs, int level, List<RunInfo> here,
+      int largest) {
+    if (StackPolicies.anyMerging(here)
+        || size(here) < t * nominal(level) * (1 - SLACK)) {
+      return false;
+    }
+    List<RunInfo> window = new ArrayList<>(here);
+    int target = level + 1;
+    while (true) {
+      List<RunInfo> next = levelRuns(runs, target);
+      if (StackPolicies.anyMerging(next)) {
+        return false;
+      }
+      if (!next.isEmpty() && size(next) >= (t - 1) * nominal(target) * (1 - SLACK)) {
+        window.addAll(next); // the next level is full too: merge it along (preemptive)
+        target++;
+        continue;
+      }
+      if (!next.isEmpty() && next.get(0).sizeBytes()
+          < growth(target, Math.max(largest, target)) * nominal(target) * (1 - SLACK)) {
+        window.add(next.get(0)); // join the active run of the target level
+      }
+      break;
+    }
+    return index.scheduleMerge(window, target);
+  }
+
+  private boolean absorb(MergeContext index, int level, List<RunInfo> here, int largest) {
+    if (here.size() < 2) {
+      return false;
+    }
+    RunInfo arrival = here.get(0);
+    RunInfo active = here.get(1);
+    if (arrival.merging() || active.merging()) {
+      return false;
+    }
+    boolean single = arrival.sizeBytes() <= nominal(level) * (1 + SLACK);
+    boolean room = active.sizeBytes() < growth(level, largest) * nominal(level) * (1 - SLACK);
+    return single && room && index.scheduleMerge(List.of(arrival, active), level);
+  }
+
+  @Override
+  public int componentConstraint() {
+    return 2 * (k * (levelsSeen - 1) + z);
+  }
+
+  @Override
+  public boolean isMergeLagging(MergeContext index) {
+    List<RunInfo> runs = index.runs();
+    return index.diskComponentCount() > componentConstraint() && StackPolicies.anyMerging(runs);
+  }
+}

@@ -1,0 +1,95 @@
+package org.strata.policy;
+
+import java.util.Map;
+import java.util.Set;
+import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergePolicyFactory;
+import org.strata.lsm.spi.Parameters;
+
+/**
+ * The factories of the full-merge level policies, all {@link FluidMergePolicy}: {@code leveling}
+ * (parameter {@code size-ratio}, default 10; K = Z = 1), {@code tiering} ({@code size-ratio},
+ * default 3; K = Z = T−1), {@code lazy-leveling} ({@code size-ratio}, default 10; K = T−1, Z = 1)
+ * and {@code fluid} ({@code size-ratio} default 10, {@code K} and {@code Z} default 1).
+ */
+public abstract class FluidPolicyFactory implements MergePolicyFactory {
+  private final String name;
+  private final int defaultRatio;
+
+  FluidPolicyFactory(String name, int defaultRatio) {
+    this.name = name;
+    this.defaultRatio = defaultRatio;
+  }
+
+  @Override
+  public final String name() {
+    return name;
+  }
+
+  @Override
+  public Set<String> parameterNames() {
+    return Set.of("size-ratio");
+  }
+
+  @Override
+  public MergePolicy create(Map<String, String> parameters) {
+    Parameters p = Parameters.of("merge-policy '" + name + "'", parameters, parameterNames());
+    int t = p.intValue("size-ratio", defaultRatio, 2, 1000);
+    return create(p, t);
+  }
+
+  abstract MergePolicy create(Parameters p, int t);
+
+  /** {@code leveling}. */
+  public static final class Leveling extends FluidPolicyFactory {
+    public Leveling() {
+      super("leveling", 10);
+    }
+
+    @Override
+    MergePolicy create(Parameters p, int t) {
+      return new FluidMergePolicy(t, 1, 1);
+    }
+  }
+
+  /** {@code tiering}. */
+  public static final class Tiering extends FluidPolicyFactory {
+    public Tiering() {
+      super("tiering", 3);
+    }
+
+    @Override
+    MergePolicy create(Parameters p, int t) {
+      return new FluidMergePolicy(t, t - 1, t - 1);
+    }
+  }
+
+  /** {@code lazy-leveling}. */
+  public static final class LazyLeveling extends FluidPolicyFactory {
+    public LazyLeveling() {
+      super("lazy-leveling", 10);
+    }
+
+    @Override
+    MergePolicy create(Parameters p, int t) {
+      return new FluidMergePolicy(t, t - 1, 1);
+    }
+  }
+
+  /** {@code fluid}: parameters {@code size-ratio}, {@code K}, {@code Z}. */
+  public static final class Fluid extends FluidPolicyFactory {
+    public Fluid() {
+      super("fluid", 10);
+    }
+
+    @Override
+    public Set<String> parameterNames() {
+      return Set.of("size-ratio", "K", "Z");
+    }
+
+    @Override
+    MergePolicy create(Parameters p, int t) {
+      return new FluidMergePolicy(t, p.intValue("K", 1, 1, t - 1), p.intValue("Z", 1, 1, t - 1));
+    }
+  }
+}

@@ -1,0 +1,104 @@
+package org.strata.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.engine.Plugins;
+import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.RunInfo;
+import org.strata.policy.sim.MergeSimulator;
+
+class FluidMergePolicyTest {
+  private static MergePolicy policy(String name, String... kv) {
+    Map<String, String> m = new java.util.HashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put(kv[i], kv[i + 1]);
+    }
+    return Plugins.mergePolicy(new NamedPlugin(name, m));
+  }
+
+  /** Runs of the simulator after n uniform flushes, as a string "level:size" newest first. */
+  private static String shape(MergeSimulator sim) {
+    StringBuilder b = new StringBuilder();
+    for (RunInfo r : sim.runs()) {
+      b.append(b.length() == 0 ? "" : " ").append(Math.max(1, r.level())).append(':')
+          .append(r.sizeBytes());
+    }
+    return b.toString();
+  }
+
+  @Test
+  void tieringMergesTRunsIntoTheNextLevel() {
+    MergeSimulator sim = new MergeSimulator(policy("tiering", "size-ratio", "3"));
+    String[] expected = {"1:1", "1:1 1:1", "2:3", "1:1 2:3", "1:1 1:1 2:3", "2:3 2:3",
+        "1:1 2:3 2:3", "1:1 1:1 2:3 2:3", "3:9"};
+    for (String e : expected) {
+      sim.flush(1);
+      assertThat(shape(sim)).isEqualTo(e);
+    }
+    // Flushed 9; merges wrote 3 + 3 + 9.
+    assertThat(sim.checkpoint().writeAmplification()).isCloseTo(24.0 / 9, within(1e-12));
+  }
+
+  @Test
+  void levelingMergesEveryArrivalIntoTheLevelUntilItIsFull() {
+    MergeSimulator sim = new MergeSimulator(policy("leveling", "size-ratio", "3"));
+    String[] expected = {"1:1", "1:2", "2:3", "1:1 2:3", "1:2 2:3", "2:6", "1:1 2:6",
+        "1:2 2:6", "3:9"};
+    for (String e : expected) {
+      sim.flush(1);
+      assertThat(shape(sim)).isEqualTo(e);
+    }
+    assertThat(sim.checkpoint().writeAmplification()).isCloseTo(33.0 / 9, within(1e-12));
+  }
+
+  @Test
+  void levelCountsStayWithinKAndZ() {
+    for (String[] p : new String[][] {{"leveling", "1", "1"}, {"tiering", "4", "4"},
+        {"lazy-leveling", "4", "1"}, {"fluid", "2", "3"}}) {
+      MergePolicy policy = p[0].equals("fluid")
+          ? policy("fluid", "size-ratio", "5", "K", p[1], "Z", p[2])
+          : policy(p[0], "size-ratio", "5");
+      int kk = Integer.parseInt(p[1]);
+      int zz = Integer.parseInt(p[2]);
+      MergeSimulator sim = new MergeSimulator(policy);
+      for (int f = 0; f < 20_000; f++) {
+        sim.flush(1);
+        int largest = 1;
+        for (RunInfo r : sim.runs()) {
+          largest = Math.max(largest, Math.max(1, r.level()));
+        }
+        int[] counts = new int[largest + 2];
+        for (RunInfo r : sim.runs()) {
+          counts[Math.max(1, r.level())]++;
+        }
+        for (int level = 1; level <= largest; level++) {
+          // At most K runs (Z at the largest level) plus the newest, not yet absorbed arrival.
+          int bound = (level == largest ? zz : kk) + (level == 1 ? 1 : 0);
+          assertThat(counts[level]).as("%s level %d after %d flushes: %s", p[0], level, f + 1,
+              shape(sim)).isLessThanOrEqualTo(bound);
+        }
+      }
+    }
+  }
+
+  @Test
+  void lazyLevelingWritesLessThanLevelingAndMoreThanTiering() {
+    double lev = run(policy("leveling", "size-ratio", "10"));
+    double lazy = run(policy("lazy-leveling", "size-ratio", "10"));
+    double tier = run(policy("tiering", "size-ratio", "10"));
+    assertThat(lazy).isLessThan(lev);
+    assertThat(tier).isLessThan(lazy);
+  }
+
+  private static double run(MergePolicy p) {
+    MergeSimulator sim = new MergeSimulator(p);
+    for (int f = 0; f < 50_000; f++) {
+      sim.flush(1);
+    }
+    return sim.checkpoint().writeAmplification();
+  }
+}
