@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvFileSource;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
@@ -94,5 +95,17 @@ class MergeSimulatorTest {
         assertThat(counts).as("%s k=%d", name, k).allSatisfy(c -> assertThat(c).isLessThanOrEqualTo(k));
       }
     }
+  }
+
+  /** Every cell of the spec's derived table A7.4 (W_model and average count, two decimals). */
+  @ParameterizedTest(name = "{0} k={1} n={2}")
+  @CsvFileSource(resources = "/mao-a74-uniform.csv", delimiter = ',')
+  void everyCellOfTableA74(String name, int k, int n, double wModel, double avgCount) {
+    MergeSimulator sim = new MergeSimulator(policy(name, k));
+    for (int t = 0; t < n; t++) {
+      sim.flush(1);
+    }
+    assertThat(sim.checkpoint().modelWriteAmplification()).isCloseTo(wModel, within(0.005));
+    assertThat(sim.checkpoint().averageComponentCount()).isCloseTo(avgCount, within(0.005));
   }
 }
