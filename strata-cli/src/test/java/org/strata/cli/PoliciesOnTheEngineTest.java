@@ -39,6 +39,8 @@ class PoliciesOnTheEngineTest {
       "tiering; size-ratio=3",
       "lazy-leveling; size-ratio=4",
       "fluid; size-ratio=5,K=2,Z=2",
+      "partitioned-leveling; file-size=8192,level1-size=65536,size-ratio=4",
+      "partitioned-leveling; file-size=8192,size-ratio=3,selection=choose-best,merge-exactly-l0-trigger=true",
       "no-merge; "})
   void storeMatchesTheModel(String policy, String params) throws Exception {
     Map<String, String> p = new java.util.HashMap<>();
@@ -80,6 +82,11 @@ class PoliciesOnTheEngineTest {
         }
       }
       assertThat(actual).isEqualTo(model);
+      if (policy.equals("partitioned-leveling")) {
+        int deepest = store.runs().stream().mapToInt(r -> r.level()).max().orElse(0);
+        assertThat(deepest).as("levels").isGreaterThanOrEqualTo(2);
+        assertThat(store.runs()).anySatisfy(r -> assertThat(r.components()).hasSizeGreaterThan(1));
+      }
       for (int i = 0; i < 3000; i += 7) {
         String key = String.format("k%05d", i);
         assertThat(store.get(key.getBytes(StandardCharsets.UTF_8))
@@ -88,5 +95,16 @@ class PoliciesOnTheEngineTest {
       }
     }
     assertThat(StoreVerifier.verify(dir).faults()).isEmpty();
+    try (LsmStore reopened = LsmStore.open(dir, null)) {
+      TreeMap<String, String> again = new TreeMap<>();
+      try (ScanCursor c = reopened.scan(null, null)) {
+        while (c.hasNext()) {
+          KeyValue kv = c.next();
+          again.put(new String(kv.key(), StandardCharsets.UTF_8),
+              new String(kv.value(), StandardCharsets.UTF_8));
+        }
+      }
+      assertThat(again).isEqualTo(model);
+    }
   }
 }

@@ -54,6 +54,7 @@ import org.strata.lsm.memory.MemoryComponent;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergeScheduler;
+import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.lsm.wal.LogOp;
 import org.strata.lsm.wal.WriteAheadLog;
@@ -105,7 +106,7 @@ public final class LsmTree implements LsmStore {
   private long nextMemoryId = 1;
   private long nextRunId = 1;
   private long flushedLsn;
-  private final Set<Long> mergingRunIds = new HashSet<>();
+  private final Set<DiskComponent> mergingComponents = new HashSet<>();
   private final Set<MergeOperation> liveMerges = new HashSet<>();
   private boolean constraintViolated;
   private final StallTracker stalls = new StallTracker();
@@ -674,7 +675,7 @@ public final class LsmTree implements LsmStore {
       try {
         List<RunInfo> out = new ArrayList<>(current.runs.size());
         for (Run r : current.runs) {
-          out.add(r.info(mergingRunIds.contains(r.runId())));
+          out.add(r.info(runMerging(r)));
         }
         return List.copyOf(out);
       } finally {
@@ -710,33 +711,123 @@ public final class LsmTree implements LsmStore {
         List<Run> inputs = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
           Run r = all.get(start + i);
-          if (r.runId() != runs.get(i).runId() || mergingRunIds.contains(r.runId())) {
+          if (r.runId() != runs.get(i).runId() || runMerging(r)) {
             return false;
           }
           inputs.add(r);
         }
         boolean includesOldest = start + runs.size() == all.size();
         op = new MergeOperation(LsmTree.this, inputs, outputLevel, targetFileSize,
-            includesOldest, clock);
-        for (Run r : inputs) {
-          mergingRunIds.add(r.runId());
-        }
-        liveMerges.add(op);
+            includesOldest, false, clock);
+        register(op);
       } finally {
         lock.unlock();
       }
+      return submit(op);
+    }
+
+    @Override
+    public boolean isMerging(ComponentInfo component) {
+      lock.lock();
       try {
-        scheduler.schedule(op);
-      } catch (RuntimeException e) {
-        // A scheduler refuses work once it is closed; the merge is dropped and its inputs kept.
-        op.abandonUnstarted();
-        if (isClosing()) {
+        for (Run r : current.runs) {
+          for (DiskComponent c : r.components()) {
+            if (c.path().getFileName().toString().equals(component.name())) {
+              return mergingComponents.contains(c);
+            }
+          }
+        }
+        return false;
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    @Override
+    public boolean scheduleComponentMerge(List<ComponentInfo> components, int outputLevel,
+        long targetFileSize) {
+      if (components.isEmpty()) {
+        throw new IllegalArgumentException("a merge needs at least one component");
+      }
+      if (targetFileSize <= 0) {
+        throw new IllegalArgumentException("targetFileSize must be positive");
+      }
+      Set<String> wanted = new HashSet<>();
+      for (ComponentInfo c : components) {
+        wanted.add(c.name());
+      }
+      MergeOperation op;
+      lock.lock();
+      try {
+        if (closing) {
           return false;
         }
-        throw e;
+        List<Run> all = current.runs;
+        List<Run> sources = new ArrayList<>();
+        int found = 0;
+        int lastSourceIndex = -1;
+        for (int i = 0; i < all.size(); i++) {
+          List<DiskComponent> picked = new ArrayList<>();
+          for (DiskComponent c : all.get(i).components()) {
+            if (wanted.contains(c.path().getFileName().toString())) {
+              if (mergingComponents.contains(c)) {
+                return false;
+              }
+              picked.add(c);
+            }
+          }
+          if (!picked.isEmpty()) {
+            found += picked.size();
+            sources.add(new Run(-1, all.get(i).level(), picked));
+            lastSourceIndex = i;
+          }
+        }
+        if (found != wanted.size()) {
+          return false;
+        }
+        // Anti-matter may go only when no run older than the inputs exists: the policy includes
+        // every file of the oldest run that overlaps the merged key range.
+        boolean includesOldest = lastSourceIndex == all.size() - 1;
+        op = new MergeOperation(LsmTree.this, sources, outputLevel, targetFileSize,
+            includesOldest, true, clock);
+        register(op);
+      } finally {
+        lock.unlock();
       }
-      return true;
+      return submit(op);
     }
+  }
+
+  /** Caller holds {@code lock}. */
+  private boolean runMerging(Run r) {
+    for (DiskComponent c : r.components()) {
+      if (mergingComponents.contains(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Marks an operation's inputs as merging. Caller holds {@code lock}. */
+  private void register(MergeOperation op) {
+    for (Run r : op.inputs()) {
+      mergingComponents.addAll(r.components());
+    }
+    liveMerges.add(op);
+  }
+
+  private boolean submit(MergeOperation op) {
+    try {
+      scheduler.schedule(op);
+    } catch (RuntimeException e) {
+      // A scheduler refuses work once it is closed; the merge is dropped and its inputs kept.
+      op.abandonUnstarted();
+      if (isClosing()) {
+        return false;
+      }
+      throw e;
+    }
+    return true;
   }
 
   String name() {
@@ -784,21 +875,12 @@ public final class LsmTree implements LsmStore {
     synchronized (manifestLock) {
       lock.lock();
       try {
-        List<Run> runs = new ArrayList<>(current.runs);
-        int start = runs.indexOf(op.inputs().get(0));
-        if (start < 0) {
-          throw new IllegalStateException("merge inputs vanished from the run list");
-        }
-        for (int i = 0; i < op.inputs().size(); i++) {
-          runs.remove(start);
-        }
-        if (!outputs.isEmpty()) {
-          runs.add(start, new Run(nextRunId++, op.outputLevel(), outputs));
-        }
+        List<Run> runs = op.isPartial() ? placePartial(op, outputs)
+            : placeWholeRuns(op, outputs);
         old = install(new Version(current.memory, runs));
         outputs.forEach(DiskComponent::release); // the new version holds them
         for (Run r : op.inputs()) {
-          mergingRunIds.remove(r.runId());
+          mergingComponents.removeAll(r.components());
         }
         long out = 0;
         for (DiskComponent c : outputs) {
@@ -836,7 +918,7 @@ public final class LsmTree implements LsmStore {
     lock.lock();
     try {
       for (Run r : op.inputs()) {
-        mergingRunIds.remove(r.runId());
+        mergingComponents.removeAll(r.components());
       }
       addMergeRecord(record);
     } finally {
@@ -864,6 +946,81 @@ public final class LsmTree implements LsmStore {
       lock.unlock();
     }
     scheduler.completed(op);
+  }
+
+  /** The run list after a merge of whole contiguous runs: the output takes their place. */
+  private List<Run> placeWholeRuns(MergeOperation op, List<DiskComponent> outputs) {
+    List<Run> runs = new ArrayList<>(current.runs);
+    int start = runs.indexOf(op.inputs().get(0));
+    if (start < 0) {
+      throw new IllegalStateException("merge inputs vanished from the run list");
+    }
+    for (int i = 0; i < op.inputs().size(); i++) {
+      runs.remove(start);
+    }
+    if (!outputs.isEmpty()) {
+      runs.add(start, new Run(nextRunId++, op.outputLevel(), outputs));
+    }
+    return runs;
+  }
+
+  /**
+   * The run list after a partitioned merge: its input files leave their runs (emptied runs go),
+   * and the outputs join the run of the output level in key order, or form that level's run,
+   * placed after every run of a lower level.
+   */
+  private List<Run> placePartial(MergeOperation op, List<DiskComponent> outputs) {
+    Set<DiskComponent> inputs = new HashSet<>();
+    for (Run r : op.inputs()) {
+      inputs.addAll(r.components());
+    }
+    List<Run> runs = new ArrayList<>();
+    for (Run r : current.runs) {
+      List<DiskComponent> left = new ArrayList<>();
+      for (DiskComponent c : r.components()) {
+        if (!inputs.contains(c)) {
+          left.add(c);
+        }
+      }
+      if (left.size() == r.components().size()) {
+        runs.add(r);
+      } else if (!left.isEmpty()) {
+        runs.add(new Run(r.runId(), r.level(), left));
+      }
+    }
+    if (outputs.isEmpty()) {
+      return runs;
+    }
+    int target = -1;
+    for (int i = 0; i < runs.size(); i++) {
+      if (runs.get(i).level() == op.outputLevel() && op.outputLevel() > 0) {
+        target = i;
+        break;
+      }
+    }
+    if (target >= 0) {
+      List<DiskComponent> merged = new ArrayList<>(runs.get(target).components());
+      merged.addAll(outputs);
+      merged.sort((a, b) -> Arrays.compareUnsigned(a.meta().minKey(), b.meta().minKey()));
+      for (int i = 1; i < merged.size(); i++) {
+        if (Arrays.compareUnsigned(merged.get(i - 1).meta().maxKey(),
+            merged.get(i).meta().minKey()) >= 0) {
+          throw new IllegalStateException("a partitioned merge would overlap files of level "
+              + op.outputLevel() + "; the policy must include every overlapping file");
+        }
+      }
+      runs.set(target, new Run(runs.get(target).runId(), op.outputLevel(), merged));
+    } else {
+      int at = runs.size();
+      for (int i = 0; i < runs.size(); i++) {
+        if (runs.get(i).level() > op.outputLevel()) {
+          at = i;
+          break;
+        }
+      }
+      runs.add(at, new Run(nextRunId++, op.outputLevel(), outputs));
+    }
+    return runs;
   }
 
   private void addMergeRecord(MergeRecord r) {

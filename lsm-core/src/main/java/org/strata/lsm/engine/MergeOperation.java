@@ -33,6 +33,7 @@ final class MergeOperation implements IoOperation {
   private final int outputLevel;
   private final long targetFileSize;
   private final boolean dropAntimatter;
+  private final boolean partial;
   private final Clock clock;
   private final long totalInputPages;
   private final AtomicBoolean started = new AtomicBoolean();
@@ -42,7 +43,8 @@ final class MergeOperation implements IoOperation {
   private long pausedNanos;
 
   MergeOperation(LsmTree tree, List<Run> inputs, int outputLevel, long targetFileSize,
-      boolean dropAntimatter, Clock clock) {
+      boolean dropAntimatter, boolean partial, Clock clock) {
+    this.partial = partial;
     this.tree = tree;
     this.inputs = List.copyOf(inputs);
     this.outputLevel = outputLevel;
@@ -63,6 +65,14 @@ final class MergeOperation implements IoOperation {
 
   int outputLevel() {
     return outputLevel;
+  }
+
+  /**
+   * True for a partitioned merge of chosen files ({@link
+   * org.strata.lsm.spi.MergeContext#scheduleComponentMerge}); its inputs are then partial runs.
+   */
+  boolean isPartial() {
+    return partial;
   }
 
   @Override

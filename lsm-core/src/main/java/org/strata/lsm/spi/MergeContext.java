@@ -26,6 +26,35 @@ public interface MergeContext {
     return scheduleMerge(runs, outputLevel, Long.MAX_VALUE);
   }
 
+  /**
+   * Asks for a partitioned merge (LevelDB style): {@code components} are disk components of one or
+   * more runs, none merging, for example one file of level i and every file of level i+1 that
+   * overlaps its key range, or whole level-0 runs and the level-1 files they overlap. The output is
+   * split into files of at most {@code targetFileSize} bytes that join the run of {@code
+   * outputLevel} in key order (or form it, after every run of a lower level); runs left empty
+   * disappear. The caller must include every file of the output level that overlaps the inputs.
+   *
+   * @return true if the merge was scheduled; false if a component is gone or already merging
+   * @throws UnsupportedOperationException where partitioned runs are not modelled (the
+   *     merge-policy simulator models runs without keys)
+   */
+  default boolean scheduleComponentMerge(List<ComponentInfo> components, int outputLevel,
+      long targetFileSize) {
+    throw new UnsupportedOperationException("this index does not support partitioned merges");
+  }
+
+  /** Whether one disk component is an input of a scheduled or running merge. */
+  default boolean isMerging(ComponentInfo component) {
+    for (RunInfo r : runs()) {
+      for (ComponentInfo c : r.components()) {
+        if (c.name().equals(component.name())) {
+          return r.merging();
+        }
+      }
+    }
+    return false;
+  }
+
   /** Total number of disk components over all runs. */
   default int diskComponentCount() {
     int n = 0;
