@@ -110,7 +110,12 @@ public class PartitionedLevelingPolicy implements MergePolicy {
       index.scheduleComponentMerge(all, deepest, fileSize);
       return;
     }
-    pickAndMerge(index, runs, false);
+    pickAndMerge(index, runs, deferLevelZero(index, runs));
+  }
+
+  /** Whether a due level-0 merge waits; never here, TRIAD-DISK overrides it. */
+  boolean deferLevelZero(MergeContext index, List<RunInfo> runs) {
+    return false;
   }
 
   /**

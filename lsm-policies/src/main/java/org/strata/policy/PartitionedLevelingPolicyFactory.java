@@ -28,9 +28,11 @@ public class PartitionedLevelingPolicyFactory implements MergePolicyFactory {
     return PARAMETERS;
   }
 
-  @Override
-  public MergePolicy create(Map<String, String> parameters) {
-    Parameters p = Parameters.of("merge-policy '" + name() + "'", parameters, parameterNames());
+  /** The parsed parameters shared with {@code triad-disk}. */
+  record Settings(long fileSize, long level1Size, int ratio, int l0Trigger, int l0Stop,
+      boolean chooseBest, boolean exactlyL0Trigger) {}
+
+  final Settings settings(Map<String, String> parameters, Parameters p) {
     String owner = "merge-policy '" + name() + "' parameter ";
     long file = ByteSize.parse(owner + "file-size", parameters.getOrDefault("file-size", "64MB"));
     long l1 = ByteSize.parse(owner + "level1-size", parameters.getOrDefault("level1-size", "0"));
@@ -43,7 +45,15 @@ public class PartitionedLevelingPolicyFactory implements MergePolicyFactory {
     int stop = p.intValue("l0-stop", 12, trigger, 100_000);
     String selection = p.choice("selection", "round-robin",
         new HashSet<>(Set.of("round-robin", "choose-best")));
-    return new PartitionedLevelingPolicy(file, l1, ratio, trigger, stop,
-        selection.equals("choose-best"), p.booleanValue("merge-exactly-l0-trigger", false));
+    return new Settings(file, l1, ratio, trigger, stop, selection.equals("choose-best"),
+        p.booleanValue("merge-exactly-l0-trigger", false));
+  }
+
+  @Override
+  public MergePolicy create(Map<String, String> parameters) {
+    Parameters p = Parameters.of("merge-policy '" + name() + "'", parameters, parameterNames());
+    Settings s = settings(parameters, p);
+    return new PartitionedLevelingPolicy(s.fileSize(), s.level1Size(), s.ratio(), s.l0Trigger(),
+        s.l0Stop(), s.chooseBest(), s.exactlyL0Trigger());
   }
 }

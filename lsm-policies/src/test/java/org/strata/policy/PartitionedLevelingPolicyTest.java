@@ -15,7 +15,7 @@ import org.strata.lsm.spi.RunInfo;
 
 class PartitionedLevelingPolicyTest {
   /** A fixed run list with key ranges that records the partitioned merges asked for. */
-  static final class Levels implements MergeContext {
+  static class Levels implements MergeContext {
     final List<RunInfo> runs = new ArrayList<>();
     final List<List<String>> merges = new ArrayList<>();
     final List<Integer> levels = new ArrayList<>();

@@ -41,6 +41,7 @@ class PoliciesOnTheEngineTest {
       "fluid; size-ratio=5,K=2,Z=2",
       "partitioned-leveling; file-size=8192,level1-size=65536,size-ratio=4",
       "partitioned-leveling; file-size=8192,size-ratio=3,selection=choose-best,merge-exactly-l0-trigger=true",
+      "triad-disk; file-size=8192,level1-size=65536,size-ratio=4",
       "no-merge; "})
   void storeMatchesTheModel(String policy, String params) throws Exception {
     Map<String, String> p = new java.util.HashMap<>();
@@ -82,7 +83,7 @@ class PoliciesOnTheEngineTest {
         }
       }
       assertThat(actual).isEqualTo(model);
-      if (policy.equals("partitioned-leveling")) {
+      if (policy.equals("partitioned-leveling") || policy.equals("triad-disk")) {
         int deepest = store.runs().stream().mapToInt(r -> r.level()).max().orElse(0);
         assertThat(deepest).as("levels").isGreaterThanOrEqualTo(2);
         assertThat(store.runs()).anySatisfy(r -> assertThat(r.components()).hasSizeGreaterThan(1));

@@ -24,6 +24,8 @@ import org.strata.lsm.CorruptionException;
  * @param pageCount number of leaf and interior pages
  * @param bloomOffset offset of the Bloom filter page
  * @param bloomLength framed length of the Bloom filter page
+ * @param sketchOffset offset of the key sketch page (HyperLogLog), or 0 when there is none
+ * @param sketchLength framed length of the key sketch page, 0 when there is none
  * @param minKey smallest key
  * @param maxKey largest key
  */
@@ -43,6 +45,8 @@ public record ComponentMeta(
     long pageCount,
     long bloomOffset,
     int bloomLength,
+    long sketchOffset,
+    int sketchLength,
     byte[] minKey,
     byte[] maxKey) {
 
@@ -50,7 +54,7 @@ public record ComponentMeta(
   public static final int FORMAT_VERSION = 1;
 
   byte[] encode() {
-    int n = 4 + 8 * 6 + 4 + 8 + 4 + 8 * 5 + 4 + 4 + minKey.length + 4 + maxKey.length;
+    int n = 4 + 8 * 6 + 4 + 8 + 4 + 8 * 5 + 4 + 8 + 4 + 4 + minKey.length + 4 + maxKey.length;
     byte[] b = new byte[n];
     int p = 0;
     BigEndian.putInt(b, p, FORMAT_VERSION);
@@ -71,6 +75,10 @@ public record ComponentMeta(
       p += 8;
     }
     BigEndian.putInt(b, p, bloomLength);
+    p += 4;
+    BigEndian.putLong(b, p, sketchOffset);
+    p += 8;
+    BigEndian.putInt(b, p, sketchLength);
     p += 4;
     BigEndian.putInt(b, p, minKey.length);
     p += 4;
@@ -107,6 +115,10 @@ public record ComponentMeta(
       }
       int bloomLen = BigEndian.getInt(b, p);
       p += 4;
+      long sketchOff = BigEndian.getLong(b, p);
+      p += 8;
+      int sketchLen = BigEndian.getInt(b, p);
+      p += 4;
       int minLen = BigEndian.getInt(b, p);
       p += 4;
       byte[] min = java.util.Arrays.copyOfRange(b, p, p + minLen);
@@ -118,7 +130,7 @@ public record ComponentMeta(
         throw new CorruptionException(file, offset, "meta page has trailing bytes");
       }
       return new ComponentMeta(a[0], a[1], a[2], a[3], a[4], a[5], height, rootOff, rootLen,
-          c[0], c[1], c[2], c[3], c[4], bloomLen, min, max);
+          c[0], c[1], c[2], c[3], c[4], bloomLen, sketchOff, sketchLen, min, max);
     } catch (ArrayIndexOutOfBoundsException | NegativeArraySizeException
         | IllegalArgumentException e) {
       throw new CorruptionException(file, offset, "meta page is malformed: " + e);

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.strata.lsm.io.IoThrottle;
 import org.strata.lsm.io.WritableFile;
+import org.strata.lsm.spi.KeySketch;
 
 /**
  * Bulk-loads one disk component, bottom-up, from entries given in strictly ascending key order:
@@ -40,6 +41,7 @@ public final class ComponentWriter implements AutoCloseable {
   private long bytesSinceForce;
 
   private long[] hashes = new long[1024];
+  private final KeySketch sketch = new KeySketch();
   private int entryCount;
   private long antimatterCount;
   private byte[] firstKey;
@@ -101,7 +103,9 @@ public final class ComponentWriter implements AutoCloseable {
     if (entryCount == hashes.length) {
       hashes = Arrays.copyOf(hashes, hashes.length * 2);
     }
-    hashes[entryCount++] = KeyHash.hash64(key, keyOff, keyLen);
+    long hash = KeyHash.hash64(key, keyOff, keyLen);
+    hashes[entryCount++] = hash;
+    sketch.add(hash);
     if (antimatter) {
       antimatterCount++;
     }
@@ -242,10 +246,17 @@ public final class ComponentWriter implements AutoCloseable {
     byte[] bloomPage = frame(PageType.BLOOM, bloomBody.array());
     writeRaw(bloomPage);
 
+    long sketchOffset = fileOffset + outUsed;
+    byte[] sketchBody = new byte[8 + KeySketch.REGISTERS];
+    BigEndian.putLong(sketchBody, 0, sketch.keysAdded());
+    System.arraycopy(sketch.registers(), 0, sketchBody, 8, KeySketch.REGISTERS);
+    byte[] sketchPage = frame(PageType.SKETCH, sketchBody);
+    writeRaw(sketchPage);
+
     ComponentMeta meta = new ComponentMeta(minComponentId, maxComponentId, createdMillis,
         entryCount, antimatterCount, maxLsn, height, rootOffset, rootLength, 0, leafEnd,
-        leafPages, pageCount, bloomOffset, bloomPage.length, firstKey,
-        Arrays.copyOf(lastKey, lastKeyLen));
+        leafPages, pageCount, bloomOffset, bloomPage.length, sketchOffset, sketchPage.length,
+        firstKey, Arrays.copyOf(lastKey, lastKeyLen));
     long metaOffset = fileOffset + outUsed;
     byte[] metaPage = frame(PageType.META, meta.encode());
     writeRaw(metaPage);

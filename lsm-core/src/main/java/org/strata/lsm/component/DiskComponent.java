@@ -15,6 +15,7 @@ import org.apache.logging.log4j.Logger;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.StorageException;
 import org.strata.lsm.spi.ComponentInfo;
+import org.strata.lsm.spi.KeySketch;
 
 /**
  * An open, immutable disk component: a bulk-loaded B+-tree file with a Bloom filter (docs/format.md).
@@ -33,19 +34,21 @@ public final class DiskComponent {
   private final PageCache cache;
   private final ComponentMeta meta;
   private final BloomFilter bloom;
+  private final KeySketch sketch;
   private final long fileSize;
   private volatile FileChannel channel;
   private final AtomicInteger refs = new AtomicInteger(1);
   private volatile boolean obsolete;
 
   private DiskComponent(Path path, long fileId, PageCache cache, FileChannel channel,
-      ComponentMeta meta, BloomFilter bloom, long fileSize) {
+      ComponentMeta meta, BloomFilter bloom, KeySketch sketch, long fileSize) {
     this.path = path;
     this.fileId = fileId;
     this.cache = cache;
     this.channel = channel;
     this.meta = meta;
     this.bloom = bloom;
+    this.sketch = sketch;
     this.fileSize = fileSize;
   }
 
@@ -80,7 +83,22 @@ public final class DiskComponent {
       } catch (IllegalArgumentException e) {
         throw new CorruptionException(path, meta.bloomOffset(), e.getMessage());
       }
-      return new DiskComponent(path, fileId, cache, ch, meta, bloom, size);
+      KeySketch sketch = null;
+      if (meta.sketchLength() > 0) {
+        if (meta.sketchOffset() < 0 || meta.sketchOffset() + meta.sketchLength() > m[0]) {
+          throw new CorruptionException(path, m[0], "meta page points outside the file");
+        }
+        byte[] sketchPage = readFully(ch, meta.sketchOffset(), meta.sketchLength());
+        byte[] body = PageCodec.checkedBody(sketchPage, 0, sketchPage.length, PageType.SKETCH,
+            path, meta.sketchOffset());
+        if (body.length != 8 + KeySketch.REGISTERS) {
+          throw new CorruptionException(path, meta.sketchOffset(), "key sketch page has "
+              + body.length + " bytes");
+        }
+        sketch = KeySketch.of(java.util.Arrays.copyOfRange(body, 8, body.length),
+            org.strata.lsm.io.BigEndian.getLong(body, 0));
+      }
+      return new DiskComponent(path, fileId, cache, ch, meta, bloom, sketch, size);
     } catch (IOException e) {
       closeQuietly(ch);
       throw new StorageException("cannot open component " + path + ": " + e, e);
@@ -131,6 +149,11 @@ public final class DiskComponent {
 
   public BloomFilter bloomFilter() {
     return bloom;
+  }
+
+  /** The HyperLogLog sketch of the component's keys, or null for a file without one. */
+  public KeySketch keySketch() {
+    return sketch;
   }
 
   /** The policy's view of this component. */

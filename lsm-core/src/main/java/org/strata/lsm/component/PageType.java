@@ -5,7 +5,8 @@ public enum PageType {
   LEAF(1),
   INTERIOR(2),
   BLOOM(3),
-  META(4);
+  META(4),
+  SKETCH(5);
 
   private final int code;
 

@@ -55,6 +55,7 @@ import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergeScheduler;
 import org.strata.lsm.spi.ComponentInfo;
+import org.strata.lsm.spi.KeySketch;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.lsm.wal.LogOp;
 import org.strata.lsm.wal.WriteAheadLog;
@@ -738,6 +739,23 @@ public final class LsmTree implements LsmStore {
           }
         }
         return false;
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    @Override
+    public java.util.Optional<KeySketch> keySketch(ComponentInfo component) {
+      lock.lock();
+      try {
+        for (Run r : current.runs) {
+          for (DiskComponent c : r.components()) {
+            if (c.path().getFileName().toString().equals(component.name())) {
+              return java.util.Optional.ofNullable(c.keySketch());
+            }
+          }
+        }
+        return java.util.Optional.empty();
       } finally {
         lock.unlock();
       }

@@ -43,6 +43,14 @@ public interface MergeContext {
     throw new UnsupportedOperationException("this index does not support partitioned merges");
   }
 
+  /**
+   * The HyperLogLog sketch of a component's keys (TRIAD-DISK), when the index keeps one; the
+   * engine writes one into every component, the simulator has none.
+   */
+  default java.util.Optional<KeySketch> keySketch(ComponentInfo component) {
+    return java.util.Optional.empty();
+  }
+
   /** Whether one disk component is an input of a scheduled or running merge. */
   default boolean isMerging(ComponentInfo component) {
     for (RunInfo r : runs()) {

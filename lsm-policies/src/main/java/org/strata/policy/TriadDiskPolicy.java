@@ -1,0 +1,68 @@
+package org.strata.policy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.strata.lsm.spi.ComponentInfo;
+import org.strata.lsm.spi.KeySketch;
+import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.RunInfo;
+
+/**
+ * TRIAD-DISK (Balmau et al., spec B.4) on top of {@link PartitionedLevelingPolicy}: when level 0 is
+ * due for a merge, the overlap ratio of its files, 1 − distinct keys / total keys, is estimated from
+ * the HyperLogLog sketch every component carries; while it is below {@code overlap-ratio} and level
+ * 0 holds at most {@code max-l0-files} files, the level-0 merge is deferred. Deferral never blocks
+ * merges of levels 1 and below (the spec's advice). The ratio is computed over level-0 files only
+ * (the paper's pseudo-code and the public code). Without sketches (the simulator) nothing is
+ * deferred.
+ */
+public final class TriadDiskPolicy extends PartitionedLevelingPolicy {
+  private final double overlapThreshold;
+  private final int maxL0Files;
+
+  public TriadDiskPolicy(long fileSize, long level1Size, int ratio, int l0Trigger, int l0Stop,
+      boolean chooseBest, boolean exactlyL0Trigger, double overlapThreshold, int maxL0Files) {
+    super(fileSize, level1Size, ratio, l0Trigger, l0Stop, chooseBest, exactlyL0Trigger);
+    this.overlapThreshold = overlapThreshold;
+    this.maxL0Files = maxL0Files;
+  }
+
+  /**
+   * 1 − (estimated distinct keys of the union) / (keys added to all files), or empty when a file
+   * has no sketch.
+   */
+  static Optional<Double> overlapRatio(MergeContext index, List<RunInfo> levelZero) {
+    List<KeySketch> sketches = new ArrayList<>();
+    long total = 0;
+    for (RunInfo r : levelZero) {
+      for (ComponentInfo c : r.components()) {
+        Optional<KeySketch> s = index.keySketch(c);
+        if (s.isEmpty()) {
+          return Optional.empty();
+        }
+        sketches.add(s.get());
+        total += s.get().keysAdded();
+      }
+    }
+    if (total == 0) {
+      return Optional.empty();
+    }
+    double distinct = Math.min(total, KeySketch.merge(sketches).estimate());
+    return Optional.of(1 - distinct / total);
+  }
+
+  @Override
+  boolean deferLevelZero(MergeContext index, List<RunInfo> runs) {
+    List<RunInfo> l0 = levelZero(runs);
+    int files = 0;
+    for (RunInfo r : l0) {
+      files += r.components().size();
+    }
+    if (!levelZeroDue(runs) || files > maxL0Files) {
+      return false;
+    }
+    Optional<Double> ratio = overlapRatio(index, l0);
+    return ratio.isPresent() && ratio.get() < overlapThreshold;
+  }
+}

@@ -1,0 +1,90 @@
+package org.strata.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.strata.lsm.component.KeyHash;
+import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.engine.Plugins;
+import org.strata.lsm.spi.ComponentInfo;
+import org.strata.lsm.spi.KeySketch;
+import org.strata.lsm.spi.MergePolicy;
+
+class TriadDiskPolicyTest {
+  /** Level-0 files whose sketches hold the given key ranges. */
+  static final class Sketched extends PartitionedLevelingPolicyTest.Levels {
+    final Map<String, KeySketch> sketches = new HashMap<>();
+
+    Sketched file(String name, int from, int to) {
+      KeySketch s = new KeySketch();
+      for (int k = from; k < to; k++) {
+        s.add(KeyHash.hash64(("key" + k).getBytes()));
+      }
+      sketches.put(name, s);
+      run(0, PartitionedLevelingPolicyTest.Levels.file(name, 0, 9999, to - from));
+      return this;
+    }
+
+    @Override
+    public Optional<KeySketch> keySketch(ComponentInfo c) {
+      return Optional.ofNullable(sketches.get(c.name()));
+    }
+  }
+
+  private static MergePolicy triad() {
+    return Plugins.mergePolicy(new NamedPlugin("triad-disk", Map.of("level1-size", "1GB")));
+  }
+
+  @Test
+  void sketchesEstimateDistinctKeysWithinAFewPercent() {
+    KeySketch a = new KeySketch();
+    KeySketch b = new KeySketch();
+    for (int k = 0; k < 100_000; k++) {
+      a.add(KeyHash.hash64(("key" + k).getBytes()));
+      b.add(KeyHash.hash64(("key" + (k + 50_000)).getBytes()));
+    }
+    assertThat(a.estimate()).isCloseTo(100_000, within(3_000.0));
+    assertThat(KeySketch.merge(List.of(a, b)).estimate()).isCloseTo(150_000, within(4_500.0));
+    KeySketch small = new KeySketch();
+    for (int k = 0; k < 1000; k++) {
+      small.add(KeyHash.hash64(("key" + k).getBytes()));
+    }
+    assertThat(small.estimate()).isCloseTo(1000, within(30.0));
+  }
+
+  @Test
+  void defersDisjointLevelZeroFilesUntilTheFileCap() {
+    Sketched l = new Sketched();
+    for (int i = 4; i >= 1; i--) {
+      l.file("f" + i, i * 10_000, i * 10_000 + 5_000);
+    }
+    assertThat(TriadDiskPolicy.overlapRatio(l, l.runs).orElseThrow()).isCloseTo(0, within(0.05));
+    MergePolicy p = triad();
+    p.diskComponentAdded(l, false);
+    assertThat(l.merges).isEmpty(); // 4 files, overlap ~0: deferred
+    l.runs.clear();
+    for (int i = 7; i >= 1; i--) {
+      l.file("f" + i, i * 10_000, i * 10_000 + 5_000);
+    }
+    p.diskComponentAdded(l, false);
+    assertThat(l.merges).hasSize(1); // 7 > max-l0-files: merged whatever the overlap
+    assertThat(l.merges.get(0)).hasSize(7);
+  }
+
+  @Test
+  void mergesLevelZeroAtOnceWhenItsFilesOverlap() {
+    Sketched l = new Sketched();
+    for (int i = 4; i >= 1; i--) {
+      l.file("f" + i, 0, 5_000); // the same keys in every file
+    }
+    assertThat(TriadDiskPolicy.overlapRatio(l, l.runs).orElseThrow())
+        .isCloseTo(0.75, within(0.03));
+    triad().diskComponentAdded(l, false);
+    assertThat(l.merges).hasSize(1);
+  }
+}
