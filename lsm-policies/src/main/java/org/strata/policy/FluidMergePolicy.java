@@ -42,7 +42,9 @@ public final class FluidMergePolicy implements MergePolicy {
   private final int t;
   private final int k;
   private final int z;
+  private final boolean dynamicLevelSize;
   private long flushSize;
+  private double[] dynamicNominal = new double[0];
   private int levelsSeen = 1;
 
   /**
@@ -51,12 +53,22 @@ public final class FluidMergePolicy implements MergePolicy {
    * @param z runs bound at the largest level, 1..T−1
    */
   public FluidMergePolicy(int t, int k, int z) {
+    this(t, k, z, false);
+  }
+
+  /**
+   * @param dynamicLevelSize RocksDB's dynamic level size: the levels above the largest get
+   *     capacities of S_L / T^(L−i) from the largest level's actual size S_L, so the largest level
+   *     stays nearly full and the slack goes to the ratio between flushes and level 1
+   */
+  public FluidMergePolicy(int t, int k, int z, boolean dynamicLevelSize) {
     if (t < 2 || k < 1 || k > t - 1 || z < 1 || z > t - 1) {
       throw new IllegalArgumentException("need T >= 2 and 1 <= K, Z <= T-1");
     }
     this.t = t;
     this.k = k;
     this.z = z;
+    this.dynamicLevelSize = dynamicLevelSize;
   }
 
   private static int level(RunInfo r) {
@@ -64,7 +76,22 @@ public final class FluidMergePolicy implements MergePolicy {
   }
 
   private double nominal(int level) {
+    if (level < dynamicNominal.length && dynamicNominal[level] > 0) {
+      return Math.max(flushSize, dynamicNominal[level]);
+    }
     return flushSize * Math.pow(t, level - 1);
+  }
+
+  /** Recomputes the dynamic level sizes from the largest level (levels above it only). */
+  private void updateDynamicSizes(List<RunInfo> runs, int largest) {
+    dynamicNominal = new double[largest + 1];
+    if (!dynamicLevelSize || largest < 2) {
+      return;
+    }
+    long lastSize = size(levelRuns(runs, largest));
+    for (int i = 1; i < largest; i++) {
+      dynamicNominal[i] = lastSize / Math.pow(t, largest - i) / (t - 1);
+    }
   }
 
   private int growth(int level, int largest) {
@@ -98,6 +125,7 @@ public final class FluidMergePolicy implements MergePolicy {
       largest = Math.max(largest, level(r));
     }
     levelsSeen = Math.max(levelsSeen, largest);
+    updateDynamicSizes(runs, largest);
     for (int level = largest; level >= 1; level--) {
       List<RunInfo> here = levelRuns(runs, level);
       if (here.isEmpty()) {

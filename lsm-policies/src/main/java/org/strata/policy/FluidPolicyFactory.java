@@ -8,8 +8,8 @@ import org.strata.lsm.spi.Parameters;
 
 /**
  * The factories of the full-merge level policies, all {@link FluidMergePolicy}: {@code leveling}
- * (parameter {@code size-ratio}, default 10; K = Z = 1), {@code tiering} ({@code size-ratio},
- * default 3; K = Z = T−1), {@code lazy-leveling} ({@code size-ratio}, default 10; K = T−1, Z = 1)
+ * (parameters {@code size-ratio}, default 10, and {@code dynamic-level-size}; K = Z = 1), {@code
+ * tiering} ({@code size-ratio}, default 3, and {@code dynamic-level-size}; K = Z = T−1), {@code lazy-leveling} ({@code size-ratio}, default 10; K = T−1, Z = 1)
  * and {@code fluid} ({@code size-ratio} default 10, {@code K} and {@code Z} default 1).
  */
 public abstract class FluidPolicyFactory implements MergePolicyFactory {
@@ -40,27 +40,37 @@ public abstract class FluidPolicyFactory implements MergePolicyFactory {
 
   abstract MergePolicy create(Parameters p, int t);
 
-  /** {@code leveling}. */
+  /** {@code leveling}: parameters {@code size-ratio} and {@code dynamic-level-size} (false). */
   public static final class Leveling extends FluidPolicyFactory {
     public Leveling() {
       super("leveling", 10);
     }
 
     @Override
+    public Set<String> parameterNames() {
+      return Set.of("size-ratio", "dynamic-level-size");
+    }
+
+    @Override
     MergePolicy create(Parameters p, int t) {
-      return new FluidMergePolicy(t, 1, 1);
+      return new FluidMergePolicy(t, 1, 1, p.booleanValue("dynamic-level-size", false));
     }
   }
 
-  /** {@code tiering}. */
+  /** {@code tiering}: parameters {@code size-ratio} and {@code dynamic-level-size} (false). */
   public static final class Tiering extends FluidPolicyFactory {
     public Tiering() {
       super("tiering", 3);
     }
 
     @Override
+    public Set<String> parameterNames() {
+      return Set.of("size-ratio", "dynamic-level-size");
+    }
+
+    @Override
     MergePolicy create(Parameters p, int t) {
-      return new FluidMergePolicy(t, t - 1, t - 1);
+      return new FluidMergePolicy(t, t - 1, t - 1, p.booleanValue("dynamic-level-size", false));
     }
   }
 

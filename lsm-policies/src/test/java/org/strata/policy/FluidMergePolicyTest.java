@@ -101,4 +101,32 @@ class FluidMergePolicyTest {
     }
     return sim.checkpoint().writeAmplification();
   }
+
+  @Test
+  void dynamicLevelSizeSizesUpperLevelsFromTheLargest() {
+    MergeSimulator fixed = new MergeSimulator(policy("leveling", "size-ratio", "10"));
+    MergeSimulator dynamic = new MergeSimulator(policy("leveling", "size-ratio", "10",
+        "dynamic-level-size", "true"));
+    for (int f = 0; f < 1500; f++) {
+      fixed.flush(1);
+      dynamic.flush(1);
+      // Every level above the largest stays within its dynamic capacity plus one arrival.
+      long largest = 0;
+      int deepest = 0;
+      for (RunInfo r : dynamic.runs()) {
+        if (r.level() > deepest) {
+          deepest = r.level();
+          largest = r.sizeBytes();
+        }
+      }
+      for (RunInfo r : dynamic.runs()) {
+        if (r.level() >= 2 && r.level() < deepest) {
+          double nominal = Math.max(1, largest / Math.pow(10, deepest - r.level()) / 9);
+          assertThat((double) r.sizeBytes()).as("level %d after %d flushes: %s", r.level(),
+              f + 1, shape(dynamic)).isLessThanOrEqualTo(10 * nominal + 1e-9);
+        }
+      }
+    }
+    assertThat(shape(dynamic)).isNotEqualTo(shape(fixed));
+  }
 }

@@ -37,6 +37,7 @@ class PoliciesOnTheEngineTest {
       "prefix; max-mergable-component-size=262144,max-tolerance-component-count=4",
       "leveling; size-ratio=4",
       "tiering; size-ratio=3",
+      "leveling; size-ratio=3,dynamic-level-size=true",
       "lazy-leveling; size-ratio=4",
       "fluid; size-ratio=5,K=2,Z=2",
       "partitioned-leveling; file-size=8192,level1-size=65536,size-ratio=4",
