@@ -29,6 +29,6 @@ public final class ExploringMergePolicyFactory implements MergePolicyFactory {
         1000);
     int min = p.intValue("min", 2, 2, 1000);
     int max = p.intValue("max", 10, min, 1000);
-    return new ExploringMergePolicy(k, min, max, p.doubleValue("ratio", 1.2, 0.0, 1000.0));
+    return new ExploringMergePolicy(k, min, max, p.positiveDouble("ratio", 1.2, 1000.0));
   }
 }

@@ -26,7 +26,7 @@ public final class SizeTieredMergePolicyFactory implements MergePolicyFactory {
   @Override
   public MergePolicy create(Map<String, String> parameters) {
     Parameters p = Parameters.of("merge-policy 'size-tiered'", parameters, parameterNames());
-    double ratio = p.doubleValue("size-ratio", 1.2, 0.0, 1000.0);
+    double ratio = p.positiveDouble("size-ratio", 1.2, 1000.0);
     int min = p.intValue("min-merge", 2, 2, 10_000);
     int max = p.intValue("max-merge", 10, min, 10_000);
     int maxComponents = p.intValue("max-component-count", 50, 1, 1_000_000);

@@ -70,6 +70,24 @@ public final class Parameters {
         owner + " parameter " + name, v, "a number from " + min + " to " + max);
   }
 
+  /** A number greater than 0 and at most {@code max}, or {@code dflt} when absent. */
+  public double positiveDouble(String name, double dflt, double max) {
+    String v = values.get(name);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      double d = Double.parseDouble(v.trim());
+      if (d > 0 && d <= max) {
+        return d;
+      }
+    } catch (NumberFormatException e) {
+      // fall through
+    }
+    throw InvalidConfigurationException.of(owner + " parameter " + name, v,
+        "a number greater than 0 and at most " + max);
+  }
+
   /** {@code true} or {@code false}, or {@code dflt} when absent. */
   public boolean booleanValue(String name, boolean dflt) {
     String v = values.get(name);
