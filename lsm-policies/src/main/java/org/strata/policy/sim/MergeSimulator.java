@@ -36,6 +36,7 @@ public final class MergeSimulator implements MergeContext {
   private long currentFlushSize;
   private boolean currentFlushAbsorbed;
   private boolean mergedInCall;
+  private long rejectedMerges;
 
   public MergeSimulator(MergePolicy policy) {
     this.policy = policy;
@@ -94,6 +95,7 @@ public final class MergeSimulator implements MergeContext {
       }
     }
     if (start < 0 || start + window.size() > runs.size()) {
+      rejectedMerges++;
       return false;
     }
     long size = 0;
@@ -103,6 +105,7 @@ public final class MergeSimulator implements MergeContext {
     for (int i = 0; i < window.size(); i++) {
       SimRun r = runs.get(start + i);
       if (r.runId() != window.get(i).runId()) {
+        rejectedMerges++;
         return false;
       }
       size += r.size();
@@ -127,6 +130,14 @@ public final class MergeSimulator implements MergeContext {
     }
     mergedInCall = true;
     return true;
+  }
+
+  /**
+   * Merge requests refused because their runs were not contiguous, no longer existed (already
+   * merged) or were unknown. A correct policy makes none.
+   */
+  public long rejectedMerges() {
+    return rejectedMerges;
   }
 
   /** The statistics after the flushes so far. */
