@@ -114,6 +114,8 @@ public final class LsmTree implements LsmStore {
   private final ArrayDeque<MergeRecord> mergeLog = new ArrayDeque<>();
   private Throwable lastFlushError;
   private long flushErrorSeq;
+  /** Id of the newest memory component whose flush and policy call have both completed. */
+  private long lastFlushHandled;
   private long flushRetryAtNanos;
   private boolean flushRetryRequested;
   private boolean closing;
@@ -448,7 +450,7 @@ public final class LsmTree implements LsmStore {
     flushRetryRequested = true;
     changed.signalAll();
     try {
-      while (hasSealedUpTo(target)) {
+      while (hasSealedUpTo(target) || lastFlushHandled < target) {
         if (flushErrorSeq != errSeq) {
           throw new StorageException("flush of " + dir + " failed: " + lastFlushError,
               lastFlushError);
@@ -530,6 +532,15 @@ public final class LsmTree implements LsmStore {
         afterComponentChange();
       } catch (RuntimeException e) {
         LOG.error("the merge policy of {} failed after a flush", dir, e);
+      }
+      lock.lock();
+      try {
+        // flush() returns only after the policy has seen the new component, so that a caller's
+        // awaitMerges() covers the merges this flush triggers.
+        lastFlushHandled = Math.max(lastFlushHandled, mc.id());
+        changed.signalAll();
+      } finally {
+        lock.unlock();
       }
     }
   }
