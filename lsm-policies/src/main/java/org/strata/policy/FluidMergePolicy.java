@@ -24,6 +24,8 @@ import org.strata.lsm.spi.RunInfo;
  *   <li>Push: when the runs of level i hold T·n(i) bytes (a full level plus an arrival), they are
  *       merged and pushed down; deeper levels that are full are included (preemptive merging, App.
  *       D), and the output joins the next level's active run (its newest) when that run has room.
+ *       A deeper level that is busy being pushed itself is not waited for: the output becomes a
+ *       new run there (bLSM's C1' pattern), so merges of different levels run concurrently.
  *   <li>Absorb: when the newest run of level i is a single arrival and the run before it (the
  *       active run) holds less than g·n(i), with g = ceil((T−1)/K) (Z at the largest level), the
  *       two are merged at level i.
@@ -168,18 +170,21 @@ public final class FluidMergePolicy implements MergePolicy {
     int target = level + 1;
     while (true) {
       List<RunInfo> next = levelRuns(runs, target);
-      if (StackPolicies.anyMerging(next)) {
-        return false;
-      }
       if (!next.isEmpty() && size(next) >= (t - 1) * nominal(target) * (1 - SLACK)) {
+        if (StackPolicies.anyMerging(next)) {
+          // The full level below is itself being pushed down: rather than wait, form a new run
+          // there (as bLSM's C1' forms while C1 merges), so merges of different levels overlap.
+          break;
+        }
         window.addAll(next); // the next level is full too: merge it along (preemptive)
         target++;
         continue;
       }
-      if (!next.isEmpty() && next.get(0).sizeBytes()
+      if (!next.isEmpty() && !StackPolicies.anyMerging(next) && next.get(0).sizeBytes()
           < growth(target, Math.max(largest, target)) * nominal(target) * (1 - SLACK)) {
         window.add(next.get(0)); // join the active run of the target level
       }
+      // Otherwise the output is a new run of the target level; runs below may be merging.
       break;
     }
     return index.scheduleMerge(window, target);

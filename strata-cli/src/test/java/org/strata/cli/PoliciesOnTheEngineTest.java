@@ -26,25 +26,30 @@ import org.strata.lsm.engine.StoreVerifier;
 class PoliciesOnTheEngineTest {
   @TempDir Path tmp;
 
-  @ParameterizedTest(name = "{0}")
+  @ParameterizedTest(name = "{0} {1} {2}")
   @CsvSource(delimiter = ';', value = {
-      "constant; num-components=3",
-      "bigtable; num-components=4",
-      "binomial; num-components=4",
-      "min-latency; num-components=4",
-      "exploring; num-components=4",
-      "size-tiered; max-component-count=20",
-      "prefix; max-mergable-component-size=262144,max-tolerance-component-count=4",
-      "leveling; size-ratio=4",
-      "tiering; size-ratio=3",
-      "leveling; size-ratio=3,dynamic-level-size=true",
-      "lazy-leveling; size-ratio=4",
-      "fluid; size-ratio=5,K=2,Z=2",
-      "partitioned-leveling; file-size=8192,level1-size=65536,size-ratio=4",
-      "partitioned-leveling; file-size=8192,size-ratio=3,selection=choose-best,merge-exactly-l0-trigger=true",
-      "triad-disk; file-size=8192,level1-size=65536,size-ratio=4",
-      "no-merge; "})
-  void storeMatchesTheModel(String policy, String params) throws Exception {
+      "constant; num-components=3; ",
+      "bigtable; num-components=4; ",
+      "binomial; num-components=4; ",
+      "min-latency; num-components=4; ",
+      "exploring; num-components=4; ",
+      "size-tiered; max-component-count=20; ",
+      "prefix; max-mergable-component-size=262144,max-tolerance-component-count=4; ",
+      "leveling; size-ratio=4; ",
+      "tiering; size-ratio=3; ",
+      "leveling; size-ratio=3,dynamic-level-size=true; ",
+      "lazy-leveling; size-ratio=4; ",
+      "fluid; size-ratio=5,K=2,Z=2; ",
+      "partitioned-leveling; file-size=8192,level1-size=65536,size-ratio=4; ",
+      "partitioned-leveling; file-size=8192,size-ratio=3,selection=choose-best,merge-exactly-l0-trigger=true; ",
+      "triad-disk; file-size=8192,level1-size=65536,size-ratio=4; ",
+      "no-merge; ; ",
+      "tiering; size-ratio=3; fair",
+      "leveling; size-ratio=3; greedy",
+      "size-tiered; max-component-count=20; greedy",
+      "binomial; num-components=4; fair",
+      "partitioned-leveling; file-size=8192,level1-size=65536,size-ratio=4; leveldb-score"})
+  void storeMatchesTheModel(String policy, String params, String scheduler) throws Exception {
     Map<String, String> p = new java.util.HashMap<>();
     if (params != null) {
       for (String kv : params.split(",")) {
@@ -53,9 +58,10 @@ class PoliciesOnTheEngineTest {
       }
     }
     StoreConfig cfg = StoreConfig.defaults().withMergePolicy(new NamedPlugin(policy, p))
+        .withScheduler(new NamedPlugin(scheduler == null ? "single-thread" : scheduler, Map.of()))
         .withMemoryComponent(16 * 1024, 2).withDurability(Durability.NONE)
         .withIo(0, 1 << 20, 1024);
-    Path dir = tmp.resolve(policy);
+    Path dir = tmp.resolve(policy + "-" + scheduler);
     TreeMap<String, String> model = new TreeMap<>();
     Random rnd = new Random(policy.hashCode());
     try (LsmStore store = LsmStore.open(dir, cfg)) {

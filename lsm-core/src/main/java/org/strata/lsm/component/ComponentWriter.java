@@ -33,6 +33,7 @@ public final class ComponentWriter implements AutoCloseable {
   private final long maxComponentId;
   private final long maxLsn;
   private final long createdMillis;
+  private boolean priority;
 
   private final PageBuilder page = new PageBuilder();
   private byte[] out = new byte[OUT_BUFFER];
@@ -78,6 +79,12 @@ public final class ComponentWriter implements AutoCloseable {
     this.maxComponentId = maxComponentId;
     this.maxLsn = maxLsn;
     this.createdMillis = createdMillis;
+  }
+
+  /** Makes this writer's throttle acquisitions go ahead of merges' (for flushes). */
+  public ComponentWriter withPriority() {
+    this.priority = true;
+    return this;
   }
 
   /** Adds a value (or anti-matter when {@code value} is null) for a key above the previous one. */
@@ -174,7 +181,7 @@ public final class ComponentWriter implements AutoCloseable {
       return;
     }
     try {
-      throttle.acquire(outUsed);
+      throttle.acquire(outUsed, priority);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while waiting for the I/O throttle");

@@ -563,7 +563,8 @@ public final class LsmTree implements LsmStore {
       Path tmp = dir.resolve(componentFileName(fileNumber) + ".tmp");
       try {
         try (WritableFile f = env.fileIo().create(tmp);
-            ComponentWriter w = newWriter(f, componentId, componentId, mc.maxLsn())) {
+            ComponentWriter w = newWriter(f, componentId, componentId, mc.maxLsn())
+                .withPriority()) {
           try (EntryCursor c = mc.cursor(null, null)) {
             while (c.next()) {
               w.add(c.key(), c.value());

@@ -38,7 +38,7 @@ final class MergeOperation implements IoOperation {
   private final long totalInputPages;
   private final AtomicBoolean started = new AtomicBoolean();
   private final Object pauseLock = new Object();
-  private boolean paused;
+  private volatile boolean paused;
   private volatile long pagesConsumed;
   private long pausedNanos;
 
@@ -120,6 +120,9 @@ final class MergeOperation implements IoOperation {
   }
 
   private void checkpoint() {
+    if (!paused) {
+      return;
+    }
     synchronized (pauseLock) {
       if (paused) {
         long t0 = clock.nanoTime();
@@ -235,8 +238,8 @@ final class MergeOperation implements IoOperation {
     try (MergingCursor cursor = new MergingCursor(sources, dropAntimatter)) {
       long entries = 0;
       while (cursor.next()) {
-        if ((++entries & 63) == 0) {
-          checkpoint();
+        checkpoint(); // a paused merge stops within one entry, so within one page
+        if ((++entries & 7) == 0) {
           if (tree.isClosing()) {
             throw new Cancelled();
           }

@@ -1,6 +1,9 @@
 package org.strata.lsm.io;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A token bucket over bytes that every flush and merge of a store writes through, so their
@@ -9,14 +12,20 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>The bucket holds at most {@code burstBytes} (by default a tenth of a second of budget, at least
  * 64 KB), so over any window of length W the bytes admitted are at most {@code rate * W + burst}.
- * Waiters are served in arrival order. A rate of 0 means unlimited.
+ * Waiters are served in arrival order through a fair lock, so concurrent merges writing equal
+ * chunks share the budget evenly (work-conserving: a merge that asks for less leaves the rest to
+ * the others). Priority acquisitions (flushes) go ahead of ordinary ones (merges): a merge steps
+ * aside while a flush waits. A rate of 0 means unlimited.
  */
 public final class IoThrottle {
   private final Clock clock;
   private final long bytesPerSecond;
   private final double burstBytes;
+  private final ReentrantLock lock = new ReentrantLock(true);
+  private final Condition priorityGone = lock.newCondition();
   private double tokens;
   private long lastRefillNanos;
+  private int priorityWaiters;
   private final AtomicLong totalBytes = new AtomicLong();
 
   /**
@@ -57,11 +66,18 @@ public final class IoThrottle {
     return totalBytes.get();
   }
 
+  /** Blocks until {@code bytes} may be written, at ordinary (merge) priority. */
+  public void acquire(long bytes) throws InterruptedException {
+    acquire(bytes, false);
+  }
+
   /**
    * Blocks until {@code bytes} may be written. A request larger than the burst is admitted once the
    * bucket is full and leaves it in debt, so large requests still respect the long-run rate.
+   *
+   * @param priority true for flushes, which go ahead of merges
    */
-  public void acquire(long bytes) throws InterruptedException {
+  public void acquire(long bytes, boolean priority) throws InterruptedException {
     if (bytes <= 0) {
       return;
     }
@@ -69,17 +85,32 @@ public final class IoThrottle {
       totalBytes.addAndGet(bytes);
       return;
     }
-    // Serialise waiters so the bucket is drained in arrival order.
-    synchronized (this) {
-      refill();
-      double need = Math.min(bytes, burstBytes);
-      while (tokens < need) {
-        long waitNanos = (long) Math.ceil((need - tokens) * 1e9 / bytesPerSecond);
-        clock.sleepNanos(Math.max(waitNanos, 1000));
-        refill();
+    lock.lockInterruptibly();
+    try {
+      if (priority) {
+        priorityWaiters++;
+      } else {
+        while (priorityWaiters > 0) {
+          priorityGone.await(1, TimeUnit.MILLISECONDS);
+        }
       }
-      tokens -= bytes;
-      totalBytes.addAndGet(bytes);
+      try {
+        refill();
+        double need = Math.min(bytes, burstBytes);
+        while (tokens < need) {
+          long waitNanos = (long) Math.ceil((need - tokens) * 1e9 / bytesPerSecond);
+          clock.sleepNanos(Math.max(waitNanos, 1000));
+          refill();
+        }
+        tokens -= bytes;
+        totalBytes.addAndGet(bytes);
+      } finally {
+        if (priority && --priorityWaiters == 0) {
+          priorityGone.signalAll();
+        }
+      }
+    } finally {
+      lock.unlock();
     }
   }
 
