@@ -210,8 +210,30 @@ public final class FluidMergePolicy implements MergePolicy {
   }
 
   @Override
+  public boolean isMergeLaggingLocally(MergeContext index) {
+    List<RunInfo> runs = index.runs();
+    if (!StackPolicies.anyMerging(runs)) {
+      return false;
+    }
+    int largest = 1;
+    for (RunInfo r : runs) {
+      largest = Math.max(largest, level(r));
+    }
+    for (int level = 1; level <= largest; level++) {
+      int bound = level >= largest ? z : k;
+      if (levelRuns(runs, level).size() > 2 * bound) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
   public boolean isMergeLagging(MergeContext index) {
     List<RunInfo> runs = index.runs();
+    for (RunInfo r : runs) {
+      levelsSeen = Math.max(levelsSeen, level(r));
+    }
     return index.diskComponentCount() > componentConstraint() && StackPolicies.anyMerging(runs);
   }
 }

@@ -22,6 +22,7 @@ import org.strata.lsm.Durability;
  * @param durability {@code log.durability}: default {@code group}
  * @param logDir {@code log.dir}: directory of the write-ahead log, default {@code <store>/wal}
  * @param groupCommitIntervalMillis {@code log.group-commit-interval-ms}: default 10
+ * @param flowControl {@code flow-control}: constraint and write admission, see {@link FlowControl}
  */
 public record StoreConfig(
     NamedPlugin mergePolicy,
@@ -35,7 +36,8 @@ public record StoreConfig(
     double bloomFalsePositiveRate,
     Durability durability,
     String logDir,
-    long groupCommitIntervalMillis) {
+    long groupCommitIntervalMillis,
+    FlowControl flowControl) {
 
   /** The configuration used when no file is given. */
   public static StoreConfig defaults() {
@@ -51,42 +53,49 @@ public record StoreConfig(
         0.01,
         Durability.GROUP,
         null,
-        10);
+        10,
+        FlowControl.defaults());
   }
 
   public StoreConfig withDurability(Durability d) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
         writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, d, logDir,
-        groupCommitIntervalMillis);
+        groupCommitIntervalMillis, flowControl);
   }
 
   public StoreConfig withMergePolicy(NamedPlugin p) {
     return new StoreConfig(p, mergeScheduler, memoryComponentSize, memoryComponentCount,
         writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability,
-        logDir, groupCommitIntervalMillis);
+        logDir, groupCommitIntervalMillis, flowControl);
   }
 
   public StoreConfig withScheduler(NamedPlugin sch) {
     return new StoreConfig(mergePolicy, sch, memoryComponentSize, memoryComponentCount,
         writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability,
-        logDir, groupCommitIntervalMillis);
+        logDir, groupCommitIntervalMillis, flowControl);
   }
 
   public StoreConfig withMemoryComponent(long size, int count) {
     return new StoreConfig(mergePolicy, mergeScheduler, size, count, writeRateLimit, forceBytes,
         pageSize, pageCacheSize, bloomFalsePositiveRate, durability, logDir,
-        groupCommitIntervalMillis);
+        groupCommitIntervalMillis, flowControl);
   }
 
   public StoreConfig withIo(long writeRateLimit, long forceBytes, int pageSize) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
         writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability,
-        logDir, groupCommitIntervalMillis);
+        logDir, groupCommitIntervalMillis, flowControl);
+  }
+
+  public StoreConfig withFlowControl(FlowControl f) {
+    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
+        writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability,
+        logDir, groupCommitIntervalMillis, f);
   }
 
   public StoreConfig withPageCacheSize(long bytes) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
         writeRateLimit, forceBytes, pageSize, bytes, bloomFalsePositiveRate, durability, logDir,
-        groupCommitIntervalMillis);
+        groupCommitIntervalMillis, flowControl);
   }
 }

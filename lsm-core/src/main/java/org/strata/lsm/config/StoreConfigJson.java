@@ -57,7 +57,7 @@ public final class StoreConfigJson {
     }
     StoreConfig d = StoreConfig.defaults();
     checkKeys("", root, Set.of("merge-policy", "merge-scheduler", "memory-component", "io",
-        "page-cache", "bloom-filter", "log"));
+        "page-cache", "bloom-filter", "log", "flow-control"));
     NamedPlugin policy = plugin("merge-policy", root.get("merge-policy"), d.mergePolicy());
     NamedPlugin scheduler =
         plugin("merge-scheduler", root.get("merge-scheduler"), d.mergeScheduler());
@@ -110,8 +110,29 @@ public final class StoreConfigJson {
       groupMs = integer("log.group-commit-interval-ms", log, "group-commit-interval-ms", groupMs,
           1, 60_000);
     }
+    JsonNode flow = object("flow-control", root.get("flow-control"), Set.of("constraint",
+        "admission", "write-rate", "slowdown-at"));
+    FlowControl fc = d.flowControl();
+    if (flow != null) {
+      String constraint = flow.has("constraint") ? string("flow-control.constraint",
+          flow.get("constraint")) : fc.constraint();
+      String admission = flow.has("admission") ? string("flow-control.admission",
+          flow.get("admission")) : fc.admission();
+      long writeRate = size("flow-control.write-rate", flow, "write-rate", fc.writeRate(), 1,
+          1L << 40);
+      double slowdownAt = fc.slowdownAt();
+      if (flow.has("slowdown-at")) {
+        JsonNode v = flow.get("slowdown-at");
+        if (!v.isNumber()) {
+          throw InvalidConfigurationException.of("flow-control.slowdown-at", v,
+              "a fraction greater than 0 and at most 1");
+        }
+        slowdownAt = v.asDouble();
+      }
+      fc = new FlowControl(constraint, admission, writeRate, slowdownAt);
+    }
     return new StoreConfig(policy, scheduler, memSize, memCount, rate, force, page, cacheSize, fpr,
-        durability, logDir, groupMs);
+        durability, logDir, groupMs, fc);
   }
 
   /** The configuration as JSON, in the same shape {@link #parse} reads. */
@@ -136,6 +157,11 @@ public final class StoreConfigJson {
       log.put("dir", c.logDir());
     }
     log.put("group-commit-interval-ms", c.groupCommitIntervalMillis());
+    ObjectNode flow = root.putObject("flow-control");
+    flow.put("constraint", c.flowControl().constraint());
+    flow.put("admission", c.flowControl().admission());
+    flow.put("write-rate", ByteSize.format(c.flowControl().writeRate()));
+    flow.put("slowdown-at", c.flowControl().slowdownAt());
     try {
       return MAPPER.writeValueAsString(root) + "\n";
     } catch (JsonProcessingException e) {

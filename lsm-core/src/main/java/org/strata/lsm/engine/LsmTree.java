@@ -89,6 +89,7 @@ public final class LsmTree implements LsmStore {
   private final FileLock dirLock;
   private final PageCache cache;
   private final IoThrottle throttle;
+  private final IoThrottle writeLimiter;
   private final MergePolicy policy;
   private final MergeScheduler scheduler;
   private WriteAheadLog wal;
@@ -142,6 +143,7 @@ public final class LsmTree implements LsmStore {
     this.scheduler = scheduler;
     this.cache = new PageCache(config.pageCacheSize());
     this.throttle = new IoThrottle(config.writeRateLimit(), clock);
+    this.writeLimiter = new IoThrottle(config.flowControl().writeRate(), clock);
     this.flushThread = new Thread(this::flushLoop, "strata-flush-" + dir.getFileName());
     this.flushThread.setDaemon(true);
   }
@@ -317,6 +319,7 @@ public final class LsmTree implements LsmStore {
   }
 
   private void apply(List<LogOp> ops) {
+    pace(ops);
     admit();
     long lsn;
     switchLock.readLock().lock();
@@ -335,6 +338,36 @@ public final class LsmTree implements LsmStore {
       case SYNC -> wal.sync(lsn);
       case GROUP, NONE -> wal.writeOutIfLarge();
       default -> throw new IllegalStateException();
+    }
+  }
+
+  /**
+   * Write admission beyond the stop: {@code limit} paces every write to {@code
+   * flow-control.write-rate}; {@code graded} does so only while the disk components reach {@code
+   * slowdown-at} of the policy's global constraint (a slowdown before the stop). Pacing is not a
+   * stall and is not counted as one.
+   */
+  private void pace(List<LogOp> ops) {
+    String admission = config.flowControl().admission();
+    if (admission.equals("asap")) {
+      return;
+    }
+    if (admission.equals("graded")) {
+      int constraint = policy.componentConstraint();
+      if (constraint == Integer.MAX_VALUE
+          || current.diskComponentCount() < config.flowControl().slowdownAt() * constraint) {
+        return;
+      }
+    }
+    long bytes = 0;
+    for (LogOp op : ops) {
+      bytes += op.key().length + (op.value() == null ? 0 : op.value().length);
+    }
+    try {
+      writeLimiter.acquire(bytes, false);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StrataException("interrupted while pacing a write", e);
     }
   }
 
@@ -667,7 +700,8 @@ public final class LsmTree implements LsmStore {
         lock.unlock();
       }
       policy.diskComponentAdded(context, fullMerge);
-      lagging = policy.isMergeLagging(context);
+      lagging = config.flowControl().constraint().equals("local")
+          ? policy.isMergeLaggingLocally(context) : policy.isMergeLagging(context);
     }
     lock.lock();
     try {

@@ -25,6 +25,16 @@ public interface MergePolicy {
   boolean isMergeLagging(MergeContext index);
 
   /**
+   * The local component constraint (Luo & Carey 5.1): true while some level holds more runs than
+   * the policy allows per level (2 for leveling, 2(T−1) for tiering) and a merge is pending. The
+   * engine asks it instead of {@link #isMergeLagging} when {@code flow-control.constraint} is
+   * {@code local}. Policies without levels answer as {@link #isMergeLagging} does.
+   */
+  default boolean isMergeLaggingLocally(MergeContext index) {
+    return isMergeLagging(index);
+  }
+
+  /**
    * The total number of disk components a global component constraint should allow for this
    * policy: twice the count the policy is expected to keep (Luo & Carey, section 5.1.1), or
    * {@link Integer#MAX_VALUE} when the policy implies no bound. Schedulers' flow control uses it.
