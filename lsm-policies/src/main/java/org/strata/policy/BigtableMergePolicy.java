@@ -2,7 +2,6 @@ package org.strata.policy;
 
 import java.util.List;
 import org.strata.lsm.spi.MergeContext;
-import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.RunInfo;
 
 /**
@@ -12,11 +11,9 @@ import org.strata.lsm.spi.RunInfo;
  * such j exists. Dynamic (depends on sizes), lazy. Idempotent: after its merge at most k runs are
  * left. Component constraint: lags while there are more than 2k runs and a merge runs.
  */
-public final class BigtableMergePolicy implements MergePolicy {
-  private final int k;
-
+public final class BigtableMergePolicy extends BoundedDepthPolicy {
   public BigtableMergePolicy(int k) {
-    this.k = k;
+    super(k);
   }
 
   @Override
@@ -43,16 +40,5 @@ public final class BigtableMergePolicy implements MergePolicy {
       }
     }
     StackPolicies.mergeOldestFirstRange(index, runs, j, n);
-  }
-
-  @Override
-  public int componentConstraint() {
-    return 2 * k;
-  }
-
-  @Override
-  public boolean isMergeLagging(MergeContext index) {
-    List<RunInfo> runs = index.runs();
-    return runs.size() > 2 * k && StackPolicies.anyMerging(runs);
   }
 }

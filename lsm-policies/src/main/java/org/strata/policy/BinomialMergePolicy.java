@@ -1,10 +1,5 @@
 package org.strata.policy;
 
-import java.util.List;
-import org.strata.lsm.spi.MergeContext;
-import org.strata.lsm.spi.MergePolicy;
-import org.strata.lsm.spi.RunInfo;
-
 /**
  * Mathieu et al.'s BINOMIAL policy as evaluated by Mao et al. (spec A3.6): with T_k(m) = sum over
  * i = 1..m of C(i + min(i,k) - 1, i), m' = min{m : T_k(m) >= t} and i = 1 + B(m', min(m',k) - 1,
@@ -16,14 +11,13 @@ import org.strata.lsm.spi.RunInfo;
  * run it would merge is already merging, it waits for the next call. Component constraint: lags
  * while there are more than 2k runs and a merge is running.
  */
-public final class BinomialMergePolicy implements MergePolicy {
-  private final int k;
-
+public final class BinomialMergePolicy extends TargetCountPolicy {
   public BinomialMergePolicy(int k) {
-    this.k = k;
+    super(k);
   }
 
   /** The number of runs to keep after flush t. */
+  @Override
   int target(long t) {
     long prev = 0;
     for (int m = 1; ; m++) {
@@ -33,33 +27,5 @@ public final class BinomialMergePolicy implements MergePolicy {
       }
       prev = cur;
     }
-  }
-
-  @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
-    List<RunInfo> runs = index.runs();
-    if (fullMergeRequested) {
-      StackPolicies.mergeDownTo(index, runs, 1);
-      return;
-    }
-    long t = StackPolicies.newestFlush(runs);
-    if (t <= 0) {
-      return;
-    }
-    int keep = target(t);
-    if (runs.size() > keep) {
-      StackPolicies.mergeDownTo(index, runs, keep);
-    }
-  }
-
-  @Override
-  public int componentConstraint() {
-    return 2 * k;
-  }
-
-  @Override
-  public boolean isMergeLagging(MergeContext index) {
-    List<RunInfo> runs = index.runs();
-    return runs.size() > 2 * k && StackPolicies.anyMerging(runs);
   }
 }

@@ -1,9 +1,6 @@
 package org.strata.policy;
 
-import java.util.List;
 import org.strata.lsm.spi.MergeContext;
-import org.strata.lsm.spi.MergePolicy;
-import org.strata.lsm.spi.RunInfo;
 
 /**
  * Mao et al.'s CONSTANT policy (AsterixDB before 0.9.4): keep at most k disk components. When a
@@ -15,15 +12,11 @@ import org.strata.lsm.spi.RunInfo;
  * count is at most k), static, stable. Its component constraint: writes wait while the count is
  * above 2k and a merge is running (Luo & Carey's "2 x expected").
  */
-public final class ConstantMergePolicy implements MergePolicy {
-  private final int k;
+public final class ConstantMergePolicy extends BoundedDepthPolicy {
 
   /** @param k the maximum number of disk components kept between merges */
   public ConstantMergePolicy(int k) {
-    if (k < 1) {
-      throw new IllegalArgumentException("k must be >= 1");
-    }
-    this.k = k;
+    super(k);
   }
 
   public int numComponents() {
@@ -35,16 +28,5 @@ public final class ConstantMergePolicy implements MergePolicy {
     if (fullMergeRequested || index.diskComponentCount() > k) {
       MergeAll.mergeAllIfIdle(index);
     }
-  }
-
-  @Override
-  public int componentConstraint() {
-    return 2 * k;
-  }
-
-  @Override
-  public boolean isMergeLagging(MergeContext index) {
-    List<RunInfo> runs = index.runs();
-    return index.diskComponentCount() > 2 * k && runs.stream().anyMatch(RunInfo::merging);
   }
 }

@@ -2,7 +2,6 @@ package org.strata.policy;
 
 import java.util.List;
 import org.strata.lsm.spi.MergeContext;
-import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.RunInfo;
 
 /**
@@ -17,15 +16,14 @@ import org.strata.lsm.spi.RunInfo;
  * not eager (the window need not contain the flush). Component constraint: lags while there are
  * more than 2k runs and a merge runs.
  */
-public final class ExploringMergePolicy implements MergePolicy {
-  private final int k;
+public final class ExploringMergePolicy extends BoundedDepthPolicy {
   private final int minWindow;
   private final int maxWindow;
   private final double ratio;
   private long handledFlush;
 
   public ExploringMergePolicy(int k, int minWindow, int maxWindow, double ratio) {
-    this.k = k;
+    super(k);
     this.minWindow = minWindow;
     this.maxWindow = maxWindow;
     this.ratio = ratio;
@@ -95,16 +93,5 @@ public final class ExploringMergePolicy implements MergePolicy {
     }
     // Smallest average; ties: smallest start, then smallest end (kept by scanning order).
     return sum * bestLen < bestSum * len;
-  }
-
-  @Override
-  public int componentConstraint() {
-    return 2 * k;
-  }
-
-  @Override
-  public boolean isMergeLagging(MergeContext index) {
-    List<RunInfo> runs = index.runs();
-    return runs.size() > 2 * k && StackPolicies.anyMerging(runs);
   }
 }

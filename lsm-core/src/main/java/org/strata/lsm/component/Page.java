@@ -2,8 +2,6 @@ package org.strata.lsm.component;
 
 import static org.strata.lsm.io.BigEndian.getInt;
 import static org.strata.lsm.io.BigEndian.getLong;
-import static org.strata.lsm.io.BigEndian.putInt;
-import static org.strata.lsm.io.BigEndian.putLong;
 
 import java.util.Arrays;
 
