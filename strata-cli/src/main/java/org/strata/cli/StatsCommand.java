@@ -3,7 +3,6 @@ package org.strata.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.strata.lsm.LsmStore;
@@ -35,8 +34,7 @@ final class StatsCommand implements Callable<Integer> {
     if (json) {
       out.println(StatsJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(o));
     } else {
-      for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> e = it.next();
+      for (Map.Entry<String, JsonNode> e : o.properties()) {
         JsonNode v = e.getValue();
         if (e.getKey().equals("mergeLog")) {
           out.printf("%-26s %d recent merges (see --json)%n", e.getKey(), v.size());
@@ -49,8 +47,7 @@ final class StatsCommand implements Callable<Integer> {
                 r.get("maxComponentId").asLong());
           }
         } else if (v.isObject()) {
-          for (Iterator<Map.Entry<String, JsonNode>> c = v.fields(); c.hasNext(); ) {
-            Map.Entry<String, JsonNode> s = c.next();
+          for (Map.Entry<String, JsonNode> s : v.properties()) {
             out.printf("%-26s count %d, %.3f s%n", e.getKey() + "." + s.getKey(),
                 s.getValue().get("count").asLong(), s.getValue().get("seconds").asDouble());
           }

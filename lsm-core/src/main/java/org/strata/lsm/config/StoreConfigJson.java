@@ -191,8 +191,7 @@ public final class StoreConfigJson {
         throw InvalidConfigurationException.of(key + ".parameters", p,
             "an object of parameter names to values");
       }
-      for (Iterator<Map.Entry<String, JsonNode>> it = p.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> e = it.next();
+      for (Map.Entry<String, JsonNode> e : p.properties()) {
         JsonNode v = e.getValue();
         if (!v.isValueNode() || v.isNull()) {
           throw InvalidConfigurationException.of(key + ".parameters." + e.getKey(), v,

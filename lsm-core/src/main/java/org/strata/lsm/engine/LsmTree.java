@@ -10,7 +10,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -1372,16 +1371,5 @@ public final class LsmTree implements LsmStore {
   @Override
   public String toString() {
     return "LsmTree[" + dir + "]";
-  }
-
-  /** For tests: a map from component file name to its meta data. */
-  Map<String, ComponentMeta> componentMetas() {
-    Map<String, ComponentMeta> m = new HashMap<>();
-    for (Run r : current.runs) {
-      for (DiskComponent c : r.components()) {
-        m.put(c.path().getFileName().toString(), c.meta());
-      }
-    }
-    return m;
   }
 }

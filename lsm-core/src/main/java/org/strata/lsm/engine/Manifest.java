@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,8 +115,7 @@ record Manifest(long nextFileNumber, long nextComponentId, long flushedLsn,
     Map<String, Long> counters = new LinkedHashMap<>();
     JsonNode cs = root.get("counters");
     if (cs != null) {
-      for (Iterator<Map.Entry<String, JsonNode>> it = cs.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> e = it.next();
+      for (Map.Entry<String, JsonNode> e : cs.properties()) {
         counters.put(e.getKey(), e.getValue().asLong());
       }
     }
