@@ -1,0 +1,53 @@
+package org.strata.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.strata.lsm.Durability;
+import org.strata.lsm.LsmStore;
+import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.config.StoreConfig;
+import org.strata.lsm.engine.StoreVerifier;
+import org.strata.lsm.io.Clock;
+import org.strata.lsm.testing.FaultyFileIo;
+
+/**
+ * A scheduler that loses a merge to an I/O error reports it (merge log), leaves the inputs in place
+ * and goes on scheduling: the next merge succeeds.
+ */
+class SchedulerMergeFailureTest {
+  @TempDir Path tmp;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"single-thread", "fair", "greedy", "leveldb-score"})
+  void failedMergeKeepsItsInputsAndLaterMergesRun(String scheduler) throws Exception {
+    FaultyFileIo io = new FaultyFileIo(".cmp.tmp");
+    StoreConfig cfg = StoreConfig.defaults()
+        .withMergePolicy(new NamedPlugin("no-merge", Map.of()))
+        .withScheduler(new NamedPlugin(scheduler, Map.of()))
+        .withMemoryComponent(1 << 20, 2).withDurability(Durability.NONE);
+    Path dir = tmp.resolve(scheduler);
+    try (LsmStore store = LsmStore.open(dir, cfg, new StoreEnvironment(Clock.system(), io))) {
+      for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 300; i++) {
+          store.put(("k" + i).getBytes(), ("v" + round + "-" + i).getBytes());
+        }
+        store.flush();
+      }
+      io.failNextWrites(1);
+      store.compact(); // no-merge honours a full-merge request
+      assertThat(store.stats().diskComponents()).isEqualTo(3);
+      assertThat(store.stats().mergeLog()).anySatisfy(r ->
+          assertThat(r.outcome()).startsWith("failed").contains("injected"));
+      store.compact();
+      assertThat(store.stats().diskComponents()).isEqualTo(1);
+      assertThat(store.get("k7".getBytes()).map(String::new)).contains("v2-7");
+    }
+    assertThat(StoreVerifier.verify(dir).ok()).isTrue();
+  }
+}
