@@ -311,7 +311,13 @@ public final class WriteAheadLog implements Closeable {
   @Override
   public void close() {
     if (groupCommitter != null) {
-      groupCommitter.shutdownNow();
+      // No interrupt: an interrupted force would close the log's channel under us.
+      groupCommitter.shutdown();
+      try {
+        groupCommitter.awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     synchronized (syncLock) {
       synchronized (this) {
