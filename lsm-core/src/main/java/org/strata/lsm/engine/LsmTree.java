@@ -560,11 +560,7 @@ public final class LsmTree implements LsmStore {
         }
         continue;
       }
-      try {
-        afterComponentChange();
-      } catch (RuntimeException e) {
-        LOG.error("the merge policy of {} failed after a flush", dir, e);
-      }
+      policyAfter("flush");
       lock.lock();
       try {
         // flush() returns only after the policy has seen the new component, so that a caller's
@@ -680,6 +676,15 @@ public final class LsmTree implements LsmStore {
       counters.put("stalls." + s.jsonName() + ".nanos", stalls.nanos(s));
     }
     return new Manifest(nextFileNumber, nextComponentId, flushedLsn, runs, counters);
+  }
+
+  /** {@link #afterComponentChange()} for background threads: a policy failure is logged. */
+  private void policyAfter(String event) {
+    try {
+      afterComponentChange();
+    } catch (RuntimeException e) {
+      LOG.error("the merge policy of {} failed after a {}", dir, event, e);
+    }
   }
 
   /** Lets the policy react to a new component and re-evaluates the component constraint. */
@@ -992,11 +997,7 @@ public final class LsmTree implements LsmStore {
   /** The last step of every merge, successful or not. */
   void mergeFinished(MergeOperation op, boolean success) {
     if (success) {
-      try {
-        afterComponentChange();
-      } catch (RuntimeException e) {
-        LOG.error("the merge policy of {} failed after a merge", dir, e);
-      }
+      policyAfter("merge");
     }
     lock.lock();
     try {
