@@ -18,7 +18,9 @@ import org.strata.lsm.spi.RunInfo;
  * overwrites and deletes that shrink runs delay fullness as B6.1 asks.
  *
  * <p>Rules, checked from the deepest level up, one merge per level at a time, never touching a run
- * that is already merging:
+ * that is already merging. At a level of one run (K or Z = 1), runs that are being merged down
+ * are leaving it: the rules look at the newer runs before them, which form the level's next
+ * component meanwhile (bLSM's C_i' pattern), so one long merge does not stop the levels above it:
  *
  * <ol>
  *   <li>Push: when the runs of level i hold T·n(i) bytes (a full level plus an arrival), they are
@@ -45,6 +47,8 @@ public final class FluidMergePolicy implements MergePolicy {
   private final int k;
   private final int z;
   private final boolean dynamicLevelSize;
+  private final boolean preemptive;
+  private final int maxComponents;
   private long flushSize;
   private double[] dynamicNominal = new double[0];
   private int levelsSeen = 1;
@@ -64,6 +68,17 @@ public final class FluidMergePolicy implements MergePolicy {
    *     stays nearly full and the slack goes to the ratio between flushes and level 1
    */
   public FluidMergePolicy(int t, int k, int z, boolean dynamicLevelSize) {
+    this(t, k, z, dynamicLevelSize, true, 0);
+  }
+
+  /**
+   * @param preemptive whether a push into a full level merges that level along (Dostoevsky's
+   *     preemptive merging); if false the push forms a new run there and the full level is pushed
+   *     down by a merge of its own (Luo & Carey: one merge per level)
+   * @param maxComponents the global component constraint; 0 for twice the expected count
+   */
+  public FluidMergePolicy(int t, int k, int z, boolean dynamicLevelSize, boolean preemptive,
+      int maxComponents) {
     if (t < 2 || k < 1 || k > t - 1 || z < 1 || z > t - 1) {
       throw new IllegalArgumentException("need T >= 2 and 1 <= K, Z <= T-1");
     }
@@ -71,6 +86,8 @@ public final class FluidMergePolicy implements MergePolicy {
     this.k = k;
     this.z = z;
     this.dynamicLevelSize = dynamicLevelSize;
+    this.preemptive = preemptive;
+    this.maxComponents = maxComponents;
   }
 
   private static int level(RunInfo r) {
@@ -129,13 +146,21 @@ public final class FluidMergePolicy implements MergePolicy {
     levelsSeen = Math.max(levelsSeen, largest);
     updateDynamicSizes(runs, largest);
     for (int level = largest; level >= 1; level--) {
-      List<RunInfo> here = levelRuns(runs, level);
-      if (here.isEmpty()) {
+      List<RunInfo> all = levelRuns(runs, level);
+      if (all.isEmpty()) {
         continue;
       }
+      // Runs of a level that are being merged down are leaving it; the newer runs before them
+      // form the level's next component meanwhile (bLSM's C_i' pattern), so a long merge below
+      // does not stop the levels above from merging.
+      // Only levels of one run (leveling's) form a next component that way; tiered levels
+      // collect runs anyway and wait until none of theirs is merging.
+      boolean oneRun = (level >= largest ? z : k) == 1;
+      List<RunInfo> here = oneRun ? idlePrefix(all) : all;
+      boolean busy = here.size() < all.size();
       // One merge per call: the engine calls again after every flush and merge, so merges at
       // other levels start then, concurrently with this one.
-      if (push(index, runs, level, here, largest) || absorb(index, level, here, largest)) {
+      if (push(index, runs, level, here, busy, largest) || absorb(index, level, here, largest)) {
         return;
       }
     }
@@ -152,6 +177,15 @@ public final class FluidMergePolicy implements MergePolicy {
     return out;
   }
 
+  /** The newest runs of a level up to its first merging run. */
+  private static List<RunInfo> idlePrefix(List<RunInfo> levelRuns) {
+    int n = 0;
+    while (n < levelRuns.size() && !levelRuns.get(n).merging()) {
+      n++;
+    }
+    return levelRuns.subList(0, n);
+  }
+
   private static long size(List<RunInfo> rs) {
     long s = 0;
     for (RunInfo r : rs) {
@@ -161,30 +195,43 @@ public final class FluidMergePolicy implements MergePolicy {
   }
 
   private boolean push(MergeContext index, List<RunInfo> runs, int level, List<RunInfo> here,
-      int largest) {
-    if (StackPolicies.anyMerging(here)
+      boolean busy, int largest) {
+    if (here.isEmpty() || StackPolicies.anyMerging(here)
         || size(here) < t * nominal(level) * (1 - SLACK)) {
       return false;
     }
     List<RunInfo> window = new ArrayList<>(here);
     int target = level + 1;
+    if (!contiguous(runs, window)) {
+      return false; // a run of another level sits between them; wait for it to move on
+    }
+    if (busy) {
+      // Older runs of this level are still merging down, so nothing below is contiguous with
+      // the window: its output becomes a new run of the next level.
+      return index.scheduleMerge(window, target);
+    }
     while (true) {
       List<RunInfo> next = levelRuns(runs, target);
-      if (!next.isEmpty() && size(next) >= (t - 1) * nominal(target) * (1 - SLACK)) {
-        if (StackPolicies.anyMerging(next)) {
-          // The full level below is itself being pushed down: rather than wait, form a new run
-          // there (as bLSM's C1' forms while C1 merges), so merges of different levels overlap.
-          break;
-        }
+      List<RunInfo> nextIdle = idlePrefix(next);
+      boolean nextBusy = nextIdle.size() < next.size();
+      if (preemptive && !nextBusy && !next.isEmpty()
+          && size(next) >= (t - 1) * nominal(target) * (1 - SLACK)) {
         window.addAll(next); // the next level is full too: merge it along (preemptive)
         target++;
         continue;
       }
-      if (!next.isEmpty() && !StackPolicies.anyMerging(next) && next.get(0).sizeBytes()
+      // Join the newest idle run of the target level when it has room. If the level's older
+      // runs are being pushed down, that run is the level's next component forming meanwhile (as
+      // bLSM's C1' forms while C1 merges), so merges of different levels overlap. A full level
+      // that is not merged along gets a new run and then pushes itself down.
+      if (!nextIdle.isEmpty() && nextIdle.get(0).sizeBytes()
           < growth(target, Math.max(largest, target)) * nominal(target) * (1 - SLACK)) {
-        window.add(next.get(0)); // join the active run of the target level
+        List<RunInfo> joined = new ArrayList<>(window);
+        joined.add(nextIdle.get(0));
+        if (contiguous(runs, joined)) {
+          window = joined;
+        }
       }
-      // Otherwise the output is a new run of the target level; runs below may be merging.
       break;
     }
     return index.scheduleMerge(window, target);
@@ -201,11 +248,35 @@ public final class FluidMergePolicy implements MergePolicy {
     }
     boolean single = arrival.sizeBytes() <= nominal(level) * (1 + SLACK);
     boolean room = active.sizeBytes() < growth(level, largest) * nominal(level) * (1 - SLACK);
-    return single && room && index.scheduleMerge(List.of(arrival, active), level);
+    return single && room && contiguous(index.runs(), List.of(arrival, active))
+        && index.scheduleMerge(List.of(arrival, active), level);
+  }
+
+  /** Whether {@code window} is a contiguous stretch of {@code runs} (newest first). */
+  private static boolean contiguous(List<RunInfo> runs, List<RunInfo> window) {
+    int at = -1;
+    for (int i = 0; i < runs.size(); i++) {
+      if (runs.get(i).runId() == window.get(0).runId()) {
+        at = i;
+        break;
+      }
+    }
+    if (at < 0 || at + window.size() > runs.size()) {
+      return false;
+    }
+    for (int i = 0; i < window.size(); i++) {
+      if (runs.get(at + i).runId() != window.get(i).runId()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
   public int componentConstraint() {
+    if (maxComponents > 0) {
+      return maxComponents;
+    }
     return 2 * (k * (levelsSeen - 1) + z);
   }
 

@@ -11,6 +11,12 @@ import org.strata.lsm.spi.Parameters;
  * (parameters {@code size-ratio}, default 10, and {@code dynamic-level-size}; K = Z = 1), {@code
  * tiering} ({@code size-ratio}, default 3, and {@code dynamic-level-size}; K = Z = T−1), {@code lazy-leveling} ({@code size-ratio}, default 10; K = T−1, Z = 1)
  * and {@code fluid} ({@code size-ratio} default 10, {@code K} and {@code Z} default 1).
+ *
+ * <p>Every one also takes {@code preemptive} (default true: a push into a full level carries that
+ * level along, Dostoevsky's preemptive merging; false: the push forms a new run there and the full
+ * level is pushed down by a merge of its own, Luo & Carey's one-merge-per-level model) and {@code
+ * max-components} (default 0: the global component constraint is twice the expected count; a
+ * positive value sets it, e.g. 48 for the paper's tiering T=3).
  */
 public abstract class FluidPolicyFactory implements MergePolicyFactory {
   private final String name;
@@ -28,7 +34,14 @@ public abstract class FluidPolicyFactory implements MergePolicyFactory {
 
   @Override
   public Set<String> parameterNames() {
-    return Set.of("size-ratio");
+    return Set.of("size-ratio", "preemptive", "max-components");
+  }
+
+  /** The common parameter names plus {@code extra}. */
+  static Set<String> with(String... extra) {
+    Set<String> all = new java.util.TreeSet<>(Set.of("size-ratio", "preemptive", "max-components"));
+    all.addAll(Set.of(extra));
+    return Set.copyOf(all);
   }
 
   @Override
@@ -40,6 +53,12 @@ public abstract class FluidPolicyFactory implements MergePolicyFactory {
 
   abstract MergePolicy create(Parameters p, int t);
 
+  /** A Fluid policy with the common parameters read from {@code p}. */
+  static MergePolicy fluid(Parameters p, int t, int k, int z, boolean dynamicLevelSize) {
+    return new FluidMergePolicy(t, k, z, dynamicLevelSize, p.booleanValue("preemptive", true),
+        p.intValue("max-components", 0, 0, 1_000_000));
+  }
+
   /** {@code leveling}: parameters {@code size-ratio} and {@code dynamic-level-size} (false). */
   public static final class Leveling extends FluidPolicyFactory {
     public Leveling() {
@@ -48,12 +67,12 @@ public abstract class FluidPolicyFactory implements MergePolicyFactory {
 
     @Override
     public Set<String> parameterNames() {
-      return Set.of("size-ratio", "dynamic-level-size");
+      return with("dynamic-level-size");
     }
 
     @Override
     MergePolicy create(Parameters p, int t) {
-      return new FluidMergePolicy(t, 1, 1, p.booleanValue("dynamic-level-size", false));
+      return fluid(p, t, 1, 1, p.booleanValue("dynamic-level-size", false));
     }
   }
 
@@ -65,12 +84,12 @@ public abstract class FluidPolicyFactory implements MergePolicyFactory {
 
     @Override
     public Set<String> parameterNames() {
-      return Set.of("size-ratio", "dynamic-level-size");
+      return with("dynamic-level-size");
     }
 
     @Override
     MergePolicy create(Parameters p, int t) {
-      return new FluidMergePolicy(t, t - 1, t - 1, p.booleanValue("dynamic-level-size", false));
+      return fluid(p, t, t - 1, t - 1, p.booleanValue("dynamic-level-size", false));
     }
   }
 
@@ -82,7 +101,7 @@ public abstract class FluidPolicyFactory implements MergePolicyFactory {
 
     @Override
     MergePolicy create(Parameters p, int t) {
-      return new FluidMergePolicy(t, t - 1, 1);
+      return fluid(p, t, t - 1, 1, false);
     }
   }
 
@@ -94,12 +113,12 @@ public abstract class FluidPolicyFactory implements MergePolicyFactory {
 
     @Override
     public Set<String> parameterNames() {
-      return Set.of("size-ratio", "K", "Z");
+      return with("K", "Z");
     }
 
     @Override
     MergePolicy create(Parameters p, int t) {
-      return new FluidMergePolicy(t, p.intValue("K", 1, 1, t - 1), p.intValue("Z", 1, 1, t - 1));
+      return fluid(p, t, p.intValue("K", 1, 1, t - 1), p.intValue("Z", 1, 1, t - 1), false);
     }
   }
 }

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Set;
 import org.strata.lsm.spi.MergeScheduler;
 import org.strata.lsm.spi.MergeSchedulerFactory;
+import org.strata.lsm.spi.OperationRunner;
 import org.strata.lsm.spi.Parameters;
 
 /** The factories of {@code fair}, {@code greedy} and {@code leveldb-score}. */
@@ -24,8 +25,13 @@ public final class ConcurrentSchedulerFactories {
 
     @Override
     public MergeScheduler create(Map<String, String> parameters) {
+      return create(parameters, new ThreadOperationRunner("fair"));
+    }
+
+    @Override
+    public MergeScheduler create(Map<String, String> parameters, OperationRunner runner) {
       Parameters.of("merge-scheduler 'fair'", parameters, parameterNames());
-      return new FairScheduler();
+      return new FairScheduler(runner);
     }
   }
 
@@ -43,9 +49,14 @@ public final class ConcurrentSchedulerFactories {
 
     @Override
     public MergeScheduler create(Map<String, String> parameters) {
+      return create(parameters, new ThreadOperationRunner("greedy"));
+    }
+
+    @Override
+    public MergeScheduler create(Map<String, String> parameters, OperationRunner runner) {
       Parameters p = Parameters.of("merge-scheduler 'greedy'", parameters, parameterNames());
       return new GreedyScheduler(p.intValue("max-concurrent-merges", 1, 1, 1000),
-          p.intValue("recheck-ms", 100, 0, 60_000));
+          p.intValue("recheck-ms", 100, 0, 60_000), runner);
     }
   }
 
@@ -67,8 +78,13 @@ public final class ConcurrentSchedulerFactories {
 
     @Override
     public MergeScheduler create(Map<String, String> parameters) {
+      return create(parameters, new ThreadOperationRunner("leveldb"));
+    }
+
+    @Override
+    public MergeScheduler create(Map<String, String> parameters, OperationRunner runner) {
       Parameters.of("merge-scheduler 'leveldb-score'", parameters, parameterNames());
-      return new SingleThreadScheduler();
+      return new SingleThreadScheduler(runner);
     }
   }
 }

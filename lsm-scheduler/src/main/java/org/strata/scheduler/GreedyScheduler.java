@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.strata.lsm.spi.IoOperation;
 import org.strata.lsm.spi.MergeScheduler;
+import org.strata.lsm.spi.OperationRunner;
 
 /**
  * Luo & Carey's greedy scheduler (Figure 7 of the paper): all merge bandwidth goes to the merge
@@ -19,7 +20,7 @@ import org.strata.lsm.spi.MergeScheduler;
  */
 public final class GreedyScheduler implements MergeScheduler {
   private final int maxRunning;
-  private final ConcurrentMergeRunner runner = new ConcurrentMergeRunner("greedy");
+  private final OperationRunner runner;
   private final List<IoOperation> active = new ArrayList<>();
   private final List<IoOperation> running = new ArrayList<>();
   private final ScheduledExecutorService recheck;
@@ -29,8 +30,20 @@ public final class GreedyScheduler implements MergeScheduler {
    * @param recheckMillis period of re-evaluation while merges are active (0 to disable)
    */
   public GreedyScheduler(int maxRunning, long recheckMillis) {
+    this(maxRunning, recheckMillis, new ThreadOperationRunner("greedy"));
+  }
+
+  /**
+   * A greedy scheduler that starts its merges on {@code runner} (and owns it). On a virtual-time
+   * runner there is no periodic re-evaluation: every arrival and completion is a call already.
+   *
+   * @param maxRunning k, the number of smallest merges that run at once
+   * @param recheckMillis period of re-evaluation while merges are active (0 to disable)
+   */
+  public GreedyScheduler(int maxRunning, long recheckMillis, OperationRunner runner) {
     this.maxRunning = maxRunning;
-    if (recheckMillis > 0) {
+    this.runner = runner;
+    if (recheckMillis > 0 && !runner.virtualTime()) {
       this.recheck = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "strata-greedy-recheck");
         t.setDaemon(true);

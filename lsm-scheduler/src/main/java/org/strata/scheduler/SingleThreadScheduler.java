@@ -1,68 +1,90 @@
 package org.strata.scheduler;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.ArrayDeque;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.spi.IoOperation;
 import org.strata.lsm.spi.MergeScheduler;
+import org.strata.lsm.spi.OperationRunner;
 
 /**
  * Luo & Carey's single-threaded scheduler: one merge at a time, in the order they were scheduled
- * (FIFO by creation, the spec's recommended reading). Flushes run on the engine's own flush thread
- * and are not queued here, so they keep priority.
+ * (FIFO by creation, the spec's recommended reading). The next merge starts when the running one
+ * is reported {@linkplain #completed completed}. Flushes run on the engine's own flush thread and
+ * are not queued here, so they keep priority.
  */
 public final class SingleThreadScheduler implements MergeScheduler {
   private static final Logger LOG = LogManager.getLogger(SingleThreadScheduler.class);
 
-  private final ThreadPoolExecutor executor;
+  private final OperationRunner runner;
+  private final ArrayDeque<IoOperation> queue = new ArrayDeque<>();
+  private IoOperation running;
+  private boolean closed;
 
+  /** A single-threaded scheduler on a thread of its own. */
   public SingleThreadScheduler() {
-    this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-        new LinkedBlockingQueue<>(), r -> {
-          Thread t = new Thread(r, "strata-merge");
-          t.setDaemon(true);
-          return t;
-        });
+    this(new ThreadOperationRunner("single"));
+  }
+
+  /** A single-threaded scheduler that starts its merges on {@code runner} (and owns it). */
+  public SingleThreadScheduler(OperationRunner runner) {
+    this.runner = runner;
   }
 
   @Override
   public void schedule(IoOperation op) {
-    executor.execute(new Task(op));
+    IoOperation start;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      queue.addLast(op);
+      start = next();
+    }
+    if (start != null) {
+      runner.start(start);
+    }
   }
 
   @Override
   public void completed(IoOperation op) {
-    // FIFO needs no bookkeeping: the next queued merge starts when this task returns.
+    IoOperation start;
+    synchronized (this) {
+      if (running == op) {
+        running = null;
+      }
+      start = closed ? null : next();
+    }
+    if (start != null) {
+      runner.start(start);
+    }
+  }
+
+  /** The queue's head if nothing runs; it becomes the running merge. */
+  private IoOperation next() {
+    if (running != null || queue.isEmpty()) {
+      return null;
+    }
+    running = queue.pollFirst();
+    return running;
+  }
+
+  /** Merges waiting for their turn (for tests and statistics). */
+  public synchronized int queued() {
+    return queue.size();
   }
 
   @Override
   public void close() {
     // Drop queued merges but do not interrupt the running one: it notices the closing store at
     // its next page and stops cleanly (an interrupt would close its file channels mid-write).
-    List<Runnable> dropped = new ArrayList<>();
-    executor.getQueue().drainTo(dropped);
-    executor.shutdown();
-    if (!dropped.isEmpty()) {
-      LOG.debug("dropped {} queued merges at close", dropped.size());
-    }
-    try {
-      if (!executor.awaitTermination(5, TimeUnit.MINUTES)) {
-        LOG.warn("a merge did not stop within 5 minutes of close");
+    synchronized (this) {
+      closed = true;
+      if (!queue.isEmpty()) {
+        LOG.debug("dropped {} queued merges at close", queue.size());
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      queue.clear();
     }
-  }
-
-  /** Wraps an operation so that shutdownNow returns it. */
-  private record Task(IoOperation op) implements Runnable {
-    @Override
-    public void run() {
-      op.run();
-    }
+    runner.close();
   }
 }

@@ -21,9 +21,11 @@ class SingleThreadSchedulerTest {
     final AtomicInteger running;
     final AtomicInteger maxRunning;
     final CountDownLatch gate;
+    final MergeScheduler owner;
 
-    Op(int id, List<Integer> log, AtomicInteger running, AtomicInteger maxRunning,
-        CountDownLatch gate) {
+    Op(MergeScheduler owner, int id, List<Integer> log, AtomicInteger running,
+        AtomicInteger maxRunning, CountDownLatch gate) {
+      this.owner = owner;
       this.id = id;
       this.log = log;
       this.running = running;
@@ -61,6 +63,7 @@ class SingleThreadSchedulerTest {
       }
       log.add(id);
       running.decrementAndGet();
+      owner.completed(this); // as the engine does right after run() returns
     }
 
     @Override
@@ -78,7 +81,7 @@ class SingleThreadSchedulerTest {
     AtomicInteger max = new AtomicInteger();
     CountDownLatch open = new CountDownLatch(0);
     for (int i = 0; i < 20; i++) {
-      s.schedule(new Op(i, log, running, max, open));
+      s.schedule(new Op(s, i, log, running, max, open));
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (log.size() < 20 && System.nanoTime() < deadline) {
@@ -90,8 +93,8 @@ class SingleThreadSchedulerTest {
 
     CountDownLatch gate = new CountDownLatch(1);
     List<Integer> log2 = new CopyOnWriteArrayList<>();
-    s.schedule(new Op(100, log2, running, max, gate));
-    s.schedule(new Op(101, log2, running, max, gate));
+    s.schedule(new Op(s, 100, log2, running, max, gate));
+    s.schedule(new Op(s, 101, log2, running, max, gate));
     while (running.get() == 0) {
       Thread.sleep(1);
     }

@@ -45,6 +45,11 @@ public final class Plugins {
 
   /** Creates the named scheduler; unknown names and bad parameters fail with a clear message. */
   public static MergeScheduler mergeScheduler(NamedPlugin p) {
+    return schedulerFactory(p).create(p.parameters());
+  }
+
+  /** The named scheduler's factory; an unknown name fails with a clear message. */
+  public static MergeSchedulerFactory schedulerFactory(NamedPlugin p) {
     TreeMap<String, MergeSchedulerFactory> all = schedulerFactories();
     MergeSchedulerFactory f = all.get(p.name());
     if (f == null) {
@@ -52,6 +57,6 @@ public final class Plugins {
           all.isEmpty() ? "none (no merge scheduler jar is on the class path)"
               : String.join(", ", all.keySet()));
     }
-    return f.create(p.parameters());
+    return f;
   }
 }

@@ -8,7 +8,11 @@ public interface MergeScheduler extends AutoCloseable {
   /** Hands over an operation; the scheduler must eventually call {@link IoOperation#run()} once. */
   void schedule(IoOperation op);
 
-  /** Called by the engine right after {@code op.run()} returned, on the thread that ran it. */
+  /**
+   * Called by the engine right after {@code op.run()} returned, on the thread that ran it (by the
+   * simulator when a virtual operation finishes). Schedulers may rely on it to start the next
+   * operation; it is called for every operation that ran, successful or not.
+   */
   void completed(IoOperation op);
 
   /**

@@ -21,4 +21,18 @@ public interface MergeSchedulerFactory {
    * @throws org.strata.lsm.InvalidConfigurationException for an unknown parameter or a bad value
    */
   MergeScheduler create(Map<String, String> parameters);
+
+  /**
+   * Creates a scheduler that starts its operations on {@code runner} instead of threads of its
+   * own; the discrete-event simulator ({@code strata des}) passes a virtual-time runner. The
+   * scheduler owns the runner and closes it in {@link MergeScheduler#close()}. Schedulers that can
+   * only run on real threads keep this default, which refuses.
+   *
+   * @throws UnsupportedOperationException if this scheduler cannot run on a given runner
+   * @throws org.strata.lsm.InvalidConfigurationException for an unknown parameter or a bad value
+   */
+  default MergeScheduler create(Map<String, String> parameters, OperationRunner runner) {
+    throw new UnsupportedOperationException("merge-scheduler '" + name()
+        + "' runs only on its own threads and cannot be driven by a simulator");
+  }
 }

@@ -8,14 +8,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.spi.IoOperation;
+import org.strata.lsm.spi.OperationRunner;
 
-/** Runs each merge on a thread of its own (threads are reused); shared by fair and greedy. */
-final class ConcurrentMergeRunner {
-  private static final Logger LOG = LogManager.getLogger(ConcurrentMergeRunner.class);
+/**
+ * The runner of a store: each started operation runs on a thread of its own (idle threads are
+ * reused for 30 s), so merges proceed concurrently and share the store's I/O throttle.
+ */
+public final class ThreadOperationRunner implements OperationRunner {
+  private static final Logger LOG = LogManager.getLogger(ThreadOperationRunner.class);
 
   private final ExecutorService executor;
 
-  ConcurrentMergeRunner(String name) {
+  /** @param name the scheduler's name, used in thread names */
+  public ThreadOperationRunner(String name) {
     AtomicInteger n = new AtomicInteger();
     this.executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
         new SynchronousQueue<>(), r -> {
@@ -25,12 +30,14 @@ final class ConcurrentMergeRunner {
         });
   }
 
-  void start(IoOperation op) {
+  @Override
+  public void start(IoOperation op) {
     executor.execute(op::run);
   }
 
-  /** Lets running merges notice the closing store and return; waits for them. */
-  void close() {
+  /** Lets running operations notice the closing store and return; waits for them. */
+  @Override
+  public void close() {
     executor.shutdown();
     try {
       if (!executor.awaitTermination(5, TimeUnit.MINUTES)) {

@@ -1,0 +1,224 @@
+package org.strata.scheduler.des;
+
+import java.util.function.Function;
+import org.strata.lsm.spi.IoOperation;
+import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeScheduler;
+import org.strata.lsm.spi.OperationRunner;
+
+/**
+ * One phase of the discrete-event simulation: a freshly loaded tree, one writer, and the
+ * flush and merge machinery of the engine replayed in virtual time.
+ *
+ * <p>The writer takes writes in arrival order (a closed loop takes the next one as soon as the last
+ * completes). A write waits while writes are stopped (every memory component full, or the
+ * component constraint violated), is paced under {@code limit} and {@code graded} admission, and
+ * then takes {@code 1 / memoryWriteRate} seconds. A full memory component is flushed by the single
+ * flush thread (strict priority on the bandwidth); after every flush and every merge the policy is
+ * asked once for merges and the constraint is re-evaluated, in the engine's order.
+ */
+final class DesPhase {
+  private final DesSetup setup;
+  private final double duration;
+  private final ArrivalProcess arrivals;
+  private final WriteObserver observer;
+  private final VirtualIo io;
+  private final DesIndex index;
+  private final MergeScheduler scheduler;
+  private final String schedulerName;
+  private final PhaseMetrics metrics;
+  private final long memoryEntries;
+  private final double flushFraction;
+  private long activeEntries;
+  private int immutables;
+  private boolean memoryFull;
+  private boolean constraintViolated;
+
+  /**
+   * @param arrivals the open-loop arrival process, or null for a closed loop
+   * @param observer sees every write, or null
+   */
+  DesPhase(DesSetup setup, MergePolicy policy, String schedulerName,
+      Function<OperationRunner, MergeScheduler> schedulers, double duration,
+      ArrivalProcess arrivals, WriteObserver observer) {
+    if (!(duration > 0) || Double.isInfinite(duration)) {
+      throw new IllegalArgumentException("duration must be a positive number of seconds");
+    }
+    this.setup = setup;
+    this.duration = duration;
+    this.arrivals = arrivals;
+    this.observer = observer;
+    this.schedulerName = schedulerName;
+    this.io = new VirtualIo(setup.bandwidth());
+    this.index = new DesIndex(setup, policy, io);
+    this.metrics = new PhaseMetrics(duration);
+    this.memoryEntries = Math.max(1, setup.memoryComponentEntries());
+    this.flushFraction = index.updateFraction(memoryEntries);
+    index.load();
+    this.scheduler = schedulers.apply(io);
+    index.scheduler(scheduler);
+    io.meter(metrics);
+  }
+
+  PhaseResult run() {
+    try {
+      return simulate();
+    } finally {
+      scheduler.close();
+    }
+  }
+
+  private PhaseResult simulate() {
+    boolean open = arrivals != null;
+    afterComponentChange(); // the loaded shape may already call for merges
+    double writerFree = 0;
+    double lastAdmit = Double.NEGATIVE_INFINITY;
+    double paceGap = 1 / setup.writeRate();
+    double writeCost = 1 / setup.memoryWriteRate();
+    long k = 0;
+    outer:
+    while (true) {
+      double arrival = open ? arrivals.next() : writerFree;
+      if (arrival >= duration) {
+        break;
+      }
+      if (open) {
+        metrics.arrival(arrival);
+      }
+      double dequeued = Math.max(arrival, writerFree);
+      if (dequeued >= duration) {
+        continue; // arrived, still queued when the phase ends
+      }
+      double start = dequeued;
+      if (paced()) {
+        start = Math.max(start, lastAdmit + paceGap);
+      }
+      advanceTo(start);
+      while (memoryFull || constraintViolated) {
+        if (!io.busy()) {
+          throw new IllegalStateException("writes are stopped (" + (memoryFull
+              ? "memory components full" : "component constraint") + ") but no flush or merge"
+              + " is running at " + io.now() + " s: the policy or scheduler never runs the"
+              + " merge it needs");
+        }
+        step();
+        start = Math.max(start, io.now());
+        if (start >= duration) {
+          break outer;
+        }
+      }
+      lastAdmit = start;
+      double done = start + writeCost;
+      metrics.completion(arrival, dequeued, done, open);
+      if (observer != null) {
+        observer.written(k, arrival, dequeued, done);
+      }
+      k++;
+      writerFree = done;
+      if (++activeEntries >= memoryEntries) {
+        advanceTo(done);
+        rotate();
+      }
+    }
+    advanceTo(duration);
+    return metrics.finish(open ? "running" : "testing", schedulerName,
+        open ? arrivals.meanRate() : 0, k, index.componentCount(), index.rejectedMerges());
+  }
+
+  private boolean paced() {
+    switch (setup.admission()) {
+      case "limit":
+        return true;
+      case "graded":
+        int constraint = index.policy().componentConstraint();
+        return constraint != Integer.MAX_VALUE
+            && index.componentCount() >= setup.slowdownAt() * constraint;
+      default:
+        return false;
+    }
+  }
+
+  /** Processes every flush and merge completion up to {@code t}, then moves time to it. */
+  private void advanceTo(double t) {
+    while (io.nextCompletionTime() <= t) {
+      step();
+    }
+    metrics.sampleUpTo(t, index.componentCount());
+    io.advanceTo(t);
+  }
+
+  /** Completes the next flush or merge, sampling the seconds before it. */
+  private void step() {
+    metrics.sampleUpTo(io.nextCompletionTime(), index.componentCount());
+    handle(io.completeNext());
+  }
+
+  /** The active memory component is full: it becomes immutable and is flushed, or writes stop. */
+  private void rotate() {
+    if (immutables < setup.memoryComponents() - 1) {
+      immutables++;
+      activeEntries = 0;
+      if (!io.flushing()) {
+        startFlush();
+      }
+    } else {
+      memoryFull = true;
+      updateStall();
+    }
+  }
+
+  private void startFlush() {
+    io.startFlush(new DesOperation(IoOperation.Kind.FLUSH, DesIndex.NAME,
+        index.bytes(flushFraction),
+        (long) Math.ceil((double) memoryEntries * setup.entrySize() / setup.pageSize()),
+        io.now()));
+  }
+
+  private void handle(DesOperation op) {
+    if (op.kind() == IoOperation.Kind.FLUSH) {
+      immutables--;
+      index.addFlushed(flushFraction, false);
+      afterComponentChange();
+      if (memoryFull) {
+        memoryFull = false;
+        immutables++;
+        activeEntries = 0;
+      }
+      if (immutables > 0 && !io.flushing()) {
+        startFlush();
+      }
+    } else {
+      int width = index.width(op);
+      int level = index.outputLevel(op);
+      index.mergeCompleted(op);
+      metrics.merge(new MergeLogEntry(op.createdAt(), op.startedAt(), op.completedAt(), width,
+          level, op.workBytes()));
+      afterComponentChange();
+      scheduler.completed(op);
+    }
+    updateStall();
+  }
+
+  /** The engine's order: the policy reacts once, then the constraint is re-evaluated. */
+  private void afterComponentChange() {
+    MergePolicy policy = index.policy();
+    policy.diskComponentAdded(index, false);
+    switch (setup.constraint()) {
+      case "global":
+        constraintViolated = policy.isMergeLagging(index);
+        break;
+      case "local":
+        constraintViolated = policy.isMergeLaggingLocally(index);
+        break;
+      default:
+        constraintViolated = false;
+    }
+    metrics.components(index.componentCount(), index.flushedRunCount());
+    updateStall();
+  }
+
+  private void updateStall() {
+    metrics.stall(io.now(), memoryFull ? PhaseMetrics.Stall.MEMORY
+        : constraintViolated ? PhaseMetrics.Stall.CONSTRAINT : null);
+  }
+}

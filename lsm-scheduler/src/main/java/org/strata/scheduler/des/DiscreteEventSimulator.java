@@ -1,0 +1,78 @@
+package org.strata.scheduler.des;
+
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.engine.Plugins;
+import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeScheduler;
+import org.strata.lsm.spi.MergeSchedulerFactory;
+import org.strata.lsm.spi.OperationRunner;
+
+/**
+ * Luo & Carey's experiments in virtual time ({@code strata des}): the real merge policy and merge
+ * scheduler classes drive a simulated tree whose flushes and merges share one bandwidth B, with a
+ * writer in a closed loop (the testing phase) or fed by an open-loop arrival process (the running
+ * phase). Every phase starts from a freshly loaded tree and is deterministic for a given setup and
+ * arrival process. Merges are full merges of whole runs; policies that ask for partitioned merges
+ * (partitioned leveling) are not modelled and fail with {@link UnsupportedOperationException}.
+ */
+public final class DiscreteEventSimulator {
+  private final DesSetup setup;
+  private final Supplier<MergePolicy> policies;
+  private final String schedulerName;
+  private final Function<OperationRunner, MergeScheduler> schedulers;
+
+  /**
+   * @param policies a fresh policy instance per phase
+   * @param schedulerName the scheduler's name, for reports
+   * @param schedulers creates a scheduler on the simulator's virtual-time runner
+   */
+  public DiscreteEventSimulator(DesSetup setup, Supplier<MergePolicy> policies,
+      String schedulerName, Function<OperationRunner, MergeScheduler> schedulers) {
+    this.setup = setup;
+    this.policies = policies;
+    this.schedulerName = schedulerName;
+    this.schedulers = schedulers;
+  }
+
+  /**
+   * A simulator for named plug-ins found on the class path. Unknown names and bad parameters fail
+   * as they do in a store's configuration.
+   *
+   * @throws org.strata.lsm.InvalidConfigurationException for an unknown name or a bad parameter
+   * @throws UnsupportedOperationException if the scheduler cannot run in virtual time
+   */
+  public static DiscreteEventSimulator of(DesSetup setup, NamedPlugin policy,
+      NamedPlugin scheduler) {
+    Plugins.mergePolicy(policy); // fail now, not in the middle of a phase
+    MergeSchedulerFactory factory = Plugins.schedulerFactory(scheduler);
+    factory.create(scheduler.parameters(), new VirtualIo(1)).close();
+    return new DiscreteEventSimulator(setup, () -> Plugins.mergePolicy(policy), scheduler.name(),
+        runner -> factory.create(scheduler.parameters(), runner));
+  }
+
+  public DesSetup setup() {
+    return setup;
+  }
+
+  /** The testing phase: one writer in a closed loop for {@code duration} seconds. */
+  public PhaseResult testing(double duration) {
+    return new DesPhase(setup, policies.get(), schedulerName, schedulers, duration, null, null)
+        .run();
+  }
+
+  /** The running phase: writes arrive by {@code arrivals} for {@code duration} seconds. */
+  public PhaseResult running(double duration, ArrivalProcess arrivals) {
+    return running(duration, arrivals, null);
+  }
+
+  /** The running phase, showing every write to {@code observer}. */
+  public PhaseResult running(double duration, ArrivalProcess arrivals, WriteObserver observer) {
+    if (arrivals == null) {
+      throw new IllegalArgumentException("the running phase needs an arrival process");
+    }
+    return new DesPhase(setup, policies.get(), schedulerName, schedulers, duration, arrivals,
+        observer).run();
+  }
+}

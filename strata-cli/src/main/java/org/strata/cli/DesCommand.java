@@ -1,0 +1,370 @@
+package org.strata.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.strata.lsm.config.ByteSize;
+import org.strata.lsm.config.NamedPlugin;
+import org.strata.scheduler.des.ArrivalProcess;
+import org.strata.scheduler.des.DesSetup;
+import org.strata.scheduler.des.DiscreteEventSimulator;
+import org.strata.scheduler.des.LatencySummary;
+import org.strata.scheduler.des.PhaseResult;
+import org.strata.scheduler.des.SecondSample;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code strata des}: Luo & Carey's two-phase experiment in virtual time, with the real policy and
+ * scheduler classes (see {@link DiscreteEventSimulator}).
+ */
+@Command(name = "des", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Discrete-event simulation of a tree under a merge policy and merge scheduler:"
+        + " a testing phase (closed loop, --testing-scheduler) that finds the maximum write"
+        + " throughput, and a running phase (open loop, --scheduler) at --utilization of it, a"
+        + " --rate or a --burst pattern, reporting write and processing latency, stalls and disk"
+        + " components. Defaults are the paper's setup: 100 M entries of 1 KB, 128 MB memory"
+        + " components, 100 MB/s, two-hour phases.")
+final class DesCommand implements Callable<Integer> {
+  @Option(names = "--policy", required = true, paramLabel = "NAME",
+      description = "Merge policy, e.g. tiering, leveling, size-tiered, binomial.")
+  String policy;
+
+  @Option(names = "--param", paramLabel = "KEY=VALUE",
+      description = "A policy parameter; repeat for several.")
+  Map<String, String> params = new LinkedHashMap<>();
+
+  @Option(names = "--scheduler", defaultValue = "greedy", paramLabel = "NAME",
+      description = "Scheduler of the running phase: single-thread, fair, greedy (default)."
+          + " The testing phase uses --testing-scheduler.")
+  String scheduler;
+
+  @Option(names = "--scheduler-param", paramLabel = "KEY=VALUE",
+      description = "A scheduler parameter, e.g. max-concurrent-merges=2.")
+  Map<String, String> schedulerParams = new LinkedHashMap<>();
+
+  @Option(names = "--testing-scheduler", defaultValue = "fair", paramLabel = "NAME",
+      description = "Scheduler of the testing phase (default fair, as the paper prescribes).")
+  String testingScheduler;
+
+  @Option(names = "--constraint", defaultValue = "global", paramLabel = "global|local|none",
+      description = "Component constraint that stops writes (default global).")
+  String constraint;
+
+  @Option(names = "--admission", defaultValue = "asap", paramLabel = "asap|limit|graded",
+      description = "Write admission (default asap).")
+  String admission;
+
+  @Option(names = "--write-rate", defaultValue = "4000", paramLabel = "WRITES/S",
+      description = "Pace of limit and graded admission (default 4000).")
+  double writeRate;
+
+  @Option(names = "--slowdown-at", defaultValue = "0.8", paramLabel = "FRACTION",
+      description = "Fraction of the constraint where graded admission slows writes.")
+  double slowdownAt;
+
+  @Option(names = "--bandwidth", defaultValue = "100MB", paramLabel = "SIZE",
+      description = "B: bytes per second for flushes and merges (default 100MB).")
+  String bandwidth;
+
+  @Option(names = "--memory-component", defaultValue = "128MB", paramLabel = "SIZE",
+      description = "M: memory component size (default 128MB).")
+  String memoryComponent;
+
+  @Option(names = "--memory-components", defaultValue = "2", paramLabel = "N",
+      description = "Memory components per tree (default 2).")
+  int memoryComponents;
+
+  @Option(names = "--entries", defaultValue = "100000000", paramLabel = "N",
+      description = "Entries loaded before each phase; updates draw keys uniformly from them.")
+  long entries;
+
+  @Option(names = "--entry-size", defaultValue = "1KB", paramLabel = "SIZE",
+      description = "Bytes per entry (default 1KB).")
+  String entrySize;
+
+  @Option(names = "--page-size", defaultValue = "4KB", paramLabel = "SIZE",
+      description = "Page size for remaining input pages (default 4KB).")
+  String pageSize;
+
+  @Option(names = "--memory-write-rate", defaultValue = "1000000", paramLabel = "WRITES/S",
+      description = "Writes per second a memory component absorbs (default 1000000).")
+  double memoryWriteRate;
+
+  @Option(names = "--phase", defaultValue = "both", paramLabel = "testing|running|both",
+      description = "Phases to run (default both).")
+  String phase;
+
+  @Option(names = "--utilization", defaultValue = "0.95", paramLabel = "U",
+      description = "Running arrival rate as a fraction of the testing maximum (default 0.95).")
+  double utilization;
+
+  @Option(names = "--max-throughput", paramLabel = "WRITES/S",
+      description = "The testing maximum to apply --utilization to when --phase running.")
+  Double maxThroughput;
+
+  @Option(names = "--rate", paramLabel = "WRITES/S",
+      description = "A constant running arrival rate (instead of --utilization).")
+  Double rate;
+
+  @Option(names = "--burst", paramLabel = "RATE:SECONDS,...",
+      description = "A repeating arrival pattern, e.g. 2000:1500,8000:300.")
+  String burst;
+
+  @Option(names = "--arrivals", defaultValue = "constant", paramLabel = "constant|poisson",
+      description = "Arrival process at the running rate (default constant, as in the paper).")
+  String arrivals;
+
+  @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
+      description = "Seed of Poisson arrivals.")
+  long seed;
+
+  @Option(names = "--duration", defaultValue = "7200", paramLabel = "SECONDS",
+      description = "Simulated seconds per phase (default 7200).")
+  double duration;
+
+  @Option(names = "--series", paramLabel = "FILE",
+      description = "Write the per-second series of every phase as CSV.")
+  Path series;
+
+  @Option(names = "--compare", split = ",", paramLabel = "S1,S2,...",
+      description = "Run the running phase once per scheduler on the same arrivals, e.g."
+          + " single-thread,fair,greedy (instead of --scheduler).")
+  java.util.List<String> compare = new java.util.ArrayList<>();
+
+  @Option(names = "--chart", paramLabel = "DIR",
+      description = "Write PNG charts (throughput, disk components, latency percentiles) of the"
+          + " phases into DIR.")
+  Path chart;
+
+  @Option(names = "--chart-name", defaultValue = "des", paramLabel = "PREFIX",
+      description = "File name prefix of the charts (default des).")
+  String chartName;
+
+  @Option(names = "--json", description = "Print one JSON object.")
+  boolean json;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    if (!phase.equals("testing") && !phase.equals("running") && !phase.equals("both")) {
+      throw usage("--phase must be testing, running or both, got '" + phase + "'");
+    }
+    if (!arrivals.equals("constant") && !arrivals.equals("poisson")) {
+      throw usage("--arrivals must be constant or poisson, got '" + arrivals + "'");
+    }
+    if (!(utilization > 0 && utilization <= 10)) {
+      throw usage("--utilization must be a positive fraction such as 0.95, got " + utilization);
+    }
+    if (!(duration > 0) || duration > 1e8) {
+      throw usage("--duration must be a positive number of seconds, got " + duration);
+    }
+    if (phase.equals("running") && rate == null && burst == null && maxThroughput == null) {
+      throw usage("--phase running needs --rate, --burst or --max-throughput (with"
+          + " --utilization)");
+    }
+    DesSetup setup = new DesSetup(entries, (int) size("--entry-size", entrySize),
+        size("--memory-component", memoryComponent), memoryComponents,
+        size("--bandwidth", bandwidth), (int) size("--page-size", pageSize), memoryWriteRate,
+        constraint, admission, writeRate, slowdownAt);
+    NamedPlugin pol = new NamedPlugin(policy, params);
+    java.util.List<String> schedulers = compare.isEmpty() ? java.util.List.of(scheduler)
+        : compare;
+    java.util.List<DiscreteEventSimulator> sims = new java.util.ArrayList<>();
+    for (String name : schedulers) {
+      sims.add(DiscreteEventSimulator.of(setup, pol, new NamedPlugin(name, schedulerParams)));
+    }
+    long start = System.nanoTime();
+    PhaseResult testing = null;
+    if (!phase.equals("running")) {
+      testing = DiscreteEventSimulator.of(setup, pol, new NamedPlugin(testingScheduler,
+          Map.of())).testing(duration);
+    }
+    java.util.List<PhaseResult> runs = new java.util.ArrayList<>();
+    if (!phase.equals("testing")) {
+      for (DiscreteEventSimulator sim : sims) {
+        runs.add(sim.running(duration, arrivalProcess(testing)));
+      }
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    if (series != null) {
+      writeSeries(testing, runs);
+    }
+    if (chart != null) {
+      java.util.List<PhaseResult> all = new java.util.ArrayList<>();
+      if (testing != null) {
+        all.add(testing);
+      }
+      all.addAll(runs);
+      DesCharts.write(chart, chartName, policy + " " + params, all);
+    }
+    print(setup, testing, runs, seconds);
+    return 0;
+  }
+
+  private ArrivalProcess arrivalProcess(PhaseResult testing) {
+    if (burst != null) {
+      return ArrivalProcess.bursts(ArrivalProcess.Burst.parseAll(burst));
+    }
+    double r;
+    if (rate != null) {
+      r = rate;
+    } else {
+      double max = testing != null ? testing.maxThroughput() : maxThroughput;
+      r = utilization * max;
+    }
+    if (!(r > 0)) {
+      throw usage("the running arrival rate must be positive, got " + r);
+    }
+    return arrivals.equals("poisson") ? ArrivalProcess.poisson(r, seed)
+        : ArrivalProcess.constant(r);
+  }
+
+  private long size(String option, String text) {
+    try {
+      return ByteSize.parse(option, text);
+    } catch (RuntimeException e) {
+      throw usage(e.getMessage());
+    }
+  }
+
+  private ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+
+  private void writeSeries(PhaseResult testing, java.util.List<PhaseResult> runs)
+      throws IOException {
+    Path parent = series.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    Path tmp = series.resolveSibling(series.getFileName() + ".tmp");
+    try (BufferedWriter w = Files.newBufferedWriter(tmp)) {
+      w.write("phase,scheduler,second,arrivals,completed,queue,diskComponents,stalledSeconds,"
+          + "bytesFlushed,bytesMerged\n");
+      java.util.List<PhaseResult> all = new java.util.ArrayList<>();
+      if (testing != null) {
+        all.add(testing);
+      }
+      all.addAll(runs);
+      for (PhaseResult r : all) {
+        for (SecondSample s : r.series()) {
+          w.write(String.format(java.util.Locale.ROOT, "%s,%s,%d,%d,%d,%d,%d,%.3f,%.0f,%.0f%n",
+              r.phase(), r.scheduler(), s.second(), s.arrivals(), s.completed(), s.queue(),
+              s.diskComponents(), s.stalledSeconds(), s.bytesFlushed(), s.bytesMerged()));
+        }
+      }
+    }
+    Files.move(tmp, series, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private void print(DesSetup setup, PhaseResult testing, java.util.List<PhaseResult> runs,
+      double seconds) throws IOException {
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      ObjectNode o = StatsJson.MAPPER.createObjectNode();
+      ObjectNode s = o.putObject("setup");
+      s.put("policy", policy);
+      ObjectNode ps = s.putObject("parameters");
+      params.forEach(ps::put);
+      s.put("scheduler", scheduler);
+      s.put("testingScheduler", testingScheduler);
+      s.put("entries", setup.entries());
+      s.put("entrySize", setup.entrySize());
+      s.put("memoryComponentBytes", setup.memoryComponentBytes());
+      s.put("memoryComponents", setup.memoryComponents());
+      s.put("bandwidth", setup.bandwidth());
+      s.put("constraint", setup.constraint());
+      s.put("admission", setup.admission());
+      s.put("duration", duration);
+      if (testing != null) {
+        ObjectNode t = phaseJson(o.putObject("testing"), testing);
+        t.put("maxThroughput", testing.maxThroughput());
+      }
+      if (!runs.isEmpty()) {
+        runningJson(o.putObject("running"), runs.get(0));
+      }
+      if (!compare.isEmpty() && !runs.isEmpty()) {
+        com.fasterxml.jackson.databind.node.ArrayNode cmp = o.putArray("comparison");
+        for (PhaseResult run : runs) {
+          runningJson(cmp.addObject(), run);
+        }
+      }
+      o.put("elapsedSeconds", seconds);
+      out.println(StatsJson.MAPPER.writeValueAsString(o));
+    } else {
+      if (testing != null) {
+        out.printf("testing (%s, closed loop, %.0f s): maxThroughput %.1f writes/s (first sixth"
+            + " excluded), stalls %d (%.1f s), max disk components %d, write amplification"
+            + " %.2f%n", testing.scheduler(), testing.duration(), testing.maxThroughput(),
+            testing.stallCount(), testing.stallSeconds(), testing.maxDiskComponents(),
+            testing.writeAmplification());
+      }
+      for (PhaseResult run : runs) {
+        LatencySummary w = run.writeLatency();
+        LatencySummary p = run.processingLatency();
+        out.printf("running (%s, %.1f writes/s, %.0f s): stalls %d (%.1f s, longest %.1f s),"
+            + " max disk components %d%n", run.scheduler(), run.arrivalRate(), run.duration(),
+            run.stallCount(), run.stallSeconds(), run.longestStallSeconds(),
+            run.maxDiskComponents());
+        out.printf("  write latency (s):      p50 %.4f  p90 %.4f  p99 %.4f  p99.9 %.4f  max %.4f%n",
+            w.p50(), w.p90(), w.p99(), w.p999(), w.max());
+        out.printf("  processing latency (s): p50 %.4f  p90 %.4f  p99 %.4f  p99.9 %.4f  max %.4f%n",
+            p.p50(), p.p90(), p.p99(), p.p999(), p.max());
+        if (run.queuedAtEnd() > 0) {
+          out.printf("  %d writes still queued at the end: the rate is not sustainable%n",
+              run.queuedAtEnd());
+        }
+      }
+      out.printf("(simulated in %.1f s)%n", seconds);
+    }
+    out.flush();
+  }
+
+  private static ObjectNode phaseJson(ObjectNode n, PhaseResult r) {
+    n.put("scheduler", r.scheduler());
+    n.put("duration", r.duration());
+    n.put("writes", r.writesCompleted());
+    ObjectNode st = n.putObject("stalls");
+    st.put("count", r.stallCount());
+    st.put("seconds", r.stallSeconds());
+    st.put("longestSeconds", r.longestStallSeconds());
+    st.put("memory", r.memoryStalls());
+    st.put("constraint", r.constraintStalls());
+    n.put("maxDiskComponents", r.maxDiskComponents());
+    n.put("maxFlushedComponents", r.maxFlushedComponents());
+    n.put("writeAmplification", r.writeAmplification());
+    n.put("merges", r.merges().size());
+    n.put("rejectedMerges", r.rejectedMerges());
+    return n;
+  }
+
+  private static void runningJson(ObjectNode r, PhaseResult run) {
+    phaseJson(r, run);
+    r.put("arrivalRate", run.arrivalRate());
+    latency(r.putObject("writeLatency"), run.writeLatency());
+    latency(r.putObject("processingLatency"), run.processingLatency());
+    r.put("queuedAtEnd", run.queuedAtEnd());
+  }
+
+  private static void latency(ObjectNode n, LatencySummary l) {
+    n.put("count", l.count());
+    n.put("mean", l.mean());
+    n.put("p50", l.p50());
+    n.put("p90", l.p90());
+    n.put("p99", l.p99());
+    n.put("p99.9", l.p999());
+    n.put("max", l.max());
+  }
+}

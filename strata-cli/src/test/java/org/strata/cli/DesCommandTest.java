@@ -1,0 +1,94 @@
+package org.strata.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DesCommandTest {
+  @TempDir Path tmp;
+
+  /** The spec's scaled setup (section 10): 1 M entries, M = 1.28 MB, 10 MB/s, 12 minutes. */
+  private static final String[] SCALED = {"--entries", "1000000", "--memory-component",
+      "1280KB", "--bandwidth", "10MB", "--duration", "720"};
+
+  private static String[] args(String... more) {
+    String[] all = new String[SCALED.length + more.length + 1];
+    all[0] = "des";
+    System.arraycopy(SCALED, 0, all, 1, SCALED.length);
+    System.arraycopy(more, 0, all, 1 + SCALED.length, more.length);
+    return all;
+  }
+
+  @Test
+  void bothPhasesWithAComparisonSeriesAndCharts() throws Exception {
+    Path series = tmp.resolve("series.csv");
+    Path charts = tmp.resolve("charts");
+    CliTest.Result r = CliTest.run(args("--policy", "tiering", "--param", "size-ratio=3",
+        "--param", "preemptive=false", "--compare", "single-thread,fair,greedy", "--json",
+        "--series", series.toString(), "--chart", charts.toString()));
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    double max = j.get("testing").get("maxThroughput").asDouble();
+    assertThat(max).isPositive();
+    JsonNode running = j.get("running");
+    assertThat(running.get("scheduler").asText()).isEqualTo("single-thread");
+    assertThat(running.get("arrivalRate").asDouble()).isCloseTo(0.95 * max,
+        org.assertj.core.api.Assertions.within(1e-6 * max));
+    for (String f : List.of("p50", "p90", "p99", "p99.9", "max")) {
+      assertThat(running.get("writeLatency").get(f).asDouble()).isGreaterThanOrEqualTo(0);
+      assertThat(running.get("processingLatency").get(f).asDouble())
+          .isLessThanOrEqualTo(running.get("writeLatency").get("max").asDouble() + 1e-9);
+    }
+    assertThat(running.get("stalls").get("count").asInt()).isGreaterThanOrEqualTo(0);
+    assertThat(running.get("maxDiskComponents").asInt()).isPositive();
+    assertThat(j.get("comparison")).hasSize(3);
+    assertThat(j.get("comparison").get(2).get("scheduler").asText()).isEqualTo("greedy");
+    List<String> lines = Files.readAllLines(series);
+    assertThat(lines.get(0)).startsWith("phase,scheduler,second,arrivals,completed,queue,");
+    assertThat(lines).hasSize(1 + 4 * 720);
+    for (String png : List.of("des-throughput.png", "des-components.png", "des-latency.png")) {
+      byte[] head = Files.readAllBytes(charts.resolve(png));
+      assertThat(head[1]).isEqualTo((byte) 'P');
+      assertThat(head[2]).isEqualTo((byte) 'N');
+    }
+  }
+
+  @Test
+  void runningPhaseAloneAtAGivenRateAndTextOutput() throws Exception {
+    CliTest.Result r = CliTest.run(args("--policy", "leveling", "--phase", "running", "--rate",
+        "300", "--scheduler", "fair"));
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("running (fair, 300.0 writes/s, 720 s)")
+        .contains("write latency (s):").contains("processing latency (s):")
+        .doesNotContain("testing (");
+  }
+
+  @Test
+  void badInputIsAUsageErrorThatNamesWhatIsAllowed() {
+    CliTest.Result phase = CliTest.run(args("--policy", "tiering", "--phase", "both-ish"));
+    assertThat(phase.code()).isEqualTo(2);
+    assertThat(phase.err()).contains("--phase must be testing, running or both");
+    CliTest.Result policy = CliTest.run(args("--policy", "no-such-policy"));
+    assertThat(policy.code()).isEqualTo(2);
+    assertThat(policy.err()).contains("no-such-policy").contains("tiering");
+    CliTest.Result scheduler = CliTest.run(args("--policy", "tiering", "--scheduler", "eager"));
+    assertThat(scheduler.code()).isEqualTo(2);
+    assertThat(scheduler.err()).contains("eager").contains("greedy");
+    CliTest.Result burst = CliTest.run(args("--policy", "tiering", "--phase", "running",
+        "--burst", "2000/1500"));
+    assertThat(burst.code()).isEqualTo(2);
+    assertThat(burst.err()).contains("RATE:SECONDS");
+    CliTest.Result rate = CliTest.run(args("--policy", "tiering", "--phase", "running"));
+    assertThat(rate.code()).isEqualTo(2);
+    assertThat(rate.err()).contains("--rate");
+    CliTest.Result constraint = CliTest.run(args("--policy", "tiering", "--constraint", "both"));
+    assertThat(constraint.code()).isEqualTo(2);
+    assertThat(constraint.err()).contains("global, local, none");
+  }
+}
