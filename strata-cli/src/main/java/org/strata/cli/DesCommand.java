@@ -322,9 +322,9 @@ final class DesCommand implements Callable<Integer> {
             w.p50(), w.p90(), w.p99(), w.p999(), w.max());
         out.printf("  processing latency (s): p50 %.4f  p90 %.4f  p99 %.4f  p99.9 %.4f  max %.4f%n",
             p.p50(), p.p90(), p.p99(), p.p999(), p.max());
-        if (run.queuedAtEnd() > 0) {
-          out.printf("  %d writes still queued at the end: the rate is not sustainable%n",
-              run.queuedAtEnd());
+        if (run.queuedAtEnd() > run.arrivalRate() * 10) {
+          out.printf("  %d writes still queued at the end (more than 10 s of arrivals): the"
+              + " rate is not sustainable%n", run.queuedAtEnd());
         }
       }
       out.printf("(simulated in %.1f s)%n", seconds);
