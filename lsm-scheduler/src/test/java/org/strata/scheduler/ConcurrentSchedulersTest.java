@@ -149,16 +149,16 @@ class ConcurrentSchedulersTest {
 
   @Test
   void fairSharesTheBudgetEvenlyAmongRunningMerges() throws Exception {
-    // 2 MB/s shared by three merges that each want all of it, for about 3 seconds.
+    // 2 MB/s shared by three merges that each want all of it, over 30 seconds (AC-U5).
     IoThrottle throttle = new IoThrottle(2L << 20, 64 * 1024, Clock.system());
     MergeScheduler fair = Plugins.mergeScheduler(new NamedPlugin("fair", Map.of()));
     List<String> log = new CopyOnWriteArrayList<>();
     List<PageOp> ops = new ArrayList<>();
     for (String n : new String[] {"x", "y", "z"}) {
-      ops.add(new PageOp(n, 500, throttle, log, fair));
+      ops.add(new PageOp(n, 1_000_000, throttle, log, fair));
     }
     ops.forEach(fair::schedule);
-    Thread.sleep(3000);
+    Thread.sleep(30_000);
     long[] pages = ops.stream().mapToLong(o -> o.done.get()).toArray();
     long sum = pages[0] + pages[1] + pages[2];
     for (long p : pages) {
