@@ -70,13 +70,8 @@ final class PhaseMetrics implements VirtualIo.Meter {
   @Override
   public void wrote(double from, double to, double flushRate, double mergeRate) {
     double end = Math.min(to, duration);
-    for (double a = from; a < end; ) {
-      int s = bucket(a);
-      double b = Math.min(end, s + 1.0);
-      flushed[s] += flushRate * (b - a);
-      merged[s] += mergeRate * (b - a);
-      a = b;
-    }
+    spread(flushed, from, end, flushRate);
+    spread(merged, from, end, mergeRate);
     double span = end > from ? end - from : 0;
     bytesFlushed += flushRate * span;
     bytesMerged += mergeRate * span;
@@ -119,10 +114,18 @@ final class PhaseMetrics implements VirtualIo.Meter {
     double length = Math.max(0, end - stallStart);
     stallSeconds += length;
     longestStall = Math.max(longestStall, length);
-    for (double a = stallStart; a < end; ) {
+    spread(stalled, stallStart, end, 1);
+  }
+
+  /** Adds {@code rate} times the overlap of [from, end) with each second to its bucket. */
+  private void spread(double[] buckets, double from, double end, double rate) {
+    if (rate == 0) {
+      return;
+    }
+    for (double a = from; a < end; ) {
       int s = bucket(a);
       double b = Math.min(end, s + 1.0);
-      stalled[s] += b - a;
+      buckets[s] += rate * (b - a);
       a = b;
     }
   }
