@@ -4,15 +4,21 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.strata.lsm.LsmStore;
+import org.strata.lsm.dataset.Dataset;
+import org.strata.lsm.dataset.DatasetRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code strata get}: prints the value of a key, or {@code not found} with exit code 1. */
+/**
+ * {@code strata get}: prints the value of a key (a dataset's record as JSON), or {@code not found}
+ * with exit code 1.
+ */
 @Command(name = "get", mixinStandardHelpOptions = true,
-    description = "Print the value of KEY; prints 'not found' and exits 1 when it is absent.")
+    description = "Print the value of KEY, or for a dataset its record as JSON; prints 'not found'"
+        + " and exits 1 when it is absent.")
 final class GetCommand implements Callable<Integer> {
   @Mixin StoreOptions store;
 
@@ -21,7 +27,20 @@ final class GetCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Override
-  public Integer call() {
+  public Integer call() throws Exception {
+    if (Dataset.isDataset(store.dir)) {
+      Optional<DatasetRecord> r;
+      try (Dataset ds = Dataset.open(store.dir, null)) {
+        r = ds.get(key);
+      }
+      if (r.isEmpty()) {
+        spec.commandLine().getOut().println("not found");
+        return 1;
+      }
+      spec.commandLine().getOut().println(StatsJson.MAPPER.writeValueAsString(
+          QueryCommand.recordJson(r.get())));
+      return 0;
+    }
     Optional<byte[]> v;
     try (LsmStore s = store.open()) {
       v = s.get(key.getBytes(StandardCharsets.UTF_8));

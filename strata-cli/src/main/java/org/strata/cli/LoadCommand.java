@@ -95,7 +95,7 @@ final class LoadCommand implements Callable<Integer> {
     long start = System.nanoTime();
     StoreStats stats;
     long userBytes = 0;
-    try (LsmStore s = LsmStore.open(store.dir, cfg)) {
+    try (LsmStore s = store.open(cfg)) {
       long done = 0;
       while (done < records) {
         int n = (int) Math.min(batchSize, records - done);

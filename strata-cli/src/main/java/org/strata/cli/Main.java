@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
     description = "LSM B+-tree storage with pluggable merge policies and schedulers.",
     subcommands = {LoadCommand.class, PutCommand.class, GetCommand.class, DeleteCommand.class,
         ScanCommand.class, StatsCommand.class, VerifyCommand.class, ReadBenchCommand.class,
-        SimulateCommand.class, TuneCommand.class, FiguresCommand.class, DesCommand.class})
+        SimulateCommand.class, TuneCommand.class, FiguresCommand.class, DesCommand.class,
+        ImportCommand.class, QueryCommand.class})
 public final class Main implements Runnable {
   @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
       description = "Print stack traces of errors.")

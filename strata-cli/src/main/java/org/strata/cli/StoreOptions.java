@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
+import org.strata.lsm.dataset.Dataset;
 import picocli.CommandLine.Option;
 
 /** The {@code --dir} and {@code --config} options shared by subcommands that open a store. */
@@ -22,6 +23,15 @@ final class StoreOptions {
   }
 
   LsmStore open() {
-    return LsmStore.open(dir, configOrNull());
+    return open(configOrNull());
+  }
+
+  /** Opens the store with {@code config} (null: saved or defaults); refuses a dataset. */
+  LsmStore open(StoreConfig config) {
+    if (Dataset.isDataset(dir)) {
+      throw new IllegalArgumentException(dir + " is a dataset (it has " + Dataset.CONFIG_FILE
+          + "); use strata import, query and get with it");
+    }
+    return LsmStore.open(dir, config);
   }
 }

@@ -52,12 +52,25 @@ public final class StoreConfigJson {
               + " (line " + e.getLocation().getLineNr() + ", column "
               + e.getLocation().getColumnNr() + ")");
     }
+    return parse(root, source, Set.of());
+  }
+
+  /** The top-level keys of a store configuration. */
+  public static final Set<String> KEYS = Set.of("merge-policy", "merge-scheduler",
+      "memory-component", "io", "page-cache", "bloom-filter", "log", "flow-control");
+
+  /**
+   * Parses a parsed configuration tree; {@code extraKeys} are further top-level keys the caller
+   * reads itself (a dataset's), accepted here and named in the unknown-key message.
+   */
+  public static StoreConfig parse(JsonNode root, String source, Set<String> extraKeys) {
     if (root == null || !root.isObject()) {
       throw new InvalidConfigurationException(source + ": the configuration must be a JSON object");
     }
     StoreConfig d = StoreConfig.defaults();
-    checkKeys("", root, Set.of("merge-policy", "merge-scheduler", "memory-component", "io",
-        "page-cache", "bloom-filter", "log", "flow-control"));
+    Set<String> allowed = new java.util.HashSet<>(KEYS);
+    allowed.addAll(extraKeys);
+    checkKeys("", root, allowed);
     NamedPlugin policy = plugin("merge-policy", root.get("merge-policy"), d.mergePolicy());
     NamedPlugin scheduler =
         plugin("merge-scheduler", root.get("merge-scheduler"), d.mergeScheduler());
@@ -137,6 +150,15 @@ public final class StoreConfigJson {
 
   /** The configuration as JSON, in the same shape {@link #parse} reads. */
   public static String toJson(StoreConfig c) {
+    try {
+      return MAPPER.writeValueAsString(toTree(c)) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The configuration as a JSON tree, in the same shape {@link #parse} reads. */
+  public static ObjectNode toTree(StoreConfig c) {
     ObjectNode root = MAPPER.createObjectNode();
     pluginNode(root.putObject("merge-policy"), c.mergePolicy());
     pluginNode(root.putObject("merge-scheduler"), c.mergeScheduler());
@@ -162,11 +184,7 @@ public final class StoreConfigJson {
     flow.put("admission", c.flowControl().admission());
     flow.put("write-rate", ByteSize.format(c.flowControl().writeRate()));
     flow.put("slowdown-at", c.flowControl().slowdownAt());
-    try {
-      return MAPPER.writeValueAsString(root) + "\n";
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return root;
   }
 
   private static void pluginNode(ObjectNode node, NamedPlugin p) {

@@ -72,6 +72,11 @@ import org.strata.lsm.wal.WriteAheadLog;
  *
  * <p>Directory layout: {@code config.json}, {@code MANIFEST}, {@code LOCK}, component files {@code
  * <number>.cmp} and the log in {@code wal/} (or {@code log.dir}).
+ *
+ * <p>A tree may instead be a member of a {@link TreeGroup} (the indexes of one dataset partition):
+ * then it has no log of its own, the group logs every write once for all its trees, decides when
+ * the active memory components are sealed (all together, so component boundaries are log sequence
+ * boundaries in every tree), and lends its I/O throttle. Such a tree refuses direct writes.
  */
 public final class LsmTree implements LsmStore {
   private static final Logger LOG = LogManager.getLogger(LsmTree.class);
@@ -91,6 +96,7 @@ public final class LsmTree implements LsmStore {
   private final IoThrottle writeLimiter;
   private final MergePolicy policy;
   private final MergeScheduler scheduler;
+  private final TreeGroup group;
   private WriteAheadLog wal;
 
   private final ReentrantLock lock = new ReentrantLock();
@@ -107,6 +113,8 @@ public final class LsmTree implements LsmStore {
   private long nextMemoryId = 1;
   private long nextRunId = 1;
   private long flushedLsn;
+  /** Lowest LSN of a flushed component whose manifest is not yet written; MAX_VALUE if none. */
+  private long becomingDurableMinLsn = Long.MAX_VALUE;
   private final Set<DiskComponent> mergingComponents = new HashSet<>();
   private final Set<MergeOperation> liveMerges = new HashSet<>();
   private boolean constraintViolated;
@@ -131,7 +139,7 @@ public final class LsmTree implements LsmStore {
   private final EngineContext context = new EngineContext();
 
   private LsmTree(Path dir, StoreConfig config, StoreEnvironment env, FileChannel lockChannel,
-      FileLock dirLock, MergePolicy policy, MergeScheduler scheduler) {
+      FileLock dirLock, MergePolicy policy, MergeScheduler scheduler, TreeGroup group) {
     this.dir = dir;
     this.config = config;
     this.env = env;
@@ -140,8 +148,9 @@ public final class LsmTree implements LsmStore {
     this.dirLock = dirLock;
     this.policy = policy;
     this.scheduler = scheduler;
+    this.group = group;
     this.cache = new PageCache(config.pageCacheSize());
-    this.throttle = new IoThrottle(config.writeRateLimit(), clock);
+    this.throttle = group != null ? group.throttle() : new IoThrottle(config.writeRateLimit(), clock);
     this.writeLimiter = new IoThrottle(config.flowControl().writeRate(), clock);
     this.flushThread = new Thread(this::flushLoop, "strata-flush-" + dir.getFileName());
     this.flushThread.setDaemon(true);
@@ -149,6 +158,16 @@ public final class LsmTree implements LsmStore {
 
   /** See {@link LsmStore#open(Path, StoreConfig, StoreEnvironment)}. */
   public static LsmTree open(Path dir, StoreConfig requested, StoreEnvironment env) {
+    return open(dir, requested, env, null);
+  }
+
+  /** Opens a tree as a member of {@code group}; the group replays the log into it. */
+  static LsmTree openMember(Path dir, StoreConfig config, StoreEnvironment env, TreeGroup group) {
+    return open(dir, config, env, group);
+  }
+
+  private static LsmTree open(Path dir, StoreConfig requested, StoreEnvironment env,
+      TreeGroup group) {
     StoreConfig config = requested;
     Path savedConfig = dir.resolve(CONFIG_FILE);
     if (config == null) {
@@ -180,7 +199,7 @@ public final class LsmTree implements LsmStore {
       if (requested != null || !Files.exists(savedConfig)) {
         writeConfig(dir, config);
       }
-      tree = new LsmTree(dir, config, env, lockChannel, fl, policy, scheduler);
+      tree = new LsmTree(dir, config, env, lockChannel, fl, policy, scheduler, group);
       tree.recover();
       return tree;
     } catch (IOException e) {
@@ -284,12 +303,14 @@ public final class LsmTree implements LsmStore {
     for (Run r : runs) {
       r.components().forEach(DiskComponent::release); // the version holds them now
     }
-    Path logDir = config.logDir() == null ? dir.resolve("wal") : Path.of(config.logDir());
-    MemoryComponent replayInto = active;
-    wal = WriteAheadLog.open(logDir, config.durability(), config.groupCommitIntervalMillis(),
-        env.fileIo(), flushedLsn, (lsn, op) -> replayInto.put(op.key(), op.value(), lsn));
-    if (!replayInto.isEmpty()) {
-      LOG.info("recovered {} keys from the write-ahead log of {}", replayInto.entryCount(), dir);
+    if (group == null) {
+      Path logDir = config.logDir() == null ? dir.resolve("wal") : Path.of(config.logDir());
+      MemoryComponent replayInto = active;
+      wal = WriteAheadLog.open(logDir, config.durability(), config.groupCommitIntervalMillis(),
+          env.fileIo(), flushedLsn, (lsn, op) -> replayInto.put(op.key(), op.value(), lsn));
+      if (!replayInto.isEmpty()) {
+        LOG.info("recovered {} keys from the write-ahead log of {}", replayInto.entryCount(), dir);
+      }
     }
     flushThread.start();
     afterComponentChange();
@@ -299,6 +320,7 @@ public final class LsmTree implements LsmStore {
 
   @Override
   public void put(byte[] key, byte[] value) {
+    checkStandalone();
     Limits.checkKey(key);
     Limits.checkValue(value);
     apply(List.of(new LogOp(key, value)));
@@ -306,14 +328,23 @@ public final class LsmTree implements LsmStore {
 
   @Override
   public void delete(byte[] key) {
+    checkStandalone();
     Limits.checkKey(key);
     apply(List.of(new LogOp(key, null)));
   }
 
   @Override
   public void write(WriteBatch batch) {
+    checkStandalone();
     if (!batch.isEmpty()) {
       apply(batch.ops());
+    }
+  }
+
+  private void checkStandalone() {
+    if (group != null) {
+      throw new UnsupportedOperationException(dir + " is an index of a dataset; write through the"
+          + " dataset, which keeps its indexes consistent");
     }
   }
 
@@ -420,7 +451,9 @@ public final class LsmTree implements LsmStore {
     try {
       MemoryComponent old = active;
       old.seal();
-      wal.roll();
+      if (group == null) {
+        wal.roll(); // a group rolls its shared log itself
+      }
       MemoryComponent fresh = new MemoryComponent(nextMemoryId++);
       List<MemoryComponent> mem = new ArrayList<>();
       mem.add(fresh);
@@ -443,6 +476,10 @@ public final class LsmTree implements LsmStore {
   @Override
   public void sync() {
     ensureOpenUnlocked();
+    if (group != null) {
+      group.sync();
+      return;
+    }
     wal.syncAll();
   }
 
@@ -469,7 +506,7 @@ public final class LsmTree implements LsmStore {
   }
 
   private void flushAllLocked() {
-    if (!active.isEmpty()) {
+    if (!active.isEmpty() && group == null) { // a group seals its members together
       sealActive();
     }
     long target = -1;
@@ -618,6 +655,7 @@ public final class LsmTree implements LsmStore {
           runs.addAll(current.runs);
           old = install(new Version(mem, runs));
           dc.release(); // the new version holds it
+          becomingDurableMinLsn = Math.min(becomingDurableMinLsn, mc.minLsn());
           flushedLsn = Math.max(flushedLsn, mc.maxLsn());
           userBytesFlushed += mc.userBytes();
           bytesFlushed += dc.sizeBytes();
@@ -632,8 +670,18 @@ public final class LsmTree implements LsmStore {
         } finally {
           old.release();
         }
+        lock.lock();
+        try {
+          becomingDurableMinLsn = Long.MAX_VALUE; // manifests are written one at a time, in order
+        } finally {
+          lock.unlock();
+        }
       }
-      wal.truncateUpTo(manifest.flushedLsn());
+      if (group == null) {
+        wal.truncateUpTo(manifest.flushedLsn());
+      } else {
+        group.flushed();
+      }
       LOG.info("flush finished: component id {} of {}, {} bytes", componentId, dir,
           dc.sizeBytes());
     } finally {
@@ -1254,6 +1302,106 @@ public final class LsmTree implements LsmStore {
     }
   }
 
+  // ---- membership in a TreeGroup -----------------------------------------------------------
+
+  /** Waits while this tree's merge policy reports the component constraint violated. */
+  void awaitConstraint() {
+    lock.lock();
+    try {
+      boolean waited = false;
+      while (true) {
+        ensureOpen();
+        if (!(constraintViolated && !liveMerges.isEmpty())) {
+          break;
+        }
+        stalls.waiting(StallCause.CONSTRAINT, clock.nanoTime());
+        waited = true;
+        changed.await(100, TimeUnit.MILLISECONDS);
+      }
+      if (waited) {
+        stalls.end(clock.nanoTime());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StrataException("interrupted while waiting for a write stall to end", e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Inserts logged operations into the active memory component. The group holds its switch lock
+   * (shared), so no seal runs concurrently.
+   */
+  void insert(byte[] key, byte[] value, long lsn) {
+    active.put(key, value, lsn);
+  }
+
+  /** Bytes the active memory component charges to the memory budget. */
+  long activeBytes() {
+    return active.sizeBytes();
+  }
+
+  /** True when sealing the active memory component would not exceed the memory components. */
+  boolean canSealActive() {
+    lock.lock();
+    try {
+      return active.isEmpty() || current.memory.size() < config.memoryComponentCount();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Seals a non-empty active memory component; the group holds its switch lock exclusively. */
+  void sealForGroup() {
+    lock.lock();
+    try {
+      ensureOpen();
+      if (!active.isEmpty()) {
+        sealActive();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The highest sequence number on disk (the manifest's flushed LSN). */
+  long flushedLsn() {
+    lock.lock();
+    try {
+      return flushedLsn;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The sequence number below which this tree needs nothing from the log: one less than the
+   * lowest number in its unflushed memory components, or {@link Long#MAX_VALUE} if they are empty.
+   */
+  long logFloor() {
+    lock.lock();
+    try {
+      long min = becomingDurableMinLsn;
+      for (MemoryComponent mc : current.memory) {
+        min = Math.min(min, mc.minLsn());
+      }
+      return min == Long.MAX_VALUE ? Long.MAX_VALUE : min - 1;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The error of the last flush if it failed and none has succeeded since, else null. */
+  Throwable lastFlushError() {
+    lock.lock();
+    try {
+      return lastFlushError;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   // ---- introspection ----------------------------------------------------------------------
 
   @Override
@@ -1305,7 +1453,7 @@ public final class LsmTree implements LsmStore {
 
   /** Number of write-ahead log segment files. */
   public int logSegmentCount() {
-    return wal.segmentCount();
+    return group != null ? group.logSegmentCount() : wal.segmentCount();
   }
 
   // ---- close ------------------------------------------------------------------------------
@@ -1344,7 +1492,9 @@ public final class LsmTree implements LsmStore {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    wal.close();
+    if (wal != null) {
+      wal.close();
+    }
     Manifest manifest;
     synchronized (manifestLock) {
       lock.lock();

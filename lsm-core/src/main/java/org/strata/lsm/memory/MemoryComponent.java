@@ -24,6 +24,7 @@ public final class MemoryComponent {
   private final AtomicLong bytes = new AtomicLong();
   private final AtomicLong userBytes = new AtomicLong();
   private final AtomicLong maxLsn = new AtomicLong();
+  private final AtomicLong minLsn = new AtomicLong(Long.MAX_VALUE);
   private volatile boolean sealed;
 
   /** A value (null for anti-matter) with the sequence number of the write that produced it. */
@@ -46,6 +47,7 @@ public final class MemoryComponent {
     bytes.addAndGet(user + ENTRY_OVERHEAD);
     userBytes.addAndGet(user);
     maxLsn.accumulateAndGet(lsn, Math::max);
+    minLsn.accumulateAndGet(lsn, Math::min);
   }
 
   /** The newest entry for {@code key}, or null. */
@@ -66,6 +68,11 @@ public final class MemoryComponent {
   /** Highest sequence number applied. */
   public long maxLsn() {
     return maxLsn.get();
+  }
+
+  /** Lowest sequence number applied, or {@link Long#MAX_VALUE} while empty. */
+  public long minLsn() {
+    return minLsn.get();
   }
 
   public boolean isEmpty() {

@@ -87,10 +87,25 @@ public final class WriteAheadLog implements Closeable {
    */
   public static WriteAheadLog open(Path dir, Durability durability, long groupCommitMillis,
       FileIo fileIo, long flushedLsn, LogReplayer replayer) {
+    return open(dir, durability, groupCommitMillis, fileIo, flushedLsn, flushedLsn, replayer);
+  }
+
+  /**
+   * As {@link #open(Path, Durability, long, FileIo, long, LogReplayer)} for a log shared by several
+   * indexes: operations above {@code replayFrom} are replayed (the replayer filters per index), and
+   * new operations get sequence numbers above {@code lsnFloor} (the highest sequence number any
+   * index has flushed), so no index ever sees a reused number.
+   */
+  public static WriteAheadLog open(Path dir, Durability durability, long groupCommitMillis,
+      FileIo fileIo, long replayFrom, long lsnFloor, LogReplayer replayer) {
+    long flushedLsn = replayFrom;
     try {
       Files.createDirectories(dir);
       TreeMap<Long, Path> found = listSegments(dir);
-      long last = flushedLsn;
+      long last = Math.max(flushedLsn, lsnFloor);
+      if (!found.isEmpty()) {
+        last = Math.max(last, found.lastKey() - 1); // an empty last segment still names its LSN
+      }
       List<Long> firsts = new ArrayList<>(found.keySet());
       for (int i = 0; i < firsts.size(); i++) {
         Path seg = found.get(firsts.get(i));

@@ -1,0 +1,459 @@
+package org.strata.lsm.dataset;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.strata.lsm.InvalidConfigurationException;
+import org.strata.lsm.KeyValue;
+import org.strata.lsm.Limits;
+import org.strata.lsm.ScanCursor;
+import org.strata.lsm.StallCause;
+import org.strata.lsm.StorageException;
+import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.StoreStats;
+import org.strata.lsm.StoreStats.StallTotals;
+import org.strata.lsm.StrataException;
+import org.strata.lsm.component.KeyHash;
+import org.strata.lsm.config.StoreConfig;
+import org.strata.lsm.engine.LsmTree;
+import org.strata.lsm.engine.Plugins;
+import org.strata.lsm.io.Directories;
+import org.strata.lsm.io.IoThrottle;
+import org.strata.lsm.io.WritableFile;
+
+/**
+ * A dataset, as in AsterixDB: a primary LSM B+-tree (primary key to record) and any number of
+ * secondary LSM B+-trees (secondary value plus primary key to nothing), hash-partitioned by primary
+ * key into {@code partitions} partitions that each own one tree per index. Every tree has its own
+ * merge policy and scheduler instance; all share the dataset's memory budget and I/O budget. A
+ * write is one log record covering every index it touches, so recovery never leaves a secondary
+ * index disagreeing with the primary. Thread-safe.
+ *
+ * <p>Secondary queries follow the paper's plan: scan the secondary index of every partition for the
+ * matching primary keys, sort them, fetch each record from the primary index, and keep those whose
+ * field still matches (under {@code lazy} maintenance stale entries are dropped there).
+ *
+ * <p>Directory: {@code dataset.json}, {@code LOCK}, and {@code p<i>/} per partition holding {@code
+ * wal/} and one directory per index ({@code primary}, then each secondary by name).
+ */
+public final class Dataset implements AutoCloseable {
+  private static final Logger LOG = LogManager.getLogger(Dataset.class);
+  /** The configuration file that marks a directory as a dataset. */
+  public static final String CONFIG_FILE = "dataset.json";
+  private static final String LOCK_FILE = "LOCK";
+
+  private final Path dir;
+  private final DatasetConfig config;
+  private final FileChannel lockChannel;
+  private final FileLock dirLock;
+  private final List<Partition> partitions = new ArrayList<>();
+  private volatile boolean closed;
+
+  private Dataset(Path dir, DatasetConfig config, FileChannel lockChannel, FileLock dirLock) {
+    this.dir = dir;
+    this.config = config;
+    this.lockChannel = lockChannel;
+    this.dirLock = dirLock;
+  }
+
+  /** True if {@code dir} holds a dataset. */
+  public static boolean isDataset(Path dir) {
+    return Files.isRegularFile(dir.resolve(CONFIG_FILE));
+  }
+
+  /** {@link #open(Path, DatasetConfig, StoreEnvironment)} with the real clock and files. */
+  public static Dataset open(Path dir, DatasetConfig config) {
+    return open(dir, config, StoreEnvironment.standard());
+  }
+
+  /**
+   * Opens the dataset in {@code dir}, creating it if absent. {@code config}, when given, is
+   * validated and saved; it may change the store settings of an existing dataset but not its
+   * indexes, maintenance or partitions. When null, the saved configuration is used.
+   *
+   * @throws InvalidConfigurationException for a bad configuration, before anything is written
+   */
+  public static Dataset open(Path dir, DatasetConfig config, StoreEnvironment env) {
+    Path saved = dir.resolve(CONFIG_FILE);
+    if (!Files.exists(saved) && (Files.exists(dir.resolve("MANIFEST"))
+        || Files.exists(dir.resolve("config.json")))) {
+      throw new InvalidConfigurationException(dir + " holds a single-index store, not a dataset;"
+          + " give a new directory");
+    }
+    DatasetConfig cfg = config;
+    if (cfg == null) {
+      if (!Files.exists(saved)) {
+        throw new InvalidConfigurationException(dir + " holds no dataset (no " + CONFIG_FILE
+            + "); create it with a configuration, e.g. strata import --config FILE");
+      }
+      cfg = DatasetConfigJson.read(saved);
+    } else if (Files.exists(saved)) {
+      DatasetConfig old = DatasetConfigJson.read(saved);
+      if (!old.sameLayout(cfg)) {
+        throw new InvalidConfigurationException("the configuration changes the secondary indexes,"
+            + " secondary-maintenance or partitions of the existing dataset " + dir + " (saved: "
+            + describe(old) + "; given: " + describe(cfg) + "); these are fixed at creation");
+      }
+    }
+    // Validate the plug-ins before anything is written.
+    Plugins.mergePolicy(cfg.store().mergePolicy());
+    Plugins.mergeScheduler(cfg.store().mergeScheduler()).close();
+    FileChannel lockChannel = null;
+    Dataset ds = null;
+    try {
+      if (Files.exists(dir) && !Files.isDirectory(dir)) {
+        throw new StrataException(dir + " exists and is not a directory");
+      }
+      Files.createDirectories(dir);
+      lockChannel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE);
+      FileLock fl;
+      try {
+        fl = lockChannel.tryLock();
+      } catch (OverlappingFileLockException e) {
+        fl = null;
+      }
+      if (fl == null) {
+        throw new StrataException("dataset " + dir + " is in use by another process (or is"
+            + " already open in this one); close it first");
+      }
+      if (config != null) {
+        writeConfig(dir, cfg, env);
+      }
+      ds = new Dataset(dir, cfg, lockChannel, fl);
+      ds.openPartitions(env);
+      return ds;
+    } catch (IOException e) {
+      cleanupFailedOpen(ds, lockChannel);
+      throw new StorageException("cannot open dataset " + dir + ": " + e, e);
+    } catch (RuntimeException e) {
+      cleanupFailedOpen(ds, lockChannel);
+      throw e;
+    }
+  }
+
+  private static String describe(DatasetConfig c) {
+    List<String> s = new ArrayList<>();
+    c.secondaryIndexes().forEach(x -> s.add(x.name() + "(" + x.field() + ")"));
+    return "indexes " + s + ", " + c.maintenance().configName() + ", " + c.partitions()
+        + " partition(s)";
+  }
+
+  private static void cleanupFailedOpen(Dataset ds, FileChannel lockChannel) {
+    try {
+      if (ds != null) {
+        for (Partition p : ds.partitions) {
+          p.close();
+        }
+      }
+      if (lockChannel != null) {
+        lockChannel.close();
+      }
+    } catch (IOException | RuntimeException suppressed) {
+      LOG.warn("cleanup after a failed open: {}", suppressed.toString());
+    }
+  }
+
+  private static void writeConfig(Path dir, DatasetConfig config, StoreEnvironment env)
+      throws IOException {
+    Path tmp = dir.resolve(CONFIG_FILE + ".tmp");
+    try (WritableFile f = env.fileIo().create(tmp)) {
+      f.write(ByteBuffer.wrap(DatasetConfigJson.toJson(config).getBytes(StandardCharsets.UTF_8)));
+      f.force();
+    }
+    Directories.atomicRename(tmp, dir.resolve(CONFIG_FILE));
+  }
+
+  private void openPartitions(StoreEnvironment env) {
+    StoreConfig s = config.store();
+    int p = config.partitions();
+    int trees = p * (1 + config.secondaryIndexes().size());
+    // Trees keep their own page caches: the dataset's cache budget is split evenly.
+    StoreConfig treeConfig = s.withPageCacheSize(s.pageCacheSize() / trees);
+    long memoryBudget = Math.max(1, s.memoryComponentSize() / p);
+    IoThrottle throttle = new IoThrottle(s.writeRateLimit(), env.clock());
+    for (int i = 0; i < p; i++) {
+      StoreConfig logSettings = s.logDir() == null ? s : withLogDir(s, Path.of(s.logDir())
+          .resolve("p" + i).toString());
+      partitions.add(Partition.open(dir.resolve("p" + i), config, treeConfig, memoryBudget,
+          logSettings, throttle, env));
+    }
+  }
+
+  private static StoreConfig withLogDir(StoreConfig s, String logDir) {
+    return new StoreConfig(s.mergePolicy(), s.mergeScheduler(), s.memoryComponentSize(),
+        s.memoryComponentCount(), s.writeRateLimit(), s.forceBytes(), s.pageSize(),
+        s.pageCacheSize(), s.bloomFalsePositiveRate(), s.durability(), logDir,
+        s.groupCommitIntervalMillis(), s.flowControl());
+  }
+
+  // ---- writes and point reads ---------------------------------------------------------------
+
+  /** Inserts or replaces the record {@code key}; durable on return under {@code sync}. */
+  public void upsert(String key, Map<String, String> fields) {
+    byte[] k = keyBytes(key);
+    for (Map.Entry<String, String> e : fields.entrySet()) {
+      if (e.getKey() == null || e.getValue() == null) {
+        throw new IllegalArgumentException("record " + key + " has a null field name or value;"
+            + " fields are non-null strings");
+      }
+    }
+    ensureOpen();
+    partitionFor(k).upsert(k, fields);
+  }
+
+  /** Deletes the record {@code key} (anti-matter in the primary; see the maintenance modes). */
+  public void delete(String key) {
+    byte[] k = keyBytes(key);
+    ensureOpen();
+    partitionFor(k).delete(k);
+  }
+
+  /** The record {@code key}, if present. */
+  public Optional<DatasetRecord> get(String key) {
+    byte[] k = keyBytes(key);
+    ensureOpen();
+    return partitionFor(k).get(k).map(f -> new DatasetRecord(key, f));
+  }
+
+  private static byte[] keyBytes(String key) {
+    if (key == null) {
+      throw new IllegalArgumentException("primary key is missing");
+    }
+    byte[] k = key.getBytes(StandardCharsets.UTF_8);
+    Limits.checkKey(k);
+    return k;
+  }
+
+  /** The partition that owns primary key {@code key}. */
+  int partitionOf(byte[] key) {
+    return (int) Math.floorMod(KeyHash.hash64(key), (long) partitions.size());
+  }
+
+  private Partition partitionFor(byte[] key) {
+    return partitions.get(partitionOf(key));
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new StrataException("dataset " + dir + " is closed");
+    }
+  }
+
+  // ---- secondary queries --------------------------------------------------------------------
+
+  /** The records whose {@code index} field equals {@code value}, sorted by primary key. */
+  public List<DatasetRecord> queryEq(String index, String value) {
+    if (value == null) {
+      throw new IllegalArgumentException("the value to look up is missing");
+    }
+    return queryRange(index, value, value);
+  }
+
+  /**
+   * The records whose {@code index} field lies in {@code [from, to]} (both inclusive, compared as
+   * UTF-8 bytes; a null bound is open), sorted by primary key.
+   */
+  public List<DatasetRecord> queryRange(String index, String from, String to) {
+    ensureOpen();
+    int idx = indexNumber(index);
+    String field = config.secondaryIndexes().get(idx).field();
+    byte[] lo = from == null ? null : SecondaryKey.lowerBound(from);
+    byte[] hi = to == null ? null : SecondaryKey.upperBound(to);
+    List<byte[]> candidates = new ArrayList<>();
+    for (Partition p : partitions) {
+      try (ScanCursor c = p.secondary(idx).scan(lo, hi)) {
+        while (c.hasNext()) {
+          candidates.add(SecondaryKey.decode(c.next().key()).primaryKey());
+        }
+      }
+    }
+    candidates.sort(Arrays::compareUnsigned);
+    List<DatasetRecord> out = new ArrayList<>();
+    byte[] previous = null;
+    byte[] fromBytes = from == null ? null : from.getBytes(StandardCharsets.UTF_8);
+    byte[] toBytes = to == null ? null : to.getBytes(StandardCharsets.UTF_8);
+    for (byte[] pk : candidates) {
+      if (previous != null && Arrays.equals(previous, pk)) {
+        continue; // lazy maintenance may list a key under several (stale) values
+      }
+      previous = pk;
+      Optional<Map<String, String>> rec = partitionFor(pk).get(pk);
+      if (rec.isEmpty()) {
+        continue; // deleted: a stale entry (lazy) or a delete that ran since the scan
+      }
+      String v = rec.get().get(field);
+      if (v == null) {
+        continue;
+      }
+      byte[] vb = v.getBytes(StandardCharsets.UTF_8);
+      if ((fromBytes != null && Arrays.compareUnsigned(vb, fromBytes) < 0)
+          || (toBytes != null && Arrays.compareUnsigned(vb, toBytes) > 0)) {
+        continue; // the record changed: a stale entry (lazy) or an update since the scan
+      }
+      out.add(new DatasetRecord(new String(pk, StandardCharsets.UTF_8), rec.get()));
+    }
+    return out;
+  }
+
+  private int indexNumber(String index) {
+    List<SecondaryIndexSpec> all = config.secondaryIndexes();
+    for (int i = 0; i < all.size(); i++) {
+      if (all.get(i).name().equals(index)) {
+        return i;
+      }
+    }
+    List<String> names = all.stream().map(SecondaryIndexSpec::name).toList();
+    throw new IllegalArgumentException("dataset " + dir + " has no secondary index '" + index
+        + "'; its secondary indexes: " + (names.isEmpty() ? "none" : String.join(", ", names)));
+  }
+
+  // ---- maintenance and introspection --------------------------------------------------------
+
+  /** Seals every memory component and waits until all are disk components. */
+  public void flush() {
+    ensureOpen();
+    for (Partition p : partitions) {
+      p.group().flush();
+    }
+  }
+
+  /** Asks every tree's merge policy for a full merge and waits for the merges. */
+  public void compact() {
+    ensureOpen();
+    for (Partition p : partitions) {
+      for (LsmTree t : p.group().trees()) {
+        t.compact();
+      }
+    }
+  }
+
+  /** Waits until no tree has a merge scheduled or running. */
+  public void awaitMerges() {
+    for (Partition p : partitions) {
+      for (LsmTree t : p.group().trees()) {
+        t.awaitMerges();
+      }
+    }
+  }
+
+  /** Forces every partition's log. */
+  public void sync() {
+    ensureOpen();
+    for (Partition p : partitions) {
+      p.group().sync();
+    }
+  }
+
+  /** The configuration in force. */
+  public DatasetConfig config() {
+    return config;
+  }
+
+  /** The dataset's directory. */
+  public Path directory() {
+    return dir;
+  }
+
+  /** Number of partitions. */
+  public int partitionCount() {
+    return partitions.size();
+  }
+
+  /**
+   * The tree of {@code index} ({@code primary} or a secondary name) in {@code partition}, for
+   * statistics and verification; writing to it directly is refused.
+   */
+  public LsmTree tree(int partition, String index) {
+    Partition p = partitions.get(partition);
+    return index.equals(SecondaryIndexSpec.PRIMARY) ? p.primary() : p.secondary(indexNumber(index));
+  }
+
+  /** Index names: {@code primary}, then the secondary indexes in configuration order. */
+  public List<String> indexNames() {
+    List<String> names = new ArrayList<>();
+    names.add(SecondaryIndexSpec.PRIMARY);
+    config.secondaryIndexes().forEach(s -> names.add(s.name()));
+    return names;
+  }
+
+  /** Statistics per tree, keyed {@code p<partition>/<index>}. */
+  public Map<String, StoreStats> treeStats() {
+    Map<String, StoreStats> out = new LinkedHashMap<>();
+    for (int p = 0; p < partitions.size(); p++) {
+      for (String name : indexNames()) {
+        out.put("p" + p + "/" + name, tree(p, name).stats());
+      }
+    }
+    return out;
+  }
+
+  /** Memory-full stalls, summed over partitions (constraint stalls are in each tree's stats). */
+  public Map<StallCause, StallTotals> memoryStalls() {
+    Map<StallCause, StallTotals> sum = new LinkedHashMap<>();
+    for (Partition p : partitions) {
+      p.group().memoryStalls().forEach((cause, t) -> sum.merge(cause, t,
+          (a, b) -> new StallTotals(a.count() + b.count(), a.seconds() + b.seconds())));
+    }
+    return sum;
+  }
+
+  /** Checks that every secondary index agrees with the primary index; see {@link DatasetVerifier}. */
+  public DatasetVerifier.Report verify() {
+    ensureOpen();
+    return DatasetVerifier.verify(this);
+  }
+
+  List<Partition> partitions() {
+    return partitions;
+  }
+
+  /** Flushes and closes every partition, then releases the directory lock. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    RuntimeException first = null;
+    for (Partition p : partitions) {
+      try {
+        p.close();
+      } catch (RuntimeException e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    try {
+      dirLock.release();
+      lockChannel.close();
+    } catch (IOException e) {
+      LOG.warn("cannot release the lock of {}: {}", dir, e.toString());
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Dataset[" + dir + "]";
+  }
+}

@@ -1,0 +1,151 @@
+package org.strata.lsm.dataset;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.component.KeyHash;
+import org.strata.lsm.config.StoreConfig;
+import org.strata.lsm.engine.LsmTree;
+import org.strata.lsm.engine.TreeGroup;
+import org.strata.lsm.io.IoThrottle;
+
+/**
+ * One hash partition of a dataset: a {@link TreeGroup} whose tree 0 is the primary index and tree
+ * {@code i + 1} the {@code i}-th secondary index, and the write paths of both maintenance
+ * strategies. Under {@code eager}, writes of one key are serialized by a striped key lock, so the
+ * old record a write looks up is the one its anti-matter cleans.
+ */
+final class Partition implements AutoCloseable {
+  private static final byte[] EMPTY = new byte[0];
+  private static final int LOCK_STRIPES = 1024;
+
+  private final DatasetConfig config;
+  private final TreeGroup group;
+  private final ReentrantLock[] keyLocks;
+
+  private Partition(DatasetConfig config, TreeGroup group) {
+    this.config = config;
+    this.group = group;
+    this.keyLocks = new ReentrantLock[config.maintenance() == SecondaryMaintenance.EAGER
+        ? LOCK_STRIPES : 0];
+    for (int i = 0; i < keyLocks.length; i++) {
+      keyLocks[i] = new ReentrantLock();
+    }
+  }
+
+  /** Opens partition {@code dir} with the dataset's configuration and shared throttle. */
+  static Partition open(Path dir, DatasetConfig config, StoreConfig treeConfig, long memoryBudget,
+      StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env) {
+    List<TreeGroup.Member> members = new ArrayList<>();
+    members.add(new TreeGroup.Member(SecondaryIndexSpec.PRIMARY, treeConfig));
+    for (SecondaryIndexSpec s : config.secondaryIndexes()) {
+      members.add(new TreeGroup.Member(s.name(), treeConfig));
+    }
+    return new Partition(config, TreeGroup.open(dir, members, memoryBudget, logSettings, throttle,
+        env));
+  }
+
+  LsmTree primary() {
+    return group.tree(0);
+  }
+
+  /** The tree of secondary index number {@code i} (in configuration order). */
+  LsmTree secondary(int i) {
+    return group.tree(i + 1);
+  }
+
+  TreeGroup group() {
+    return group;
+  }
+
+  Optional<Map<String, String>> get(byte[] key) {
+    return primary().get(key).map(RecordCodec::decode);
+  }
+
+  void upsert(byte[] key, Map<String, String> fields) {
+    byte[] record = RecordCodec.encode(fields);
+    if (config.maintenance() == SecondaryMaintenance.LAZY) {
+      List<TreeGroup.Op> ops = new ArrayList<>(1 + config.secondaryIndexes().size());
+      ops.add(new TreeGroup.Op(0, key, record));
+      for (int i = 0; i < config.secondaryIndexes().size(); i++) {
+        String v = fields.get(config.secondaryIndexes().get(i).field());
+        if (v != null) {
+          ops.add(new TreeGroup.Op(i + 1, SecondaryKey.encode(v, key), EMPTY));
+        }
+      }
+      group.write(ops);
+      return;
+    }
+    ReentrantLock l = lockFor(key);
+    l.lock();
+    try {
+      Map<String, String> old = lookupOld(key);
+      List<TreeGroup.Op> ops = new ArrayList<>(1 + 2 * config.secondaryIndexes().size());
+      ops.add(new TreeGroup.Op(0, key, record));
+      for (int i = 0; i < config.secondaryIndexes().size(); i++) {
+        String field = config.secondaryIndexes().get(i).field();
+        String oldValue = old == null ? null : old.get(field);
+        String newValue = fields.get(field);
+        if (old != null && Objects.equals(oldValue, newValue)) {
+          continue; // the entry is already right
+        }
+        if (oldValue != null) {
+          ops.add(new TreeGroup.Op(i + 1, SecondaryKey.encode(oldValue, key), null));
+        }
+        if (newValue != null) {
+          ops.add(new TreeGroup.Op(i + 1, SecondaryKey.encode(newValue, key), EMPTY));
+        }
+      }
+      group.write(ops);
+    } finally {
+      l.unlock();
+    }
+  }
+
+  void delete(byte[] key) {
+    if (config.maintenance() == SecondaryMaintenance.LAZY) {
+      group.write(List.of(new TreeGroup.Op(0, key, null)));
+      return;
+    }
+    ReentrantLock l = lockFor(key);
+    l.lock();
+    try {
+      Map<String, String> old = lookupOld(key);
+      List<TreeGroup.Op> ops = new ArrayList<>(1 + config.secondaryIndexes().size());
+      ops.add(new TreeGroup.Op(0, key, null));
+      if (old != null) {
+        for (int i = 0; i < config.secondaryIndexes().size(); i++) {
+          String oldValue = old.get(config.secondaryIndexes().get(i).field());
+          if (oldValue != null) {
+            ops.add(new TreeGroup.Op(i + 1, SecondaryKey.encode(oldValue, key), null));
+          }
+        }
+      }
+      group.write(ops);
+    } finally {
+      l.unlock();
+    }
+  }
+
+  /** Eager maintenance's point lookup; skipped when there is no secondary index to clean. */
+  private Map<String, String> lookupOld(byte[] key) {
+    if (config.secondaryIndexes().isEmpty()) {
+      return null;
+    }
+    return get(key).orElse(null);
+  }
+
+  private ReentrantLock lockFor(byte[] key) {
+    return keyLocks[(int) Math.floorMod(KeyHash.hash64(key), (long) LOCK_STRIPES)];
+  }
+
+  @Override
+  public void close() {
+    group.close();
+  }
+}

@@ -1,0 +1,365 @@
+package org.strata.lsm.engine;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.strata.lsm.CorruptionException;
+import org.strata.lsm.Limits;
+import org.strata.lsm.StallCause;
+import org.strata.lsm.StorageException;
+import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.StoreStats.StallTotals;
+import org.strata.lsm.StrataException;
+import org.strata.lsm.config.StoreConfig;
+import org.strata.lsm.io.Clock;
+import org.strata.lsm.io.IoThrottle;
+import org.strata.lsm.wal.LogOp;
+import org.strata.lsm.wal.WriteAheadLog;
+
+/**
+ * The LSM trees of one dataset partition (a primary index and its secondary indexes), which share
+ * one write-ahead log, one memory budget and one I/O throttle, as AsterixDB's indexes of a dataset
+ * do.
+ *
+ * <p>Log. A write that touches several trees is one log record: its operations carry the number of
+ * their tree in the first key byte. Recovery replays into each tree only the operations above that
+ * tree's flushed sequence number, so a crash can never apply a write to one index and not another.
+ *
+ * <p>Memory. The active memory components of all trees are sealed together when their sum reaches
+ * the budget ({@code memory-component.size}), under an exclusive switch lock that writers take
+ * shared, so in every tree a memory component holds exactly the writes logged between two seals.
+ * Each tree then flushes on its own thread; writers stall ({@code memory-full}) while some tree
+ * still holds {@code memory-component.count} memory components. A tree whose merges lag stalls the
+ * writes that touch it ({@code constraint}, counted by that tree).
+ *
+ * <p>Log truncation. After each flush the log drops the segments every tree is done with: those
+ * below the lowest sequence number still in any tree's unflushed (or not yet durably listed)
+ * memory components.
+ */
+public final class TreeGroup implements AutoCloseable {
+  private static final Logger LOG = LogManager.getLogger(TreeGroup.class);
+  /** Trees per group: the tree number is one byte of the log key. */
+  public static final int MAX_TREES = 255;
+
+  /** One tree of the group: its directory name under the group's and its configuration. */
+  public record Member(String name, StoreConfig config) {}
+
+  /** One operation of a write: {@code value} null writes anti-matter. */
+  public record Op(int tree, byte[] key, byte[] value) {}
+
+  private final Path dir;
+  private final long memoryBudget;
+  private final StoreConfig logSettings;
+  private final IoThrottle throttle;
+  private final Clock clock;
+  private final List<LsmTree> trees = new ArrayList<>();
+  private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  private final StallTracker stalls = new StallTracker();
+  private WriteAheadLog wal;
+  private boolean closing;
+
+  private TreeGroup(Path dir, long memoryBudget, StoreConfig logSettings, IoThrottle throttle,
+      Clock clock) {
+    this.dir = dir;
+    this.memoryBudget = memoryBudget;
+    this.logSettings = logSettings;
+    this.throttle = throttle;
+    this.clock = clock;
+  }
+
+  /**
+   * Opens (or creates) the trees in {@code dir/<member name>} and the shared log in {@code dir/wal}
+   * (or {@code log.dir} of {@code logSettings}), replaying what the trees have not flushed.
+   *
+   * @param memoryBudget bytes of active memory components, summed over the trees, that trigger a
+   *     seal of all of them
+   * @param logSettings durability, log directory and group-commit interval
+   * @param throttle the I/O budget shared by the trees' flushes and merges
+   */
+  public static TreeGroup open(Path dir, List<Member> members, long memoryBudget,
+      StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env) {
+    if (members.isEmpty() || members.size() > MAX_TREES) {
+      throw new IllegalArgumentException("a tree group has 1 to " + MAX_TREES + " trees, not "
+          + members.size());
+    }
+    TreeGroup g = new TreeGroup(dir, memoryBudget, logSettings, throttle, env.clock());
+    try {
+      long[] flushed = new long[members.size()];
+      long replayFrom = Long.MAX_VALUE;
+      long lsnFloor = 0;
+      for (int i = 0; i < members.size(); i++) {
+        Member m = members.get(i);
+        LsmTree t = LsmTree.openMember(dir.resolve(m.name()), m.config(), env, g);
+        g.trees.add(t);
+        flushed[i] = t.flushedLsn();
+        replayFrom = Math.min(replayFrom, flushed[i]);
+        lsnFloor = Math.max(lsnFloor, flushed[i]);
+      }
+      Path logDir = logSettings.logDir() == null ? dir.resolve("wal")
+          : Path.of(logSettings.logDir());
+      long[] replayed = new long[members.size()];
+      g.wal = WriteAheadLog.open(logDir, logSettings.durability(),
+          logSettings.groupCommitIntervalMillis(), env.fileIo(), replayFrom, lsnFloor,
+          (lsn, op) -> {
+            int t = op.key()[0] & 0xFF;
+            if (t >= flushed.length) {
+              throw new CorruptionException(logDir, -1, "log operation " + lsn + " names index "
+                  + t + " but the partition has " + flushed.length);
+            }
+            if (lsn > flushed[t]) {
+              g.trees.get(t).insert(Arrays.copyOfRange(op.key(), 1, op.key().length), op.value(),
+                  lsn);
+              replayed[t]++;
+            }
+          });
+      for (int i = 0; i < replayed.length; i++) {
+        if (replayed[i] > 0) {
+          LOG.info("recovered {} operations of {} from the log of {}", replayed[i],
+              members.get(i).name(), dir);
+        }
+      }
+      return g;
+    } catch (RuntimeException e) {
+      for (LsmTree t : g.trees) {
+        try {
+          t.close();
+        } catch (RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      if (g.wal != null) {
+        g.wal.close();
+      }
+      throw e;
+    }
+  }
+
+  /** The trees, in member order. */
+  public List<LsmTree> trees() {
+    return List.copyOf(trees);
+  }
+
+  /** Tree number {@code i}. */
+  public LsmTree tree(int i) {
+    return trees.get(i);
+  }
+
+  /** The I/O throttle the trees share. */
+  public IoThrottle throttle() {
+    return throttle;
+  }
+
+  /**
+   * Applies {@code ops} as one log record: waits out stalls, logs, inserts into the trees, and
+   * makes the record durable as {@code log.durability} says. Operations on one tree apply in order.
+   */
+  public void write(List<Op> ops) {
+    if (ops.isEmpty()) {
+      return;
+    }
+    List<LogOp> logged = new ArrayList<>(ops.size());
+    boolean[] touched = new boolean[trees.size()];
+    for (Op op : ops) {
+      if (op.tree() < 0 || op.tree() >= trees.size()) {
+        throw new IllegalArgumentException("tree " + op.tree() + " is not in this group of "
+            + trees.size());
+      }
+      Limits.checkKey(op.key());
+      if (op.value() != null) {
+        Limits.checkValue(op.value());
+      }
+      touched[op.tree()] = true;
+      byte[] k = new byte[op.key().length + 1];
+      k[0] = (byte) op.tree();
+      System.arraycopy(op.key(), 0, k, 1, op.key().length);
+      logged.add(new LogOp(k, op.value()));
+    }
+    for (int i = 0; i < touched.length; i++) {
+      if (touched[i]) {
+        trees.get(i).awaitConstraint();
+      }
+    }
+    admitMemory();
+    long lsn;
+    switchLock.readLock().lock();
+    try {
+      lsn = wal.append(logged);
+      long first = lsn - ops.size() + 1;
+      for (int i = 0; i < ops.size(); i++) {
+        Op op = ops.get(i);
+        trees.get(op.tree()).insert(op.key(), op.value(), first + i);
+      }
+    } finally {
+      switchLock.readLock().unlock();
+    }
+    switch (logSettings.durability()) {
+      case SYNC -> wal.sync(lsn);
+      case GROUP, NONE -> wal.writeOutIfLarge();
+      default -> throw new IllegalStateException();
+    }
+  }
+
+  private long activeBytes() {
+    long sum = 0;
+    for (LsmTree t : trees) {
+      sum += t.activeBytes();
+    }
+    return sum;
+  }
+
+  /** Seals all trees when the budget is used up, or waits while some tree cannot take a seal. */
+  private void admitMemory() {
+    lock.lock();
+    try {
+      boolean waited = false;
+      while (true) {
+        ensureOpen();
+        if (activeBytes() < memoryBudget) {
+          break;
+        }
+        if (trees.stream().allMatch(LsmTree::canSealActive)) {
+          sealAll();
+          continue;
+        }
+        for (LsmTree t : trees) {
+          Throwable err = t.lastFlushError();
+          if (err != null) {
+            throw new StorageException("writes are stopped: every memory component of "
+                + t.directory().getFileName() + " is full and its last flush failed: " + err, err);
+          }
+        }
+        stalls.waiting(StallCause.MEMORY_FULL, clock.nanoTime());
+        waited = true;
+        changed.await(50, TimeUnit.MILLISECONDS);
+      }
+      if (waited) {
+        stalls.end(clock.nanoTime());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StrataException("interrupted while waiting for a write stall to end", e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Seals every non-empty active component and rolls the log. Caller holds {@code lock}. */
+  private void sealAll() {
+    switchLock.writeLock().lock();
+    try {
+      for (LsmTree t : trees) {
+        t.sealForGroup();
+      }
+      wal.roll();
+    } finally {
+      switchLock.writeLock().unlock();
+    }
+  }
+
+  private void ensureOpen() {
+    if (closing) {
+      throw new StrataException("dataset partition " + dir + " is closed");
+    }
+  }
+
+  /** Called by a member after a flush is durably listed: drops log segments no tree needs. */
+  void flushed() {
+    long floor = wal.lastLsn();
+    for (LsmTree t : trees) {
+      floor = Math.min(floor, t.logFloor());
+    }
+    wal.truncateUpTo(floor);
+    lock.lock();
+    try {
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Seals every tree's active memory component and waits until all are disk components. */
+  public void flush() {
+    lock.lock();
+    try {
+      ensureOpen();
+      sealAll();
+    } finally {
+      lock.unlock();
+    }
+    for (LsmTree t : trees) {
+      t.flush();
+    }
+  }
+
+  /** Forces the log: every write that returned before is durable after. */
+  public void sync() {
+    wal.syncAll();
+  }
+
+  /** Log segment files, for tests and statistics. */
+  public int logSegmentCount() {
+    return wal.segmentCount();
+  }
+
+  /** Memory-full stalls of this group (constraint stalls are counted by each tree). */
+  public Map<StallCause, StallTotals> memoryStalls() {
+    lock.lock();
+    try {
+      return stalls.totals(clock.nanoTime());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Seals and flushes the memory components, closes every tree, then the log. */
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      if (closing) {
+        return;
+      }
+      try {
+        sealAll();
+      } catch (RuntimeException e) {
+        LOG.error("sealing {} at close failed; the log keeps the data", dir, e);
+      }
+      closing = true;
+      stalls.end(clock.nanoTime());
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    RuntimeException first = null;
+    for (LsmTree t : trees) {
+      try {
+        t.close();
+      } catch (RuntimeException e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    wal.close();
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "TreeGroup[" + dir + ", " + trees.size() + " trees]";
+  }
+}

@@ -1,0 +1,191 @@
+package org.strata.lsm.dataset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.config.StoreConfig;
+import org.strata.lsm.testing.TestStores;
+
+/**
+ * A dataset with two secondary indexes against an in-memory model, for both maintenance modes and
+ * one or three partitions: random upserts (many change a secondary value or drop the field),
+ * deletes, gets, equality and range queries, flushes, merges and reopens, with tiny memory
+ * components so seals, flushes and merges happen constantly. Every query must return exactly the
+ * model's records in primary-key order, and the indexes must verify against each other.
+ */
+class DatasetModelTest {
+  private static final String[] VALUES = {"a", "b", "c", "d", "e"};
+
+  sealed interface Op permits Upsert, Delete, Get, Eq, Range, Flush, Merge, Reopen {}
+
+  /** f1/f2: an index into VALUES, or -1 for a record without the field. */
+  record Upsert(int key, int f1, int f2, int payload) implements Op {}
+
+  record Delete(int key) implements Op {}
+
+  record Get(int key) implements Op {}
+
+  record Eq(boolean secondIndex, int value) implements Op {}
+
+  record Range(boolean secondIndex, int from, int to) implements Op {}
+
+  record Flush() implements Op {}
+
+  record Merge() implements Op {}
+
+  record Reopen() implements Op {}
+
+  @Provide
+  Arbitrary<List<Op>> ops() {
+    Arbitrary<Integer> key = Arbitraries.integers().between(0, 60);
+    Arbitrary<Integer> field = Arbitraries.integers().between(-1, VALUES.length - 1);
+    Arbitrary<Integer> value = Arbitraries.integers().between(0, VALUES.length - 1);
+    Arbitrary<Op> upsert = Combinators.combine(key, field, field,
+        Arbitraries.integers().between(0, 400)).as(Upsert::new);
+    Arbitrary<Op> op = Arbitraries.frequencyOf(
+        Tuple.of(50, upsert),
+        Tuple.of(10, key.map(Delete::new)),
+        Tuple.of(8, key.map(Get::new)),
+        Tuple.of(8, Combinators.combine(Arbitraries.of(true, false), value).as(Eq::new)),
+        Tuple.of(5, Combinators.combine(Arbitraries.of(true, false), value, value)
+            .as(Range::new)),
+        Tuple.of(3, Arbitraries.just(new Flush())),
+        Tuple.of(1, Arbitraries.just(new Merge())),
+        Tuple.of(1, Arbitraries.just(new Reopen())));
+    return op.list().ofMinSize(40).ofMaxSize(400);
+  }
+
+  @Provide
+  Arbitrary<SecondaryMaintenance> maintenance() {
+    return Arbitraries.of(SecondaryMaintenance.values());
+  }
+
+  @Provide
+  Arbitrary<Integer> partitions() {
+    return Arbitraries.of(1, 3);
+  }
+
+  static DatasetConfig config(SecondaryMaintenance m, int partitions) {
+    StoreConfig store = TestStores.smallConfig(3)
+        .withMergePolicy(new NamedPlugin("test-merge-all", Map.of("max", "3")))
+        .withMemoryComponent(6 * 1024, 2)
+        .withIo(0, 1 << 20, 512)
+        .withPageCacheSize(64 * 1024);
+    return new DatasetConfig(store, List.of(new SecondaryIndexSpec("by_f1", "f1"),
+        new SecondaryIndexSpec("by_f2", "f2")), m, partitions);
+  }
+
+  private static String key(int k) {
+    return String.format("k%03d", k);
+  }
+
+  private static Map<String, String> fields(Upsert u) {
+    Map<String, String> f = new TreeMap<>();
+    if (u.f1() >= 0) {
+      f.put("f1", VALUES[u.f1()]);
+    }
+    if (u.f2() >= 0) {
+      f.put("f2", VALUES[u.f2()]);
+    }
+    f.put("payload", "x".repeat(u.payload()));
+    return f;
+  }
+
+  @Property(tries = 120)
+  void queriesMatchTheModel(@ForAll("ops") List<Op> ops,
+      @ForAll("maintenance") SecondaryMaintenance maintenance,
+      @ForAll("partitions") int partitions) throws IOException {
+    Path dir = Files.createTempDirectory("strata-dataset-model");
+    TreeMap<String, Map<String, String>> model = new TreeMap<>();
+    Dataset ds = Dataset.open(dir, config(maintenance, partitions));
+    try {
+      for (Op op : ops) {
+        if (op instanceof Upsert u) {
+          ds.upsert(key(u.key()), fields(u));
+          model.put(key(u.key()), fields(u));
+        } else if (op instanceof Delete d) {
+          ds.delete(key(d.key()));
+          model.remove(key(d.key()));
+        } else if (op instanceof Get g) {
+          assertThat(ds.get(key(g.key())).map(DatasetRecord::fields).orElse(null))
+              .as("get %s", key(g.key())).isEqualTo(model.get(key(g.key())));
+        } else if (op instanceof Eq q) {
+          checkQuery(ds, model, q.secondIndex(), VALUES[q.value()], VALUES[q.value()]);
+        } else if (op instanceof Range r) {
+          checkQuery(ds, model, r.secondIndex(), VALUES[Math.min(r.from(), r.to())],
+              VALUES[Math.max(r.from(), r.to())]);
+        } else if (op instanceof Flush) {
+          ds.flush();
+        } else if (op instanceof Merge) {
+          ds.compact();
+        } else if (op instanceof Reopen) {
+          ds.close();
+          ds = Dataset.open(dir, null);
+        }
+      }
+      checkAll(ds, model);
+      ds.close();
+      ds = Dataset.open(dir, null);
+      checkAll(ds, model);
+    } finally {
+      ds.close();
+      deleteTree(dir);
+    }
+  }
+
+  private static void checkAll(Dataset ds, TreeMap<String, Map<String, String>> model) {
+    for (boolean second : new boolean[] {false, true}) {
+      for (String v : VALUES) {
+        checkQuery(ds, model, second, v, v);
+      }
+      checkQuery(ds, model, second, "b", "d");
+    }
+    DatasetVerifier.Report report = ds.verify();
+    assertThat(report.faults()).isEmpty();
+    assertThat(report.records()).isEqualTo(model.size());
+    if (ds.config().maintenance() == SecondaryMaintenance.EAGER) {
+      assertThat(report.staleEntries().values()).allMatch(n -> n == 0);
+    }
+  }
+
+  private static void checkQuery(Dataset ds, TreeMap<String, Map<String, String>> model,
+      boolean secondIndex, String from, String to) {
+    String field = secondIndex ? "f2" : "f1";
+    List<String> expected = new ArrayList<>();
+    model.forEach((k, f) -> {
+      String v = f.get(field);
+      if (v != null && v.compareTo(from) >= 0 && v.compareTo(to) <= 0) {
+        expected.add(k + "=" + f);
+      }
+    });
+    List<String> actual = new ArrayList<>();
+    for (DatasetRecord r : ds.queryRange(secondIndex ? "by_f2" : "by_f1", from, to)) {
+      actual.add(r.key() + "=" + r.fields());
+    }
+    assertThat(actual).as("%s in [%s, %s]", field, from, to).containsExactlyElementsOf(expected);
+  }
+
+  static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}
