@@ -168,10 +168,10 @@ final class ImportCommand implements Callable<Integer> {
         }
       }
       for (int t = 0; t < workers.size(); t++) {
-        queues.get(t).clear();
         if (failure.get() == null) {
-          queues.get(t).put(END);
+          queues.get(t).put(END); // after the lines queued before it
         } else {
+          queues.get(t).clear();
           workers.get(t).interrupt();
         }
       }

@@ -1,0 +1,177 @@
+package org.strata.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.strata.cli.CliTest.Result;
+import org.strata.lsm.dataset.Dataset;
+
+/** {@code strata import}, {@code query} and {@code get} on datasets, including bad input. */
+class DatasetCommandsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path tmp;
+  Path dir;
+  Path config;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    dir = tmp.resolve("ds");
+    config = tmp.resolve("ds.json");
+    Files.writeString(config, """
+        {"merge-policy": {"name": "tiering", "parameters": {"size-ratio": "3"}},
+         "memory-component": {"size": "32KB", "count": 2},
+         "log": {"durability": "none"},
+         "secondary-indexes": [{"name": "by_field1", "field": "field1"}],
+         "secondary-maintenance": "eager", "partitions": 3}
+        """);
+  }
+
+  private Result importLines(String... lines) throws Exception {
+    Path f = tmp.resolve("records-" + System.nanoTime() + ".jsonl");
+    Files.writeString(f, String.join("\n", lines) + "\n");
+    return CliTest.run("import", "--dir", dir.toString(), "--config", config.toString(),
+        "--file", f.toString(), "--json");
+  }
+
+  @Test
+  void badLinesAreRejectedWithLineNumberAndReasonAndTheImportGoesOn() throws Exception {
+    Result r = importLines(
+        "{\"op\":\"upsert\",\"key\":\"k1\",\"fields\":{\"field0\":\"a\",\"field1\":\"x\"}}",
+        "{\"op\":\"upsert\",\"key\":\"k2\",\"fields\":{\"field1\":\"x\"",
+        "{\"op\":\"replace\",\"key\":\"k3\",\"fields\":{\"field1\":\"x\"}}",
+        "{\"op\":\"upsert\",\"fields\":{\"field1\":\"x\"}}",
+        "{\"op\":\"upsert\",\"key\":\"k5\",\"fields\":{\"field0\":\"ok\",\"field1\":42}}",
+        "",
+        "{\"op\":\"upsert\",\"key\":\"k7\",\"fields\":{\"field1\":\"y\"}}",
+        "{\"op\":\"delete\",\"key\":\"k7\"}",
+        "{\"op\":\"upsert\",\"key\":\"k9\",\"fields\":{\"field1\":\"x\"}}");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode s = JSON.readTree(r.out());
+    assertThat(s.get("applied").asLong()).isEqualTo(4);
+    assertThat(s.get("upserts").asLong()).isEqualTo(3);
+    assertThat(s.get("deletes").asLong()).isEqualTo(1);
+    assertThat(s.get("rejected").asLong()).isEqualTo(4);
+    List<String> rejections = new ArrayList<>();
+    s.get("rejections").forEach(n -> rejections.add(n.get("line").asLong() + ": "
+        + n.get("reason").asText()));
+    assertThat(rejections).hasSize(4);
+    assertThat(rejections.get(0)).startsWith("2: not valid JSON");
+    assertThat(rejections.get(1)).isEqualTo("3: unknown op 'replace'; allowed: upsert, delete");
+    assertThat(rejections.get(2)).startsWith("4: missing key");
+    assertThat(rejections.get(3)).isEqualTo(
+        "5: field 'field1' is a number (42); field values must be strings");
+    assertThat(r.err()).contains("line 2: rejected: not valid JSON")
+        .contains("line 5: rejected: field 'field1' is a number");
+    // Nothing of a rejected line was applied; the good lines around them were.
+    assertThat(CliTest.run("get", "--dir", dir.toString(), "k5").out().trim())
+        .isEqualTo("not found");
+    assertThat(CliTest.run("get", "--dir", dir.toString(), "k3").code()).isEqualTo(1);
+    Result q = CliTest.run("query", "--dir", dir.toString(), "--index", "by_field1", "--eq", "x");
+    assertThat(q.code()).as(q.err()).isZero();
+    assertThat(q.lines()).containsExactly(
+        "{\"key\":\"k1\",\"fields\":{\"field0\":\"a\",\"field1\":\"x\"}}",
+        "{\"key\":\"k9\",\"fields\":{\"field1\":\"x\"}}");
+    assertThat(CliTest.run("query", "--dir", dir.toString(), "--index", "by_field1", "--eq", "y")
+        .lines()).isEmpty();
+    Result g = CliTest.run("get", "--dir", dir.toString(), "k1");
+    assertThat(g.code()).isZero();
+    assertThat(JSON.readTree(g.out()).get("fields").get("field0").asText()).isEqualTo("a");
+  }
+
+  @Test
+  void manyRecordsWithSeveralThreadsMatchASingleThreadedImport() throws Exception {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 6000; i++) {
+      int k = i % 900;
+      if (i % 13 == 0) {
+        sb.append("{\"op\":\"delete\",\"key\":\"user").append(k).append("\"}\n");
+      } else {
+        sb.append("{\"key\":\"user").append(k).append("\",\"fields\":{\"field1\":\"v")
+            .append(i % 7).append("\",\"field2\":\"").append("p".repeat(100)).append("\"}}\n");
+      }
+    }
+    Path f = tmp.resolve("many.jsonl");
+    Files.writeString(f, sb);
+    Result one = CliTest.run("import", "--dir", dir.toString(), "--config", config.toString(),
+        "--file", f.toString());
+    assertThat(one.code()).as(one.err()).isZero();
+    assertThat(one.out()).contains("rejected 0");
+    Path dir2 = tmp.resolve("ds2");
+    Result four = CliTest.run("import", "--dir", dir2.toString(), "--config", config.toString(),
+        "--file", f.toString(), "--threads", "4", "--json");
+    assertThat(four.code()).as(four.err()).isZero();
+    assertThat(JSON.readTree(four.out()).get("applied").asLong()).isEqualTo(6000);
+    for (int v = 0; v < 7; v++) {
+      Result a = CliTest.run("query", "--dir", dir.toString(), "--index", "by_field1", "--eq",
+          "v" + v);
+      Result b = CliTest.run("query", "--dir", dir2.toString(), "--index", "by_field1", "--eq",
+          "v" + v);
+      assertThat(a.lines()).isNotEmpty().isEqualTo(b.lines());
+    }
+    Result range = CliTest.run("query", "--dir", dir.toString(), "--index", "by_field1",
+        "--from", "v2", "--to", "v4", "--json");
+    JsonNode rj = JSON.readTree(range.out());
+    long expected = 0;
+    for (int v = 2; v <= 4; v++) {
+      expected += CliTest.run("query", "--dir", dir.toString(), "--index", "by_field1", "--eq",
+          "v" + v).lines().size();
+    }
+    assertThat(rj.get("count").asLong()).isEqualTo(expected);
+    try (Dataset ds = Dataset.open(dir2, null)) {
+      assertThat(ds.verify().faults()).isEmpty();
+    }
+  }
+
+  @Test
+  void badArgumentsAndConfigurationsFailWithExitCodeTwo() throws Exception {
+    Path records = tmp.resolve("r.jsonl");
+    Files.writeString(records, "{\"key\":\"k\"}\n");
+    Path twice = tmp.resolve("twice.json");
+    Files.writeString(twice, "{\"secondary-indexes\": [{\"name\": \"a\", \"field\": \"field1\"},"
+        + " {\"name\": \"b\", \"field\": \"field1\"}]}");
+    Result r = CliTest.run("import", "--dir", dir.toString(), "--config", twice.toString(),
+        "--file", records.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("secondary-indexes.field: 'field1'");
+    assertThat(Files.exists(dir)).isFalse();
+    Path mode = tmp.resolve("mode.json");
+    Files.writeString(mode, "{\"secondary-maintenance\": \"deferred\"}");
+    r = CliTest.run("import", "--dir", dir.toString(), "--config", mode.toString(), "--file",
+        records.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("secondary-maintenance: 'deferred' is not allowed; allowed:"
+        + " eager, lazy");
+    r = CliTest.run("import", "--dir", dir.toString(), "--file", records.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("give --config FILE");
+    r = CliTest.run("import", "--dir", dir.toString(), "--config", config.toString(), "--file",
+        tmp.resolve("missing.jsonl").toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("does not exist");
+    assertThat(CliTest.run("import", "--dir", dir.toString(), "--config", config.toString(),
+        "--file", records.toString()).code()).isZero();
+    r = CliTest.run("query", "--dir", dir.toString(), "--index", "by_field1");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--eq VALUE or --from");
+    r = CliTest.run("query", "--dir", dir.toString(), "--index", "by_field1", "--from", "b",
+        "--to", "a");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("above --to");
+    r = CliTest.run("query", "--dir", dir.toString(), "--index", "by_field9", "--eq", "a");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("no secondary index 'by_field9'; its secondary indexes:"
+        + " by_field1");
+    r = CliTest.run("put", "--dir", dir.toString(), "k", "v");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("is a dataset");
+  }
+}
