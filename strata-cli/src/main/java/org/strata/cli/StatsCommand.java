@@ -6,6 +6,9 @@ import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.strata.lsm.LsmStore;
+import org.strata.lsm.StallCause;
+import org.strata.lsm.dataset.Dataset;
+import org.strata.lsm.engine.LsmTree;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,6 +29,9 @@ final class StatsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (Dataset.isDataset(store.dir)) {
+      return datasetStats();
+    }
     ObjectNode o;
     try (LsmStore s = store.open()) {
       o = StatsJson.of(s.stats(), s.runs());
@@ -55,6 +61,47 @@ final class StatsCommand implements Callable<Integer> {
           out.printf("%-26s %.3f%n", e.getKey(), v.asDouble());
         } else {
           out.printf("%-26s %s%n", e.getKey(), v.asText());
+        }
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  /** Per tree of a dataset: one line each, or with --json every tree's full statistics. */
+  private int datasetStats() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    try (Dataset ds = Dataset.open(store.dir, null)) {
+      ObjectNode o = StatsJson.MAPPER.createObjectNode();
+      o.put("partitions", ds.partitionCount());
+      o.put("secondaryMaintenance", ds.config().maintenance().configName());
+      ObjectNode mem = o.putObject("memoryFullStalls");
+      ds.memoryStalls().forEach((cause, t) -> {
+        if (cause == StallCause.MEMORY_FULL) {
+          mem.put("count", t.count());
+          mem.put("seconds", t.seconds());
+        }
+      });
+      ObjectNode trees = o.putObject("trees");
+      for (int p = 0; p < ds.partitionCount(); p++) {
+        for (String index : ds.indexNames()) {
+          LsmTree t = ds.tree(p, index);
+          trees.set("p" + p + "/" + index, StatsJson.of(t.stats(), t.runs()));
+        }
+      }
+      if (json) {
+        out.println(StatsJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(o));
+      } else {
+        out.printf("dataset: %d partition(s), %s maintenance%n", ds.partitionCount(),
+            ds.config().maintenance().configName());
+        out.printf("%-24s %10s %8s %8s %8s %12s %8s%n", "tree", "components", "runs", "flushes",
+            "merges", "entries", "WA");
+        for (Map.Entry<String, JsonNode> e : trees.properties()) {
+          JsonNode t = e.getValue();
+          out.printf("%-24s %10d %8d %8d %8d %12d %8.2f%n", e.getKey(),
+              t.get("diskComponents").asLong(), t.get("runs").asLong(),
+              t.get("flushes").asLong(), t.get("merges").asLong(), t.get("entries").asLong(),
+              t.get("writeAmplification").asDouble());
         }
       }
     }

@@ -174,4 +174,40 @@ class DatasetCommandsTest {
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("is a dataset");
   }
+
+  @Test
+  void statsAndVerifyCoverEveryTreeAndCatchACorruptedComponent() throws Exception {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 3000; i++) {
+      sb.append("{\"key\":\"user").append(i % 700).append("\",\"fields\":{\"field1\":\"v")
+          .append(i % 7).append("\",\"field2\":\"").append("p".repeat(80)).append("\"}}\n");
+    }
+    Path f = tmp.resolve("many.jsonl");
+    Files.writeString(f, sb);
+    assertThat(CliTest.run("import", "--dir", dir.toString(), "--config", config.toString(),
+        "--file", f.toString()).code()).isZero();
+    Result stats = CliTest.run("stats", "--dir", dir.toString(), "--json");
+    assertThat(stats.code()).as(stats.err()).isZero();
+    JsonNode trees = JSON.readTree(stats.out()).get("trees");
+    assertThat(trees.size()).isEqualTo(6);
+    long primaryEntries = 0;
+    for (int p = 0; p < 3; p++) {
+      assertThat(trees.get("p" + p + "/primary").get("flushes").asLong()).isPositive();
+      primaryEntries += trees.get("p" + p + "/primary").get("entries").asLong();
+    }
+    assertThat(primaryEntries).isGreaterThanOrEqualTo(700);
+    Result ok = CliTest.run("verify", "--dir", dir.toString());
+    assertThat(ok.code()).as(ok.out() + ok.err()).isZero();
+    assertThat(ok.out()).contains("700 records").endsWith("ok\n");
+    Path component;
+    try (var s = Files.list(dir.resolve("p1").resolve("by_field1"))) {
+      component = s.filter(p -> p.toString().endsWith(".cmp")).findFirst().orElseThrow();
+    }
+    byte[] bytes = Files.readAllBytes(component);
+    bytes[100] ^= 0x5A;
+    Files.write(component, bytes);
+    Result bad = CliTest.run("verify", "--dir", dir.toString());
+    assertThat(bad.code()).isEqualTo(1);
+    assertThat(bad.out()).contains("FAULT: p1/by_field1");
+  }
 }
