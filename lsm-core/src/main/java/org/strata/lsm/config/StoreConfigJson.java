@@ -30,29 +30,35 @@ public final class StoreConfigJson {
 
   /** Parses a configuration file. */
   public static StoreConfig read(Path file) {
-    String text;
+    return parse(readText(file), file.toString());
+  }
+
+  /** The text of a configuration file; a missing or unreadable file fails clearly. */
+  public static String readText(Path file) {
     try {
-      text = Files.readString(file);
+      return Files.readString(file);
     } catch (NoSuchFileException e) {
       throw new InvalidConfigurationException("config file " + file + " does not exist");
     } catch (IOException e) {
       throw new InvalidConfigurationException("config file " + file + " cannot be read: " + e);
     }
-    return parse(text, file.toString());
   }
 
   /** Parses configuration text; {@code source} names it in errors. */
   public static StoreConfig parse(String json, String source) {
-    JsonNode root;
+    return parse(readTree(json, source), source, Set.of());
+  }
+
+  /** Parses JSON text into a tree; invalid JSON fails naming the line and column. */
+  public static JsonNode readTree(String json, String source) {
     try {
-      root = MAPPER.readTree(json);
+      return MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
       throw new InvalidConfigurationException(
           source + " is not valid JSON: " + e.getOriginalMessage()
               + " (line " + e.getLocation().getLineNr() + ", column "
               + e.getLocation().getColumnNr() + ")");
     }
-    return parse(root, source, Set.of());
   }
 
   /** The top-level keys of a store configuration. */

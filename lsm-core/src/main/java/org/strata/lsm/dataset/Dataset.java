@@ -2,13 +2,9 @@ package org.strata.lsm.dataset;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -18,7 +14,6 @@ import java.util.Optional;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.InvalidConfigurationException;
-import org.strata.lsm.KeyValue;
 import org.strata.lsm.Limits;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.StallCause;
@@ -32,6 +27,7 @@ import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.engine.LsmTree;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.io.Directories;
+import org.strata.lsm.io.DirectoryLock;
 import org.strata.lsm.io.IoThrottle;
 import org.strata.lsm.io.WritableFile;
 
@@ -54,19 +50,16 @@ public final class Dataset implements AutoCloseable {
   private static final Logger LOG = LogManager.getLogger(Dataset.class);
   /** The configuration file that marks a directory as a dataset. */
   public static final String CONFIG_FILE = "dataset.json";
-  private static final String LOCK_FILE = "LOCK";
 
   private final Path dir;
   private final DatasetConfig config;
-  private final FileChannel lockChannel;
-  private final FileLock dirLock;
+  private final DirectoryLock dirLock;
   private final List<Partition> partitions = new ArrayList<>();
   private volatile boolean closed;
 
-  private Dataset(Path dir, DatasetConfig config, FileChannel lockChannel, FileLock dirLock) {
+  private Dataset(Path dir, DatasetConfig config, DirectoryLock dirLock) {
     this.dir = dir;
     this.config = config;
-    this.lockChannel = lockChannel;
     this.dirLock = dirLock;
   }
 
@@ -112,36 +105,26 @@ public final class Dataset implements AutoCloseable {
     // Validate the plug-ins before anything is written.
     Plugins.mergePolicy(cfg.store().mergePolicy());
     Plugins.mergeScheduler(cfg.store().mergeScheduler()).close();
-    FileChannel lockChannel = null;
+    DirectoryLock lockHeld = null;
     Dataset ds = null;
     try {
       if (Files.exists(dir) && !Files.isDirectory(dir)) {
         throw new StrataException(dir + " exists and is not a directory");
       }
       Files.createDirectories(dir);
-      lockChannel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
-          StandardOpenOption.WRITE);
-      FileLock fl;
-      try {
-        fl = lockChannel.tryLock();
-      } catch (OverlappingFileLockException e) {
-        fl = null;
-      }
-      if (fl == null) {
-        throw new StrataException("dataset " + dir + " is in use by another process (or is"
-            + " already open in this one); close it first");
-      }
+      lockHeld = DirectoryLock.acquire(dir, "dataset " + dir + " is in use by another process"
+          + " (or is already open in this one); close it first");
       if (config != null) {
         writeConfig(dir, cfg, env);
       }
-      ds = new Dataset(dir, cfg, lockChannel, fl);
+      ds = new Dataset(dir, cfg, lockHeld);
       ds.openPartitions(env);
       return ds;
     } catch (IOException e) {
-      cleanupFailedOpen(ds, lockChannel);
+      cleanupFailedOpen(ds, lockHeld);
       throw new StorageException("cannot open dataset " + dir + ": " + e, e);
     } catch (RuntimeException e) {
-      cleanupFailedOpen(ds, lockChannel);
+      cleanupFailedOpen(ds, lockHeld);
       throw e;
     }
   }
@@ -153,15 +136,15 @@ public final class Dataset implements AutoCloseable {
         + " partition(s)";
   }
 
-  private static void cleanupFailedOpen(Dataset ds, FileChannel lockChannel) {
+  private static void cleanupFailedOpen(Dataset ds, DirectoryLock lockHeld) {
     try {
       if (ds != null) {
         for (Partition p : ds.partitions) {
           p.close();
         }
       }
-      if (lockChannel != null) {
-        lockChannel.close();
+      if (lockHeld != null) {
+        lockHeld.close();
       }
     } catch (IOException | RuntimeException suppressed) {
       LOG.warn("cleanup after a failed open: {}", suppressed.toString());
@@ -442,8 +425,7 @@ public final class Dataset implements AutoCloseable {
       }
     }
     try {
-      dirLock.release();
-      lockChannel.close();
+      dirLock.close();
     } catch (IOException e) {
       LOG.warn("cannot release the lock of {}: {}", dir, e.toString());
     }

@@ -6,15 +6,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
@@ -33,27 +29,12 @@ public final class DatasetConfigJson {
 
   /** Parses a configuration file. */
   public static DatasetConfig read(Path file) {
-    String text;
-    try {
-      text = Files.readString(file);
-    } catch (NoSuchFileException e) {
-      throw new InvalidConfigurationException("config file " + file + " does not exist");
-    } catch (IOException e) {
-      throw new InvalidConfigurationException("config file " + file + " cannot be read: " + e);
-    }
-    return parse(text, file.toString());
+    return parse(StoreConfigJson.readText(file), file.toString());
   }
 
   /** Parses configuration text; {@code source} names it in errors. */
   public static DatasetConfig parse(String json, String source) {
-    JsonNode root;
-    try {
-      root = MAPPER.readTree(json);
-    } catch (JsonProcessingException e) {
-      throw new InvalidConfigurationException(source + " is not valid JSON: "
-          + e.getOriginalMessage() + " (line " + e.getLocation().getLineNr() + ", column "
-          + e.getLocation().getColumnNr() + ")");
-    }
+    JsonNode root = StoreConfigJson.readTree(json, source);
     StoreConfig store = StoreConfigJson.parse(root, source, DATASET_KEYS);
     List<SecondaryIndexSpec> secondaries = new ArrayList<>();
     JsonNode list = root.get("secondary-indexes");
@@ -120,10 +101,5 @@ public final class DatasetConfigJson {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  /** The dataset keys, for messages. */
-  static String datasetKeys() {
-    return String.join(", ", new TreeSet<>(DATASET_KEYS));
   }
 }

@@ -1,12 +1,8 @@
 package org.strata.lsm.engine;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -47,6 +43,7 @@ import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
 import org.strata.lsm.io.Clock;
 import org.strata.lsm.io.Directories;
+import org.strata.lsm.io.DirectoryLock;
 import org.strata.lsm.io.IoThrottle;
 import org.strata.lsm.io.WritableFile;
 import org.strata.lsm.memory.MemoryComponent;
@@ -81,7 +78,6 @@ import org.strata.lsm.wal.WriteAheadLog;
 public final class LsmTree implements LsmStore {
   private static final Logger LOG = LogManager.getLogger(LsmTree.class);
   static final String CONFIG_FILE = "config.json";
-  private static final String LOCK_FILE = "LOCK";
   private static final int MERGE_LOG_LIMIT = 1000;
   private static final long FLUSH_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -89,8 +85,7 @@ public final class LsmTree implements LsmStore {
   private final StoreConfig config;
   private final StoreEnvironment env;
   private final Clock clock;
-  private final FileChannel lockChannel;
-  private final FileLock dirLock;
+  private final DirectoryLock dirLock;
   private final PageCache cache;
   private final IoThrottle throttle;
   private final IoThrottle writeLimiter;
@@ -138,13 +133,12 @@ public final class LsmTree implements LsmStore {
   private final Thread flushThread;
   private final EngineContext context = new EngineContext();
 
-  private LsmTree(Path dir, StoreConfig config, StoreEnvironment env, FileChannel lockChannel,
-      FileLock dirLock, MergePolicy policy, MergeScheduler scheduler, TreeGroup group) {
+  private LsmTree(Path dir, StoreConfig config, StoreEnvironment env, DirectoryLock dirLock,
+      MergePolicy policy, MergeScheduler scheduler, TreeGroup group) {
     this.dir = dir;
     this.config = config;
     this.env = env;
     this.clock = env.clock();
-    this.lockChannel = lockChannel;
     this.dirLock = dirLock;
     this.policy = policy;
     this.scheduler = scheduler;
@@ -177,49 +171,39 @@ public final class LsmTree implements LsmStore {
     // Validate plug-ins before anything is written.
     MergePolicy policy = Plugins.mergePolicy(config.mergePolicy());
     MergeScheduler scheduler = Plugins.mergeScheduler(config.mergeScheduler());
-    FileChannel lockChannel = null;
+    DirectoryLock lockHeld = null;
     LsmTree tree = null;
     try {
       if (Files.exists(dir) && !Files.isDirectory(dir)) {
         throw new StrataException(dir + " exists and is not a directory");
       }
       Files.createDirectories(dir);
-      lockChannel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
-          StandardOpenOption.WRITE);
-      FileLock fl;
-      try {
-        fl = lockChannel.tryLock();
-      } catch (OverlappingFileLockException e) {
-        fl = null;
-      }
-      if (fl == null) {
-        throw new StrataException("store " + dir + " is in use by another process (or is already"
-            + " open in this one); close it first");
-      }
+      lockHeld = DirectoryLock.acquire(dir, "store " + dir + " is in use by another process (or"
+          + " is already open in this one); close it first");
       if (requested != null || !Files.exists(savedConfig)) {
         writeConfig(dir, config);
       }
-      tree = new LsmTree(dir, config, env, lockChannel, fl, policy, scheduler, group);
+      tree = new LsmTree(dir, config, env, lockHeld, policy, scheduler, group);
       tree.recover();
       return tree;
     } catch (IOException e) {
-      cleanupFailedOpen(tree, lockChannel, scheduler);
+      cleanupFailedOpen(tree, lockHeld, scheduler);
       throw new StorageException("cannot open store " + dir + ": " + e, e);
     } catch (RuntimeException e) {
-      cleanupFailedOpen(tree, lockChannel, scheduler);
+      cleanupFailedOpen(tree, lockHeld, scheduler);
       throw e;
     }
   }
 
-  private static void cleanupFailedOpen(LsmTree tree, FileChannel lockChannel,
+  private static void cleanupFailedOpen(LsmTree tree, DirectoryLock lockHeld,
       MergeScheduler scheduler) {
     try {
       if (tree != null && tree.wal != null) {
         tree.wal.close();
       }
       scheduler.close();
-      if (lockChannel != null) {
-        lockChannel.close();
+      if (lockHeld != null) {
+        lockHeld.close();
       }
     } catch (IOException | RuntimeException suppressed) {
       LOG.warn("cleanup after a failed open: {}", suppressed.toString());
@@ -403,6 +387,14 @@ public final class LsmTree implements LsmStore {
 
   /** Waits while the memory components are full or the component constraint is violated. */
   private void admit() {
+    waitForAdmission(true);
+  }
+
+  /**
+   * Waits while the component constraint is violated and, if {@code memory}, while the memory
+   * components are full (sealing the active one when another may be added).
+   */
+  private void waitForAdmission(boolean memory) {
     lock.lock();
     try {
       boolean waited = false;
@@ -411,7 +403,7 @@ public final class LsmTree implements LsmStore {
         StallCause cause;
         if (constraintViolated && !liveMerges.isEmpty()) {
           cause = StallCause.CONSTRAINT;
-        } else if (active.sizeBytes() >= config.memoryComponentSize()) {
+        } else if (memory && active.sizeBytes() >= config.memoryComponentSize()) {
           if (current.memory.size() < config.memoryComponentCount()) {
             sealActive();
             continue;
@@ -1306,27 +1298,7 @@ public final class LsmTree implements LsmStore {
 
   /** Waits while this tree's merge policy reports the component constraint violated. */
   void awaitConstraint() {
-    lock.lock();
-    try {
-      boolean waited = false;
-      while (true) {
-        ensureOpen();
-        if (!(constraintViolated && !liveMerges.isEmpty())) {
-          break;
-        }
-        stalls.waiting(StallCause.CONSTRAINT, clock.nanoTime());
-        waited = true;
-        changed.await(100, TimeUnit.MILLISECONDS);
-      }
-      if (waited) {
-        stalls.end(clock.nanoTime());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StrataException("interrupted while waiting for a write stall to end", e);
-    } finally {
-      lock.unlock();
-    }
+    waitForAdmission(false);
   }
 
   /**
@@ -1512,8 +1484,7 @@ public final class LsmTree implements LsmStore {
     }
     current.release();
     try {
-      dirLock.release();
-      lockChannel.close();
+      dirLock.close();
     } catch (IOException e) {
       LOG.warn("cannot release the lock of {}: {}", dir, e.toString());
     }

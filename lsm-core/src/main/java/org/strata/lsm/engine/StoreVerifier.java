@@ -1,12 +1,8 @@
 package org.strata.lsm.engine;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -14,6 +10,7 @@ import org.strata.lsm.StrataException;
 import org.strata.lsm.component.ComponentVerifier;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.PageCache;
+import org.strata.lsm.io.DirectoryLock;
 
 /**
  * Verifies a closed store: the manifest's checksum, that every component it lists exists and
@@ -36,23 +33,9 @@ public final class StoreVerifier {
       throw new StrataException(dir + " is not a store directory (it does not exist or is not a"
           + " directory)");
     }
-    try (FileChannel lockChannel = FileChannel.open(dir.resolve("LOCK"),
-        StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-      FileLock lock;
-      try {
-        lock = lockChannel.tryLock();
-      } catch (OverlappingFileLockException e) {
-        lock = null;
-      }
-      if (lock == null) {
-        throw new StrataException("store " + dir + " is open in another process; close it"
-            + " before verifying");
-      }
-      try {
-        return verifyLocked(dir);
-      } finally {
-        lock.release();
-      }
+    try (DirectoryLock lock = DirectoryLock.acquire(dir, "store " + dir + " is open in another"
+        + " process; close it before verifying")) {
+      return verifyLocked(dir);
     } catch (IOException e) {
       throw new StrataException("cannot verify " + dir + ": " + e, e);
     }
