@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
     subcommands = {LoadCommand.class, PutCommand.class, GetCommand.class, DeleteCommand.class,
         ScanCommand.class, StatsCommand.class, VerifyCommand.class, ReadBenchCommand.class,
         SimulateCommand.class, TuneCommand.class, FiguresCommand.class, DesCommand.class,
-        ImportCommand.class, QueryCommand.class, GenRecordsCommand.class})
+        ImportCommand.class, QueryCommand.class, GenRecordsCommand.class,
+        FeedServerCommand.class})
 public final class Main implements Runnable {
   @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
       description = "Print stack traces of errors.")

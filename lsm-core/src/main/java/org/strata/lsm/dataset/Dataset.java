@@ -11,9 +11,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.InvalidConfigurationException;
+import org.strata.lsm.KeyValue;
 import org.strata.lsm.Limits;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.StallCause;
@@ -236,6 +238,45 @@ public final class Dataset implements AutoCloseable {
       throw new StrataException("dataset " + dir + " is closed");
     }
   }
+
+  /**
+   * Up to {@code limit} records with primary key at or above {@code from} (null: from the first),
+   * in primary-key order (UTF-8 bytes), merged across partitions.
+   */
+  public List<DatasetRecord> scan(String from, int limit) {
+    if (limit < 0) {
+      throw new IllegalArgumentException("scan limit must be 0 or more, got " + limit);
+    }
+    ensureOpen();
+    byte[] lo = from == null ? null : keyBytes(from);
+    List<ScanCursor> cursors = new ArrayList<>();
+    try {
+      PriorityQueue<ScanHead> heads = new PriorityQueue<>(
+          (a, b) -> Arrays.compareUnsigned(a.entry().key(), b.entry().key()));
+      for (Partition p : partitions) {
+        ScanCursor c = p.primary().scan(lo, null);
+        cursors.add(c);
+        if (c.hasNext()) {
+          heads.add(new ScanHead(c.next(), c));
+        }
+      }
+      List<DatasetRecord> out = new ArrayList<>(Math.min(limit, 1024));
+      while (out.size() < limit && !heads.isEmpty()) {
+        ScanHead h = heads.poll();
+        out.add(new DatasetRecord(new String(h.entry().key(), StandardCharsets.UTF_8),
+            RecordCodec.decode(h.entry().value())));
+        if (h.cursor().hasNext()) {
+          heads.add(new ScanHead(h.cursor().next(), h.cursor()));
+        }
+      }
+      return out;
+    } finally {
+      cursors.forEach(ScanCursor::close);
+    }
+  }
+
+  /** A partition's next primary entry in a merged scan. */
+  private record ScanHead(KeyValue entry, ScanCursor cursor) {}
 
   // ---- secondary queries --------------------------------------------------------------------
 

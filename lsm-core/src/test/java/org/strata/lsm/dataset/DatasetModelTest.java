@@ -156,6 +156,15 @@ class DatasetModelTest {
       }
       checkQuery(ds, model, second, "b", "d");
     }
+    List<String> all = new ArrayList<>();
+    model.forEach((k, f) -> all.add(k + "=" + f));
+    List<String> scanned = new ArrayList<>();
+    ds.scan(null, Integer.MAX_VALUE).forEach(r -> scanned.add(r.key() + "=" + r.fields()));
+    assertThat(scanned).as("scan of every partition, merged").containsExactlyElementsOf(all);
+    List<String> tail = new ArrayList<>();
+    ds.scan("k030", 5).forEach(r -> tail.add(r.key() + "=" + r.fields()));
+    assertThat(tail).containsExactlyElementsOf(all.stream().filter(x -> x.compareTo("k030") >= 0)
+        .limit(5).toList());
     DatasetVerifier.Report report = ds.verify();
     assertThat(report.faults()).isEmpty();
     assertThat(report.records()).isEqualTo(model.size());

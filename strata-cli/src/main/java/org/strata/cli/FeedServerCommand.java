@@ -1,0 +1,91 @@
+package org.strata.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.strata.lsm.dataset.Dataset;
+import org.strata.lsm.dataset.DatasetConfig;
+import org.strata.lsm.dataset.DatasetConfigJson;
+import org.strata.ycsb.feed.FeedServer;
+import org.strata.ycsb.feed.FeedStats;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code strata feed-server}: a socket feed into a dataset, until interrupted. */
+@Command(name = "feed-server", mixinStandardHelpOptions = true,
+    description = "Serve a socket feed into a dataset: newline-delimited JSON records as for "
+        + "import (docs/two-phase.md, 'Feed protocol'). Runs until interrupted (Ctrl-C or "
+        + "SIGTERM), then closes the dataset cleanly. Prints 'listening on HOST:PORT' when ready.")
+final class FeedServerCommand implements Callable<Integer> {
+  @Option(names = "--dir", required = true, paramLabel = "DIR",
+      description = "Dataset directory (created if absent).")
+  Path dir;
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "Dataset configuration (required for a new dataset).")
+  Path config;
+
+  @Option(names = "--port", required = true, paramLabel = "P",
+      description = "TCP port; 0 picks a free one.")
+  int port;
+
+  @Option(names = "--host", paramLabel = "H", defaultValue = "127.0.0.1",
+      description = "Address to listen on (default 127.0.0.1; 0.0.0.0 for every interface).")
+  String host;
+
+  @Option(names = "--stats-every", paramLabel = "SECONDS", defaultValue = "10",
+      description = "Print the counters every SECONDS (0: only at the end).")
+  int statsEvery;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    if (port < 0 || port > 65535) {
+      throw new ParameterException(spec.commandLine(), "--port must be from 0 to 65535, got "
+          + port);
+    }
+    DatasetConfig cfg = config == null ? null : DatasetConfigJson.read(config);
+    if (cfg == null && !Dataset.isDataset(dir)) {
+      throw new ParameterException(spec.commandLine(), dir + " holds no dataset yet; give"
+          + " --config FILE to create it");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    Dataset ds = Dataset.open(dir, cfg);
+    FeedServer server;
+    try {
+      server = FeedServer.start(ds, host, port);
+    } catch (RuntimeException e) {
+      ds.close();
+      throw new IllegalArgumentException("cannot listen on " + host + ":" + port + ": " + e, e);
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      server.close();
+      ds.close();
+      out.println("stopped: " + describe(server.stats()));
+      out.flush();
+      stopped.countDown();
+    }, "strata-feed-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    out.println("listening on " + host + ":" + server.port());
+    out.flush();
+    while (!stopped.await(statsEvery > 0 ? statsEvery : 3600, java.util.concurrent.TimeUnit.SECONDS)) {
+      if (statsEvery > 0) {
+        out.println(describe(server.stats()));
+        out.flush();
+      }
+    }
+    return 0;
+  }
+
+  static String describe(FeedStats.Snapshot s) {
+    return String.format("%d connections, %d lines: %d applied (%d upserts, %d deletes), %d reads,"
+        + " %d rejected, %d failed", s.connections(), s.lines(), s.applied(), s.upserts(),
+        s.deletes(), s.reads(), s.rejected(), s.failed());
+  }
+}

@@ -1,0 +1,94 @@
+package org.strata.ycsb.feed;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LineBasedFrameDecoder;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.strata.lsm.dataset.Dataset;
+
+/**
+ * A socket feed into a dataset, like AsterixDB's socket adapter: clients send newline-delimited
+ * JSON records ({@code {"op":"upsert","key":...,"fields":{...}}}, {@code {"op":"delete",...}}); a
+ * write may carry {@code "ack": true} to get a reply line, and {@code get} and {@code scan}
+ * requests are answered (docs/two-phase.md, "Feed protocol"). Rejected lines are answered with
+ * {@code {"ok":false,"line":N,"reason":...}}, counted and logged; the connection goes on.
+ */
+public final class FeedServer implements AutoCloseable {
+  private static final Logger LOG = LogManager.getLogger(FeedServer.class);
+  /** Longest line accepted: a record of the largest value plus room for JSON. */
+  public static final int MAX_LINE_BYTES = 17 * 1024 * 1024;
+
+  private final EventLoopGroup boss = new NioEventLoopGroup(1);
+  private final EventLoopGroup io = new NioEventLoopGroup(2);
+  private final ExecutorService workers = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "strata-feed-worker");
+    t.setDaemon(true);
+    return t;
+  });
+  private final FeedStats stats = new FeedStats();
+  private final Channel channel;
+
+  private FeedServer(Dataset dataset, String host, int port) throws InterruptedException {
+    ServerBootstrap b = new ServerBootstrap()
+        .group(boss, io)
+        .channel(NioServerSocketChannel.class)
+        .childOption(ChannelOption.AUTO_READ, false)
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+            new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            ch.pipeline().addLast(new LineBasedFrameDecoder(MAX_LINE_BYTES, true, false),
+                new FeedConnection(dataset, stats, workers));
+          }
+        });
+    channel = b.bind(host, port).sync().channel();
+    LOG.info("feed server listening on {}", channel.localAddress());
+  }
+
+  /** Starts a server for {@code dataset} on {@code host:port} (port 0: any free port). */
+  public static FeedServer start(Dataset dataset, String host, int port) {
+    try {
+      return new FeedServer(dataset, host, port);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while binding the feed server", e);
+    }
+  }
+
+  /** The port the server listens on. */
+  public int port() {
+    return ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  /** The counters. */
+  public FeedStats.Snapshot stats() {
+    return stats.snapshot();
+  }
+
+  /** Stops accepting, closes the connections and waits for the workers' lines to finish. */
+  @Override
+  public void close() {
+    channel.close().syncUninterruptibly();
+    boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    io.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    workers.shutdown();
+    try {
+      workers.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
