@@ -85,7 +85,7 @@ final class FeedServerCommand implements Callable<Integer> {
 
   static String describe(FeedStats.Snapshot s) {
     return String.format("%d connections, %d lines: %d applied (%d upserts, %d deletes), %d reads,"
-        + " %d rejected, %d failed", s.connections(), s.lines(), s.applied(), s.upserts(),
-        s.deletes(), s.reads(), s.rejected(), s.failed());
+        + " %d rejected, %d failed, %d dropped at stop", s.connections(), s.lines(), s.applied(),
+        s.upserts(), s.deletes(), s.reads(), s.rejected(), s.failed(), s.dropped());
   }
 }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.logging.log4j.LogManager;
@@ -26,7 +27,8 @@ import org.strata.lsm.dataset.FeedRecord;
  * the socket only while fewer than {@value #HIGH_WATER} lines wait and its replies are being
  * consumed, so while the dataset stalls TCP flow control slows the sender and nothing is buffered
  * without bound. A bad line is rejected with its number and reason and the connection goes on; a
- * line cut off by a disconnect is never applied.
+ * line cut off by a disconnect is never applied. Lines still waiting when the server stops are
+ * dropped unapplied and unacknowledged (counted).
  */
 final class FeedConnection extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LogManager.getLogger(FeedConnection.class);
@@ -35,6 +37,7 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   private final Dataset dataset;
   private final FeedStats stats;
   private final Executor workers;
+  private final AtomicBoolean stopping;
   private final FeedParser parser = FeedParser.forRequests();
   private final ObjectMapper json = new ObjectMapper();
   private final ConcurrentLinkedQueue<Line> pending = new ConcurrentLinkedQueue<>();
@@ -48,10 +51,11 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   /** A received line, or a rejection found while decoding it ({@code text} null). */
   private record Line(long number, String text, String rejection) {}
 
-  FeedConnection(Dataset dataset, FeedStats stats, Executor workers) {
+  FeedConnection(Dataset dataset, FeedStats stats, Executor workers, AtomicBoolean stopping) {
     this.dataset = dataset;
     this.stats = stats;
     this.workers = workers;
+    this.stopping = stopping;
   }
 
   @Override
@@ -105,7 +109,7 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   private void enqueue(Line l) {
     stats.lines.incrementAndGet();
     pending.add(l);
-    waiting.incrementAndGet();
+    stats.maxWaiting.accumulateAndGet(waiting.incrementAndGet(), Math::max);
     if (draining.compareAndSet(false, true)) {
       workers.execute(this::drain);
     }
@@ -114,7 +118,11 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   /** Asks for more input while the backlog is small and the peer takes our replies. */
   private void maybeRead() {
     if (!ctx.channel().eventLoop().inEventLoop()) {
-      ctx.channel().eventLoop().execute(this::maybeRead);
+      try {
+        ctx.channel().eventLoop().execute(this::maybeRead);
+      } catch (RejectedExecutionException e) {
+        // the server is shutting down
+      }
       return;
     }
     if (waiting.get() < HIGH_WATER && ctx.channel().isWritable() && ctx.channel().isActive()) {
@@ -126,7 +134,11 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
     while (true) {
       Line l;
       while ((l = pending.poll()) != null) {
-        process(l);
+        if (stopping.get()) {
+          stats.dropped.incrementAndGet(); // never acknowledged: the server is stopping
+        } else {
+          process(l);
+        }
         if (waiting.decrementAndGet() == HIGH_WATER / 2) {
           maybeRead();
         }

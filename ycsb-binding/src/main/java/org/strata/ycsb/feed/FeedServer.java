@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.dataset.Dataset;
@@ -38,6 +39,7 @@ public final class FeedServer implements AutoCloseable {
     return t;
   });
   private final FeedStats stats = new FeedStats();
+  private final AtomicBoolean stopping = new AtomicBoolean();
   private final Channel channel;
 
   private FeedServer(Dataset dataset, String host, int port) throws InterruptedException {
@@ -51,7 +53,7 @@ public final class FeedServer implements AutoCloseable {
           @Override
           protected void initChannel(SocketChannel ch) {
             ch.pipeline().addLast(new LineBasedFrameDecoder(MAX_LINE_BYTES, true, false),
-                new FeedConnection(dataset, stats, workers));
+                new FeedConnection(dataset, stats, workers, stopping));
           }
         });
     channel = b.bind(host, port).sync().channel();
@@ -78,9 +80,13 @@ public final class FeedServer implements AutoCloseable {
     return stats.snapshot();
   }
 
-  /** Stops accepting, closes the connections and waits for the workers' lines to finish. */
+  /**
+   * Stops accepting, closes the connections, drops lines not yet applied (they were never
+   * acknowledged) and waits for the line being applied on each connection.
+   */
   @Override
   public void close() {
+    stopping.set(true);
     channel.close().syncUninterruptibly();
     boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     io.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
