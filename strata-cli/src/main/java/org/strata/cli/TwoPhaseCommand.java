@@ -1,0 +1,58 @@
+package org.strata.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.strata.ycsb.twophase.PhaseResult;
+import org.strata.ycsb.twophase.ReportWriter;
+import org.strata.ycsb.twophase.TwoPhaseConfig;
+import org.strata.ycsb.twophase.TwoPhaseConfigJson;
+import org.strata.ycsb.twophase.TwoPhaseResult;
+import org.strata.ycsb.twophase.TwoPhaseRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code strata two-phase}: Luo & Carey's two-phase experiment, with its report. */
+@Command(name = "two-phase", mixinStandardHelpOptions = true,
+    description = "Run a two-phase experiment (docs/two-phase.md): load a dataset, find the "
+        + "maximum write throughput in a closed-loop testing phase, then measure write latency "
+        + "in open-loop running phases. Writes summary.json, timeseries.csv, .hlog files, PNG "
+        + "charts and report.md into --out.")
+final class TwoPhaseCommand implements Callable<Integer> {
+  @Option(names = "--config", required = true, paramLabel = "FILE",
+      description = "Experiment configuration, e.g. examples/quick.json.")
+  Path config;
+
+  @Option(names = "--out", required = true, paramLabel = "DIR",
+      description = "Output directory (its data/ subdirectory is scratch, deleted at the end).")
+  Path out;
+
+  @Option(names = "--keep-data", description = "Keep the datasets under DIR/data.")
+  boolean keepData;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    TwoPhaseConfig cfg = TwoPhaseConfigJson.read(config);
+    TwoPhaseResult r = new TwoPhaseRunner(cfg, out, System.err, System.console() != null,
+        keepData).run();
+    ReportWriter.write(out, r);
+    PrintWriter o = spec.commandLine().getOut();
+    o.printf(Locale.ROOT, "maximum write throughput (testing, %s): %,.0f writes/s%n",
+        r.testing().scheduler(), r.testing().throughput());
+    for (PhaseResult p : r.runs()) {
+      o.printf(Locale.ROOT, "%s: %,.0f arrivals/s, write latency p50 %.2f ms, p99 %.2f ms, max"
+              + " %.2f ms; processing p99 %.2f ms; %d stalls (%.1f s); max %d disk components%n",
+          p.name(), p.arrivalRate(), p.writeLatency().p50(), p.writeLatency().p99(),
+          p.writeLatency().max(), p.processingLatency().p99(), p.stallCount(), p.stallSeconds(),
+          p.maxDiskComponents());
+    }
+    o.println("report: " + out.resolve("report.md"));
+    o.flush();
+    return 0;
+  }
+}

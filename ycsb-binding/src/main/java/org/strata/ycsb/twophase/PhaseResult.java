@@ -1,0 +1,46 @@
+package org.strata.ycsb.twophase;
+
+import java.util.List;
+
+/**
+ * The outcome of one phase.
+ *
+ * @param name the phase's name ({@code testing}, or {@code running-<scheduler>-<arrivals>})
+ * @param scheduler the merge scheduler that ran the phase
+ * @param utilization the arrival rate as a fraction of the testing throughput (NaN for a given
+ *     rate or bursts, and for the testing phase)
+ * @param arrivalRate mean arrival rate in writes/s (0 for the closed-loop testing phase)
+ * @param throughput for the testing phase, the maximum write throughput (writes/s after the
+ *     warm-up); for a running phase, completed writes over its duration
+ * @param samples the per-second time series
+ * @param writeLatency write latency: completion minus intended arrival (running phases)
+ * @param processingLatency completion minus dequeue (running phases)
+ * @param stallCount write stalls that began during the phase (all trees)
+ * @param stallSeconds seconds stalled during the phase (summed over trees)
+ * @param stallsByCause the stalls split by cause ({@code constraint}, {@code memoryFull})
+ * @param maxDiskComponents most disk components (all trees) at a per-second sample
+ * @param writeAmplification engine write amplification of the phase's flushes and merges
+ * @param arrived writes that arrived
+ * @param completed writes completed
+ * @param unfinished writes still queued when the drain ended
+ * @param queries queries run alongside, or null
+ */
+public record PhaseResult(String name, String scheduler, double utilization, double arrivalRate,
+    double throughput, List<PhaseSample> samples, Latency writeLatency, Latency processingLatency,
+    long stallCount, double stallSeconds,
+    java.util.Map<String, org.strata.lsm.StoreStats.StallTotals> stallsByCause,
+    long maxDiskComponents, double writeAmplification,
+    long arrived, long completed, long unfinished, QueryResult queries) {
+
+  /**
+   * Queries run alongside a running phase.
+   *
+   * @param kind point, short-scan or long-scan
+   * @param threads query threads
+   * @param count queries completed
+   * @param throughput queries per second
+   * @param latency query latency
+   */
+  public record QueryResult(String kind, int threads, long count, double throughput,
+      Latency latency) {}
+}

@@ -1,0 +1,39 @@
+package org.strata.ycsb.twophase;
+
+/**
+ * One second of a phase, a row of {@code timeseries.csv}.
+ *
+ * @param phase the phase's name
+ * @param second seconds since the phase started (the end of this one-second interval)
+ * @param arrivals writes that arrived in the second (the open loop's generator; in the closed loop
+ *     equal to the completions)
+ * @param completed writes completed in the second
+ * @param queueLength writes waiting at the end of the second
+ * @param diskComponents disk components of all trees at the end of the second
+ * @param stalled true if writers were stalled at some point in the second
+ * @param stallSeconds seconds of the second spent stalled (summed over trees)
+ * @param bytesFlushed bytes written by flushes in the second
+ * @param bytesMerged bytes written by merges in the second
+ * @param writeP99Millis 99th percentile write latency of the writes completed in the second, or
+ *     NaN if none
+ * @param processingP99Millis the same for processing latency
+ */
+record PhaseSample(String phase, int second, long arrivals, long completed, long queueLength,
+    long diskComponents, boolean stalled, double stallSeconds, long bytesFlushed,
+    long bytesMerged, double writeP99Millis, double processingP99Millis) {
+
+  static final String CSV_HEADER = "phase,second,arrivals,completed,queue_length,disk_components,"
+      + "stalled,stall_seconds,bytes_flushed,bytes_merged,write_p99_ms,processing_p99_ms";
+
+  String csv() {
+    return String.join(",", phase, Integer.toString(second), Long.toString(arrivals),
+        Long.toString(completed), Long.toString(queueLength), Long.toString(diskComponents),
+        stalled ? "1" : "0", String.format(java.util.Locale.ROOT, "%.3f", stallSeconds),
+        Long.toString(bytesFlushed), Long.toString(bytesMerged), num(writeP99Millis),
+        num(processingP99Millis));
+  }
+
+  private static String num(double v) {
+    return Double.isNaN(v) ? "" : String.format(java.util.Locale.ROOT, "%.3f", v);
+  }
+}

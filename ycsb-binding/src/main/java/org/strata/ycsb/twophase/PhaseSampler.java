@@ -1,0 +1,170 @@
+package org.strata.ycsb.twophase;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+import org.HdrHistogram.Recorder;
+import org.strata.lsm.dataset.Dataset;
+
+/**
+ * Samples a phase once a second on its own thread: the driver's counters, the dataset's totals,
+ * and the latency recorders, whose one-second interval histograms go to HdrHistogram log files
+ * ({@code .hlog}) and into whole-phase histograms. Prints the progress line.
+ */
+final class PhaseSampler implements AutoCloseable {
+  private final String phase;
+  private final Dataset dataset;
+  private final LongSupplier arrived;
+  private final LongSupplier completed;
+  private final IntSupplier queue;
+  private final Recorder write;
+  private final Recorder processing;
+  private final Progress progress;
+  private final int totalSeconds;
+  private final List<PhaseSample> samples = new ArrayList<>();
+  private final Histogram writeTotal = new Histogram(3);
+  private final Histogram processingTotal = new Histogram(3);
+  private final List<AutoCloseable> logs = new ArrayList<>();
+  private final HistogramLogWriter writeLog;
+  private final HistogramLogWriter processingLog;
+  private final Thread thread;
+  private final long startNanos;
+  private volatile boolean stop;
+  private DatasetTotals last;
+  private long lastArrived;
+  private long lastCompleted;
+  private Histogram writeInterval;
+  private Histogram processingInterval;
+
+  /**
+   * Starts sampling. {@code write} and {@code processing} may be null (the testing phase records
+   * no latency); {@code logDir} receives {@code <phase>-write.hlog} and {@code
+   * <phase>-processing.hlog}.
+   */
+  PhaseSampler(String phase, Dataset dataset, LongSupplier arrived, LongSupplier completed,
+      IntSupplier queue, Recorder write, Recorder processing, Path logDir, Progress progress,
+      int totalSeconds) throws IOException {
+    this.phase = phase;
+    this.dataset = dataset;
+    this.arrived = arrived;
+    this.completed = completed;
+    this.queue = queue;
+    this.write = write;
+    this.processing = processing;
+    this.progress = progress;
+    this.totalSeconds = totalSeconds;
+    this.writeLog = write == null ? null : log(logDir.resolve(phase + "-write.hlog"));
+    this.processingLog = processing == null ? null
+        : log(logDir.resolve(phase + "-processing.hlog"));
+    this.last = DatasetTotals.of(dataset);
+    this.startNanos = System.nanoTime();
+    if (writeLog != null) {
+      long startMillis = System.currentTimeMillis();
+      writeLog.outputStartTime(startMillis);
+      writeLog.outputLegend();
+      processingLog.outputStartTime(startMillis);
+      processingLog.outputLegend();
+      write.reset();
+      processing.reset();
+    }
+    this.thread = new Thread(this::loop, "strata-sampler-" + phase);
+    this.thread.setDaemon(true);
+    this.thread.start();
+  }
+
+  private HistogramLogWriter log(Path file) throws IOException {
+    OutputStream out = Files.newOutputStream(file);
+    PrintStream ps = new PrintStream(out, false, java.nio.charset.StandardCharsets.UTF_8);
+    logs.add(ps);
+    return new HistogramLogWriter(ps);
+  }
+
+  private void loop() {
+    int second = 0;
+    while (!stop) {
+      long due = startNanos + TimeUnit.SECONDS.toNanos(second + 1);
+      long wait = due - System.nanoTime();
+      if (wait > 0) {
+        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+        if (stop) {
+          break;
+        }
+      }
+      second++;
+      sample(second);
+    }
+  }
+
+  private synchronized void sample(int second) {
+    DatasetTotals now = DatasetTotals.of(dataset);
+    long a = arrived.getAsLong();
+    long c = completed.getAsLong();
+    double wp99 = Double.NaN;
+    double pp99 = Double.NaN;
+    if (write != null) {
+      writeInterval = write.getIntervalHistogram(writeInterval);
+      processingInterval = processing.getIntervalHistogram(processingInterval);
+      writeLog.outputIntervalHistogram(writeInterval);
+      processingLog.outputIntervalHistogram(processingInterval);
+      writeTotal.add(writeInterval);
+      processingTotal.add(processingInterval);
+      if (writeInterval.getTotalCount() > 0) {
+        wp99 = writeInterval.getValueAtPercentile(99) / 1000.0;
+        pp99 = processingInterval.getValueAtPercentile(99) / 1000.0;
+      }
+    }
+    double stallDelta = now.stallSeconds() - last.stallSeconds();
+    PhaseSample s = new PhaseSample(phase, second, a - lastArrived, c - lastCompleted,
+        queue.getAsInt(), now.diskComponents(),
+        stallDelta > 0 || now.stallCount() > last.stallCount(), Math.max(0, stallDelta),
+        now.bytesFlushed() - last.bytesFlushed(), now.bytesMerged() - last.bytesMerged(),
+        wp99, pp99);
+    samples.add(s);
+    progress.update(phase, second, totalSeconds, s);
+    last = now;
+    lastArrived = a;
+    lastCompleted = c;
+  }
+
+  /** Stops sampling (taking a last sample of the partial second) and closes the logs. */
+  @Override
+  public void close() throws IOException {
+    stop = true;
+    thread.interrupt();
+    try {
+      thread.join(5000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    sample(samples.size() + 1);
+    progress.finish();
+    for (AutoCloseable c : logs) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        throw new IOException(e);
+      }
+    }
+  }
+
+  List<PhaseSample> samples() {
+    return List.copyOf(samples);
+  }
+
+  Histogram writeLatency() {
+    return writeTotal;
+  }
+
+  Histogram processingLatency() {
+    return processingTotal;
+  }
+}

@@ -1,0 +1,61 @@
+package org.strata.ycsb.twophase;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Recorder;
+import org.strata.lsm.dataset.Dataset;
+
+/**
+ * Query threads alongside a running phase (Luo & Carey 3.6): point lookups of random loaded keys,
+ * short scans of 100 records, or long scans, each from a random key, as fast as they complete.
+ */
+final class QueryLoad implements AutoCloseable {
+  private final AtomicBoolean stop = new AtomicBoolean();
+  private final AtomicLong count = new AtomicLong();
+  private final Recorder latency = new Recorder(3);
+  private final List<Thread> threads = new ArrayList<>();
+  private final TwoPhaseConfig.Queries spec;
+  private final long startNanos = System.nanoTime();
+  private long endNanos;
+
+  QueryLoad(Dataset dataset, TwoPhaseConfig.Queries spec, long keys, long seed) {
+    this.spec = spec;
+    for (int i = 0; i < spec.threads(); i++) {
+      SplittableRandom random = new SplittableRandom(seed * 31 + i);
+      Thread t = new Thread(() -> {
+        while (!stop.get()) {
+          String key = RecordShape.key(random.nextLong(keys));
+          long start = System.nanoTime();
+          switch (spec.kind()) {
+            case "point" -> dataset.get(key);
+            case "short-scan" -> dataset.scan(key, 100);
+            default -> dataset.scan(key, spec.longScanLength());
+          }
+          latency.recordValue((System.nanoTime() - start) / 1000);
+          count.incrementAndGet();
+        }
+      }, "strata-query-" + i);
+      t.setDaemon(true);
+      t.start();
+      threads.add(t);
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    stop.set(true);
+    for (Thread t : threads) {
+      t.join();
+    }
+    endNanos = System.nanoTime();
+  }
+
+  PhaseResult.QueryResult result() {
+    double seconds = Math.max(1e-9, (endNanos - startNanos) / 1e9);
+    return new PhaseResult.QueryResult(spec.kind(), spec.threads(), count.get(),
+        count.get() / seconds, Latency.of(latency.getIntervalHistogram()));
+  }
+}

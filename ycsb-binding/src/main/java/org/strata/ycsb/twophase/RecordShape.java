@@ -1,0 +1,53 @@
+package org.strata.ycsb.twophase;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The records of a two-phase experiment, YCSB-style and shaped like the paper's modified YCSB for
+ * secondary indexes: key {@code user} + the id as 12 digits; fields {@code field0}.. of {@code
+ * fieldLength} random letters, except {@code field1} and {@code field2}, 12-digit numbers uniform
+ * over the key space (the secondary fields).
+ */
+final class RecordShape {
+  private final int fields;
+  private final int fieldLength;
+  private final long keys;
+
+  RecordShape(TwoPhaseConfig.Records records, long keys) {
+    this.fields = records.fields();
+    this.fieldLength = records.fieldLength();
+    this.keys = keys;
+  }
+
+  /** The key of record {@code id}. */
+  static String key(long id) {
+    String digits = Long.toString(id);
+    return digits.length() >= 12 ? "user" + digits : "user" + "0".repeat(12 - digits.length())
+        + digits;
+  }
+
+  /** A fresh version of a record's fields. */
+  Map<String, String> fields(SplittableRandom random) {
+    Map<String, String> f = new LinkedHashMap<>();
+    char[] buf = new char[fieldLength];
+    for (int i = 0; i < fields; i++) {
+      if (i == 1 || i == 2) {
+        String n = Long.toString(random.nextLong(keys));
+        f.put("field" + i, "0".repeat(Math.max(0, 12 - n.length())) + n);
+      } else {
+        for (int c = 0; c < fieldLength; c++) {
+          buf[c] = (char) ('a' + random.nextInt(26));
+        }
+        f.put("field" + i, new String(buf));
+      }
+    }
+    return f;
+  }
+
+  /** User bytes of one record (key plus field values), for reports. */
+  long recordBytes() {
+    return 16 + 24 + (long) (fields - 2) * fieldLength;
+  }
+}

@@ -1,0 +1,114 @@
+package org.strata.ycsb.twophase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.strata.lsm.InvalidConfigurationException;
+
+/** A small two-phase run end to end: every output exists, is well-formed and consistent. */
+class TwoPhaseRunnerTest {
+  @TempDir Path tmp;
+
+  private static final String CONFIG = """
+      {"name": "tiny",
+       "dataset": {"merge-policy": {"name": "tiering", "parameters": {"size-ratio": "3"}},
+                   "memory-component": {"size": "64KB", "count": 2},
+                   "io": {"write-rate-limit": "4MB", "force-bytes": "256KB"},
+                   "page-cache": {"size": "8MB"},
+                   "secondary-indexes": [{"name": "by_field1", "field": "field1"}]},
+       "load": {"records": 3000},
+       "records": {"fields": 6, "field-length": 50},
+       "testing": {"duration-seconds": 4, "warmup-seconds": 1},
+       "running": {"duration-seconds": 3, "drain-seconds": 2,
+                   "merge-schedulers": [{"name": "fair"}, {"name": "greedy"}],
+                   "utilizations": [0.5],
+                   "queries": {"threads": 1, "kind": "short-scan"}},
+       "chart-window-seconds": 1}
+      """;
+
+  @Test
+  void producesTheSummaryTimeSeriesLogsChartsAndReport() throws Exception {
+    TwoPhaseConfig cfg = TwoPhaseConfigJson.parse(CONFIG, "test", "x");
+    Path out = tmp.resolve("out");
+    TwoPhaseResult r = new TwoPhaseRunner(cfg, out, null, false, false).run();
+    ReportWriter.write(out, r);
+
+    JsonNode s = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+    double w = s.at("/testing/maxThroughput").asDouble();
+    assertThat(w).isPositive();
+    assertThat(s.at("/running/arrivalRate").asDouble()).isCloseTo(0.5 * w,
+        org.assertj.core.data.Percentage.withPercentage(1));
+    for (String lat : List.of("writeLatency", "processingLatency")) {
+      for (String p : List.of("p50", "p90", "p99", "p99.9", "max")) {
+        assertThat(s.at("/running/" + lat).has(p)).as(lat + "." + p).isTrue();
+      }
+    }
+    assertThat(s.at("/running/writeLatency/p99").asDouble())
+        .isGreaterThanOrEqualTo(s.at("/running/processingLatency/p50").asDouble());
+    assertThat(s.at("/running/stalls").has("count")).isTrue();
+    assertThat(s.at("/running/stalls").has("seconds")).isTrue();
+    assertThat(s.at("/running/maxDiskComponents").asLong()).isPositive();
+    assertThat(s.has("writeAmplification")).isTrue();
+    assertThat(s.at("/runs").size()).isEqualTo(2);
+    assertThat(s.at("/runs/1/scheduler").asText()).isEqualTo("greedy");
+    assertThat(s.at("/running/queries/count").asLong()).isPositive();
+    assertThat(s.at("/config/dataset/secondary-indexes/0/field").asText()).isEqualTo("field1");
+
+    List<String> csv = Files.readAllLines(out.resolve("timeseries.csv"));
+    assertThat(csv.get(0)).isEqualTo(PhaseSample.CSV_HEADER);
+    assertThat(csv).anyMatch(l -> l.startsWith("testing,1,"))
+        .anyMatch(l -> l.startsWith("running-greedy-50pct,3,"));
+    long arrivals = csv.stream().filter(l -> l.startsWith("running-fair-50pct,"))
+        .mapToLong(l -> Long.parseLong(l.split(",")[2])).sum();
+    assertThat(arrivals).isEqualTo(s.at("/runs/0/arrived").asLong());
+
+    HistogramLogReader log = new HistogramLogReader(out.resolve(
+        "running-fair-50pct-write.hlog").toFile());
+    long logged = 0;
+    org.HdrHistogram.EncodableHistogram h;
+    while ((h = log.nextIntervalHistogram()) != null) {
+      logged += ((org.HdrHistogram.Histogram) h).getTotalCount();
+    }
+    assertThat(logged).isEqualTo(s.at("/runs/0/writeLatency/count").asLong());
+
+    for (String png : List.of("throughput.png", "disk-components.png", "latency.png")) {
+      BufferedImage img = ImageIO.read(out.resolve(png).toFile());
+      assertThat(img).as(png).isNotNull();
+      assertThat(img.getWidth()).isEqualTo(1000);
+    }
+    String report = Files.readString(out.resolve("report.md"));
+    assertThat(report).contains("![write throughput](throughput.png)")
+        .contains("maximum write throughput").contains("running-greedy-50pct");
+    assertThat(out.resolve("data")).doesNotExist();
+  }
+
+  @Test
+  void badConfigurationsFailNamingTheKey() {
+    assertThatThrownBy(() -> TwoPhaseConfigJson.parse("{}", "t", "x"))
+        .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("'dataset'");
+    assertThatThrownBy(() -> TwoPhaseConfigJson.parse(
+        "{\"dataset\": {}, \"running\": {\"rate\": 100, \"utilizations\": [0.9]}}", "t", "x"))
+        .hasMessageContaining("not several");
+    assertThatThrownBy(() -> TwoPhaseConfigJson.parse(
+        "{\"dataset\": {}, \"testing\": {\"duration-seconds\": 10, \"warmup-seconds\": 10}}",
+        "t", "x")).hasMessageContaining("testing.warmup-seconds");
+    assertThatThrownBy(() -> TwoPhaseConfigJson.parse(
+        "{\"dataset\": {}, \"running\": {\"bursts\": \"2000\"}}", "t", "x"))
+        .hasMessageContaining("running.bursts");
+    assertThatThrownBy(() -> TwoPhaseConfigJson.parse(
+        "{\"dataset\": {}, \"records\": {\"distribution\": \"normal\"}}", "t", "x"))
+        .hasMessageContaining("records.distribution: 'normal'");
+    assertThatThrownBy(() -> TwoPhaseConfigJson.parse("{\"dataset\": {}, \"runing\": {}}", "t",
+        "x")).hasMessageContaining("unknown configuration key 'runing'");
+  }
+}
