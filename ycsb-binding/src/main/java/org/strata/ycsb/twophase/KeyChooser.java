@@ -24,7 +24,7 @@ final class KeyChooser {
       return random.nextLong(keys);
     }
     long rank = zipf.nextValue();
-    return Math.floorMod(mix(rank), keys);
+    return Math.floorMod(mix(rank + 0x9E3779B97F4A7C15L), keys);
   }
 
   private static long mix(long x) {

@@ -24,13 +24,16 @@ import java.util.List;
  * @param completed writes completed
  * @param unfinished writes still queued when the drain ended
  * @param queries queries run alongside, or null
+ * @param mergeWidths merges completed in the phase by their number of input components (from
+ *     each tree's merge log, which keeps the last 1,000 merges)
  */
 public record PhaseResult(String name, String scheduler, double utilization, double arrivalRate,
     double throughput, List<PhaseSample> samples, Latency writeLatency, Latency processingLatency,
     long stallCount, double stallSeconds,
     java.util.Map<String, org.strata.lsm.StoreStats.StallTotals> stallsByCause,
     long maxDiskComponents, double writeAmplification,
-    long arrived, long completed, long unfinished, QueryResult queries) {
+    long arrived, long completed, long unfinished, QueryResult queries,
+    java.util.SortedMap<Integer, Long> mergeWidths) {
 
   /**
    * Queries run alongside a running phase.

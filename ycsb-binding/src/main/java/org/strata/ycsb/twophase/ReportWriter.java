@@ -60,6 +60,7 @@ public final class ReportWriter {
     stalls(testing, t);
     testing.put("maxDiskComponents", t.maxDiskComponents());
     testing.put("writeAmplification", t.writeAmplification());
+    merges(testing, t);
     if (!result.runs().isEmpty()) {
       PhaseResult first = result.runs().get(0);
       o.set("running", phase(first));
@@ -88,6 +89,7 @@ public final class ReportWriter {
     stalls(p, r);
     p.put("maxDiskComponents", r.maxDiskComponents());
     p.put("writeAmplification", r.writeAmplification());
+    merges(p, r);
     if (r.queries() != null) {
       ObjectNode q = p.putObject("queries");
       q.put("kind", r.queries().kind());
@@ -97,6 +99,13 @@ public final class ReportWriter {
       q.set("latency", r.queries().latency().json());
     }
     return p;
+  }
+
+  private static void merges(ObjectNode o, PhaseResult r) {
+    ObjectNode m = o.putObject("merges");
+    m.put("count", r.mergeWidths().values().stream().mapToLong(Long::longValue).sum());
+    ObjectNode by = m.putObject("byInputComponents");
+    r.mergeWidths().forEach((k, v) -> by.put(Integer.toString(k), v));
   }
 
   private static void stalls(ObjectNode o, PhaseResult r) {
@@ -112,6 +121,9 @@ public final class ReportWriter {
     TwoPhaseConfig c = result.config();
     StringBuilder b = new StringBuilder();
     b.append("# Two-phase report: ").append(c.name()).append("\n\n");
+    if (!c.description().isEmpty()) {
+      b.append(c.description()).append("\n\n");
+    }
     b.append(String.format(Locale.ROOT, "Dataset: policy `%s` %s, %d secondary index(es), %s"
             + " maintenance, %d partition(s); memory component %s x %d; I/O limit %s; force every"
             + " %s.%n%n", c.dataset().store().mergePolicy().name(),

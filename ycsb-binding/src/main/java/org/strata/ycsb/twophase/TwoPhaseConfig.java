@@ -10,6 +10,7 @@ import org.strata.lsm.dataset.DatasetConfig;
  * latency at a given arrival process. Read from JSON by {@link TwoPhaseConfigJson}.
  *
  * @param name a label for reports
+ * @param description what the experiment reproduces, for the report
  * @param dataset the dataset's configuration (policy, scheduler of the running phase, budgets)
  * @param load how the dataset is filled before either phase
  * @param records the shape of records and of update keys
@@ -18,7 +19,7 @@ import org.strata.lsm.dataset.DatasetConfig;
  * @param chartWindowSeconds width of the throughput windows in charts (the paper uses 30 s)
  * @param seed seed of keys, values and Poisson-free arrivals
  */
-public record TwoPhaseConfig(String name, DatasetConfig dataset, Load load, Records records,
+public record TwoPhaseConfig(String name, String description, DatasetConfig dataset, Load load, Records records,
     Testing testing, Running running, int chartWindowSeconds, long seed) {
 
   /**

@@ -39,8 +39,10 @@ public final class TwoPhaseConfigJson {
   /** Parses configuration text. */
   public static TwoPhaseConfig parse(String json, String source, String defaultName) {
     JsonNode root = StoreConfigJson.readTree(json, source);
-    object("", root, Set.of("name", "dataset", "load", "records", "testing", "running",
-        "chart-window-seconds", "seed"));
+    object("", root, Set.of("name", "description", "dataset", "load", "records", "testing",
+        "running", "chart-window-seconds", "seed"));
+    String description = root.has("description")
+        ? text("description", root.get("description")) : "";
     String name = root.has("name") ? text("name", root.get("name")) : defaultName;
     if (!root.has("dataset")) {
       throw new InvalidConfigurationException(source + ": 'dataset' is missing; it holds the"
@@ -163,7 +165,7 @@ public final class TwoPhaseConfigJson {
         (int) integer("running.drain-seconds", u, "drain-seconds", 600, 0, 1 << 30),
         (int) integer("running.writers", u, "writers", 1, 1, 256), List.copyOf(schedulers),
         List.copyOf(utilizations), rate, bursts, queries);
-    return new TwoPhaseConfig(name, dataset, load, records, testing, running,
+    return new TwoPhaseConfig(name, description, dataset, load, records, testing, running,
         (int) integer("chart-window-seconds", root, "chart-window-seconds", 30, 1, 3600),
         integer("seed", root, "seed", 1, Long.MIN_VALUE, Long.MAX_VALUE));
   }
@@ -172,6 +174,7 @@ public final class TwoPhaseConfigJson {
   public static ObjectNode toJson(TwoPhaseConfig c) {
     ObjectNode o = MAPPER.createObjectNode();
     o.put("name", c.name());
+    o.put("description", c.description());
     try {
       o.set("dataset", MAPPER.readTree(DatasetConfigJson.toJson(c.dataset())));
     } catch (java.io.IOException e) {

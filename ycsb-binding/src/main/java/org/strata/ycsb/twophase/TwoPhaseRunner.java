@@ -150,6 +150,7 @@ public final class TwoPhaseRunner {
       s = s.withMergePolicy(t.policy());
     }
     try (Dataset ds = Dataset.open(dir, withStore(config.dataset(), s))) {
+      long phaseStart = System.currentTimeMillis();
       ClosedLoopDriver driver = new ClosedLoopDriver(t.writers(), target(ds, shape, chooser));
       DatasetTotals before = DatasetTotals.of(ds);
       PhaseSampler sampler = new PhaseSampler("testing", ds, driver::completed,
@@ -174,7 +175,7 @@ public final class TwoPhaseRunner {
           null, null, after.stallCount() - before.stallCount(),
           after.stallSeconds() - before.stallSeconds(), after.stallsSince(before),
           maxComponents(samples), after.writeAmplificationSince(before), driver.completed(),
-          driver.completed(), 0, null);
+          driver.completed(), 0, null, mergeWidths(ds, phaseStart));
     } finally {
       deleteTree(dir);
     }
@@ -190,6 +191,7 @@ public final class TwoPhaseRunner {
         + " %d s", name, arrivals.meanRate(), r.durationSeconds()));
     StoreConfig s = config.dataset().store().withScheduler(scheduler);
     try (Dataset ds = Dataset.open(dir, withStore(config.dataset(), s))) {
+      long phaseStart = System.currentTimeMillis();
       Recorder write = new Recorder(3);
       Recorder processing = new Recorder(3);
       double meanRate = arrivals.meanRate();
@@ -217,7 +219,8 @@ public final class TwoPhaseRunner {
           Latency.of(sampler.writeLatency()), Latency.of(sampler.processingLatency()),
           after.stallCount() - before.stallCount(), after.stallSeconds() - before.stallSeconds(),
           after.stallsSince(before), maxComponents(samples), after.writeAmplificationSince(before), res.arrived(),
-          res.completed(), res.unfinished(), queries == null ? null : queries.result());
+          res.completed(), res.unfinished(), queries == null ? null : queries.result(),
+          mergeWidths(ds, phaseStart));
     } finally {
       deleteTree(dir);
     }
@@ -232,6 +235,19 @@ public final class TwoPhaseRunner {
       SplittableRandom rnd = random.get();
       ds.upsert(RecordShape.key(chooser.next(rnd)), shape.fields(rnd));
     };
+  }
+
+  /** Merges that completed since {@code sinceMillis}, by input components, over all trees. */
+  private static java.util.SortedMap<Integer, Long> mergeWidths(Dataset ds, long sinceMillis) {
+    java.util.SortedMap<Integer, Long> m = new java.util.TreeMap<>();
+    for (org.strata.lsm.StoreStats s : ds.treeStats().values()) {
+      for (org.strata.lsm.MergeRecord r : s.mergeLog()) {
+        if (r.startMillis() >= sinceMillis && "ok".equals(r.outcome())) {
+          m.merge(r.inputComponents(), 1L, Long::sum);
+        }
+      }
+    }
+    return m;
   }
 
   private static long maxComponents(List<PhaseSample> samples) {
