@@ -1,6 +1,7 @@
 package org.strata.cli;
 
 import java.util.SplittableRandom;
+import org.strata.ycsb.twophase.RecordShape;
 
 /**
  * The records {@code strata load} writes: key {@code user} + the id zero-padded to 12 digits, and a
@@ -9,18 +10,9 @@ import java.util.SplittableRandom;
 public final class RecordGenerator {
   private RecordGenerator() {}
 
-  /** The key of record {@code id}. */
+  /** The key of record {@code id}: {@code user} and the id as 12 digits. */
   public static String key(long id) {
-    if (id < 0) {
-      throw new IllegalArgumentException("record ids are non-negative, got " + id);
-    }
-    char[] c = {'u', 's', 'e', 'r', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'};
-    String digits = Long.toString(id);
-    if (digits.length() > 12) {
-      return "user" + digits;
-    }
-    digits.getChars(0, digits.length(), c, 16 - digits.length());
-    return new String(c);
+    return RecordShape.key(id);
   }
 
   /** The value of record {@code id}: {@code size} lower-case letters. */
@@ -43,23 +35,8 @@ public final class RecordGenerator {
     }
   }
 
-  /** Ids 0..n-1 in a seeded random order (Fisher-Yates). */
+  /** Ids 0..n-1 in a seeded random order (Fisher-Yates); the same order the two-phase load uses. */
   public static long[] permutation(long n, long seed) {
-    if (n > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("--key-order random supports at most "
-          + (Integer.MAX_VALUE - 8) + " records");
-    }
-    long[] ids = new long[(int) n];
-    for (int i = 0; i < ids.length; i++) {
-      ids[i] = i;
-    }
-    SplittableRandom r = new SplittableRandom(seed);
-    for (int i = ids.length - 1; i > 0; i--) {
-      int j = r.nextInt(i + 1);
-      long t = ids[i];
-      ids[i] = ids[j];
-      ids[j] = t;
-    }
-    return ids;
+    return RecordShape.permutation(n, seed);
   }
 }

@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
  * fieldLength} random letters, except {@code field1} and {@code field2}, 12-digit numbers uniform
  * over the key space (the secondary fields).
  */
-final class RecordShape {
+public final class RecordShape {
   private final int fields;
   private final int fieldLength;
   private final long keys;
@@ -21,11 +21,34 @@ final class RecordShape {
     this.keys = keys;
   }
 
-  /** The key of record {@code id}. */
-  static String key(long id) {
+  /** The key of record {@code id}: {@code user} and the id as 12 digits (more if it needs). */
+  public static String key(long id) {
+    if (id < 0) {
+      throw new IllegalArgumentException("record ids are non-negative, got " + id);
+    }
     String digits = Long.toString(id);
     return digits.length() >= 12 ? "user" + digits : "user" + "0".repeat(12 - digits.length())
         + digits;
+  }
+
+  /** Ids 0..n-1 in a seeded random order (Fisher-Yates). */
+  public static long[] permutation(long n, long seed) {
+    if (n > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("a random order supports at most "
+          + (Integer.MAX_VALUE - 8) + " records, not " + n);
+    }
+    long[] ids = new long[(int) n];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = i;
+    }
+    java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+    for (int i = ids.length - 1; i > 0; i--) {
+      int j = r.nextInt(i + 1);
+      long x = ids[i];
+      ids[i] = ids[j];
+      ids[j] = x;
+    }
+    return ids;
   }
 
   /** A fresh version of a record's fields. */

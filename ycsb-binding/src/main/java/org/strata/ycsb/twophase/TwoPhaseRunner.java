@@ -104,7 +104,7 @@ public final class TwoPhaseRunner {
         s.memoryComponentCount()).withIo(0, s.forceBytes(), s.pageSize())
         .withDurability(Durability.NONE).withScheduler(new NamedPlugin("fair", Map.of()));
     long n = config.load().records();
-    long[] order = permutation(n, config.seed());
+    long[] order = RecordShape.permutation(n, config.seed());
     progress.message(String.format(Locale.ROOT, "loading %,d records of %,d bytes into %s", n,
         shape.recordBytes(), config.dataset().partitions() > 1 ? config.dataset().partitions()
             + " partitions" : "the dataset"));
@@ -260,25 +260,6 @@ public final class TwoPhaseRunner {
 
   private static DatasetConfig withStore(DatasetConfig d, StoreConfig s) {
     return new DatasetConfig(s, d.secondaryIndexes(), d.maintenance(), d.partitions());
-  }
-
-  private static long[] permutation(long n, long seed) {
-    if (n > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("load.records above " + (Integer.MAX_VALUE - 8)
-          + " is not supported");
-    }
-    long[] ids = new long[(int) n];
-    for (int i = 0; i < ids.length; i++) {
-      ids[i] = i;
-    }
-    SplittableRandom r = new SplittableRandom(seed);
-    for (int i = ids.length - 1; i > 0; i--) {
-      int j = r.nextInt(i + 1);
-      long x = ids[i];
-      ids[i] = ids[j];
-      ids[j] = x;
-    }
-    return ids;
   }
 
   private static Path copy(Path from, Path to) throws IOException {
