@@ -6,7 +6,9 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.SplittableRandom;
+import org.strata.ycsb.twophase.RecordShape;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -72,26 +74,19 @@ final class GenRecordsCommand implements Callable<Integer> {
     try {
       long[] order = mode == Mode.load ? RecordGenerator.permutation(records, seed) : null;
       SplittableRandom rnd = new SplittableRandom(seed ^ 0x5DEECE66DL);
+      RecordShape shape = new RecordShape(10, fieldLength, k);
       StringBuilder sb = new StringBuilder(1200);
       for (long i = 0; i < records; i++) {
         long id = order != null ? order[(int) i] : rnd.nextLong(k);
         sb.setLength(0);
         sb.append("{\"op\":\"upsert\",\"key\":\"").append(RecordGenerator.key(id))
             .append("\",\"fields\":{");
-        for (int f = 0; f < 10; f++) {
-          if (f > 0) {
-            sb.append(',');
-          }
-          sb.append("\"field").append(f).append("\":\"");
-          if (f == 1 || f == 2) {
-            String n = Long.toString(rnd.nextLong(k));
-            sb.append("0".repeat(Math.max(0, 12 - n.length()))).append(n);
-          } else {
-            for (int c = 0; c < fieldLength; c++) {
-              sb.append((char) ('a' + rnd.nextInt(26)));
-            }
-          }
-          sb.append('"');
+        String sep = "";
+        for (Map.Entry<String, String> f : shape.fields(rnd).entrySet()) {
+          // letters and digits only: nothing to escape
+          sb.append(sep).append('"').append(f.getKey()).append("\":\"").append(f.getValue())
+              .append('"');
+          sep = ",";
         }
         sb.append("}}\n");
         w.append(sb);

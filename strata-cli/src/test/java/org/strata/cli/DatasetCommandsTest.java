@@ -210,4 +210,26 @@ class DatasetCommandsTest {
     assertThat(bad.code()).isEqualTo(1);
     assertThat(bad.out()).contains("FAULT: p1/by_field1");
   }
+
+  @Test
+  void genRecordsWritesImportableYcsbStyleRecords() throws Exception {
+    Path f = tmp.resolve("gen.jsonl");
+    Result g = CliTest.run("gen-records", "--records", "50", "--mode", "update", "--keys", "1000",
+        "--field-length", "20", "--out", f.toString());
+    assertThat(g.code()).as(g.err()).isZero();
+    List<String> lines = Files.readAllLines(f);
+    assertThat(lines).hasSize(50);
+    org.strata.lsm.dataset.FeedParser parser = new org.strata.lsm.dataset.FeedParser();
+    for (String l : lines) {
+      org.strata.lsm.dataset.FeedRecord r = parser.parse(l);
+      assertThat(r.key()).matches("user\\d{12}");
+      assertThat(r.fields()).hasSize(10);
+      assertThat(r.fields().get("field1")).matches("\\d{12}");
+      assertThat(Long.parseLong(r.fields().get("field2"))).isBetween(0L, 999L);
+      assertThat(r.fields().get("field0")).matches("[a-z]{20}");
+    }
+    Result i = CliTest.run("import", "--dir", dir.toString(), "--config", config.toString(),
+        "--file", f.toString(), "--json");
+    assertThat(JSON.readTree(i.out()).get("rejected").asLong()).isZero();
+  }
 }

@@ -16,8 +16,17 @@ public final class RecordShape {
   private final long keys;
 
   RecordShape(TwoPhaseConfig.Records records, long keys) {
-    this.fields = records.fields();
-    this.fieldLength = records.fieldLength();
+    this(records.fields(), records.fieldLength(), keys);
+  }
+
+  /**
+   * @param fields fields per record, at least 3 ({@code field0} .. )
+   * @param fieldLength characters of each non-secondary field
+   * @param keys the key space, over which {@code field1} and {@code field2} are uniform
+   */
+  public RecordShape(int fields, int fieldLength, long keys) {
+    this.fields = fields;
+    this.fieldLength = fieldLength;
     this.keys = keys;
   }
 
@@ -51,8 +60,8 @@ public final class RecordShape {
     return ids;
   }
 
-  /** A fresh version of a record's fields. */
-  Map<String, String> fields(SplittableRandom random) {
+  /** A fresh version of a record's fields, in field order. */
+  public Map<String, String> fields(SplittableRandom random) {
     Map<String, String> f = new LinkedHashMap<>();
     char[] buf = new char[fieldLength];
     for (int i = 0; i < fields; i++) {
