@@ -93,6 +93,12 @@ public record StoreConfig(
         logDir, groupCommitIntervalMillis, f);
   }
 
+  public StoreConfig withLogDir(String dir) {
+    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
+        writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability, dir,
+        groupCommitIntervalMillis, flowControl);
+  }
+
   public StoreConfig withPageCacheSize(long bytes) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
         writeRateLimit, forceBytes, pageSize, bytes, bloomFalsePositiveRate, durability, logDir,

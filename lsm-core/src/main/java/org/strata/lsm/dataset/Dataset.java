@@ -31,7 +31,6 @@ import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.io.Directories;
 import org.strata.lsm.io.DirectoryLock;
 import org.strata.lsm.io.IoThrottle;
-import org.strata.lsm.io.WritableFile;
 
 /**
  * A dataset, as in AsterixDB: a primary LSM B+-tree (primary key to record) and any number of
@@ -155,12 +154,8 @@ public final class Dataset implements AutoCloseable {
 
   private static void writeConfig(Path dir, DatasetConfig config, StoreEnvironment env)
       throws IOException {
-    Path tmp = dir.resolve(CONFIG_FILE + ".tmp");
-    try (WritableFile f = env.fileIo().create(tmp)) {
-      f.write(ByteBuffer.wrap(DatasetConfigJson.toJson(config).getBytes(StandardCharsets.UTF_8)));
-      f.force();
-    }
-    Directories.atomicRename(tmp, dir.resolve(CONFIG_FILE));
+    Directories.writeAtomically(env.fileIo(), dir.resolve(CONFIG_FILE),
+        ByteBuffer.wrap(DatasetConfigJson.toJson(config).getBytes(StandardCharsets.UTF_8)));
   }
 
   private void openPartitions(StoreEnvironment env) {
@@ -172,18 +167,11 @@ public final class Dataset implements AutoCloseable {
     long memoryBudget = Math.max(1, s.memoryComponentSize() / p);
     IoThrottle throttle = new IoThrottle(s.writeRateLimit(), env.clock());
     for (int i = 0; i < p; i++) {
-      StoreConfig logSettings = s.logDir() == null ? s : withLogDir(s, Path.of(s.logDir())
-          .resolve("p" + i).toString());
+      StoreConfig logSettings = s.logDir() == null ? s
+          : s.withLogDir(Path.of(s.logDir()).resolve("p" + i).toString());
       partitions.add(Partition.open(dir.resolve("p" + i), config, treeConfig, memoryBudget,
           logSettings, throttle, env));
     }
-  }
-
-  private static StoreConfig withLogDir(StoreConfig s, String logDir) {
-    return new StoreConfig(s.mergePolicy(), s.mergeScheduler(), s.memoryComponentSize(),
-        s.memoryComponentCount(), s.writeRateLimit(), s.forceBytes(), s.pageSize(),
-        s.pageCacheSize(), s.bloomFalsePositiveRate(), s.durability(), logDir,
-        s.groupCommitIntervalMillis(), s.flowControl());
   }
 
   // ---- writes and point reads ---------------------------------------------------------------

@@ -58,6 +58,11 @@ public record DatasetConfig(StoreConfig store, List<SecondaryIndexSpec> secondar
     return new DatasetConfig(store, List.of(), SecondaryMaintenance.EAGER, 1);
   }
 
+  /** This dataset with other store settings (the layout unchanged). */
+  public DatasetConfig withStore(StoreConfig s) {
+    return new DatasetConfig(s, secondaryIndexes, maintenance, partitions);
+  }
+
   /** The secondary index named {@code name}, or null. */
   public SecondaryIndexSpec secondary(String name) {
     for (SecondaryIndexSpec s : secondaryIndexes) {

@@ -211,13 +211,9 @@ public final class LsmTree implements LsmStore {
   }
 
   private static void writeConfig(Path dir, StoreConfig config) throws IOException {
-    Path tmp = dir.resolve(CONFIG_FILE + ".tmp");
-    try (WritableFile f = org.strata.lsm.io.FileIo.standard().create(tmp)) {
-      f.write(java.nio.ByteBuffer.wrap(StoreConfigJson.toJson(config).getBytes(
-          java.nio.charset.StandardCharsets.UTF_8)));
-      f.force();
-    }
-    Directories.atomicRename(tmp, dir.resolve(CONFIG_FILE));
+    Directories.writeAtomically(org.strata.lsm.io.FileIo.standard(), dir.resolve(CONFIG_FILE),
+        java.nio.ByteBuffer.wrap(StoreConfigJson.toJson(config).getBytes(
+            java.nio.charset.StandardCharsets.UTF_8)));
   }
 
   static String componentFileName(long fileNumber) {

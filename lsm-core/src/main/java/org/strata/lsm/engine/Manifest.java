@@ -17,7 +17,6 @@ import java.util.zip.CRC32C;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.io.Directories;
 import org.strata.lsm.io.FileIo;
-import org.strata.lsm.io.WritableFile;
 
 /**
  * The durable list of an index's runs and the counters that must survive restarts. Written whole
@@ -64,13 +63,8 @@ record Manifest(long nextFileNumber, long nextComponentId, long flushedLsn,
     crc.update(json);
     byte[] header = (MAGIC + " 1 " + Long.toHexString(crc.getValue()) + " " + json.length + "\n")
         .getBytes(StandardCharsets.US_ASCII);
-    Path tmp = dir.resolve(FILE + ".tmp");
-    try (WritableFile f = io.create(tmp)) {
-      f.write(ByteBuffer.wrap(header));
-      f.write(ByteBuffer.wrap(json));
-      f.force();
-    }
-    Directories.atomicRename(tmp, dir.resolve(FILE));
+    Directories.writeAtomically(io, dir.resolve(FILE), ByteBuffer.wrap(header),
+        ByteBuffer.wrap(json));
   }
 
   /** Reads the manifest, or returns null if the directory has none. */

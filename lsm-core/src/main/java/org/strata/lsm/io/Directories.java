@@ -1,6 +1,7 @@
 package org.strata.lsm.io;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +22,22 @@ public final class Directories {
         throw e;
       }
     }
+  }
+
+  /**
+   * Writes {@code data} to {@code file} so that it appears whole or not at all: into {@code
+   * <file>.tmp}, forced, then atomically renamed over {@code file} (the directory forced).
+   */
+  public static void writeAtomically(FileIo io, Path file, ByteBuffer... data)
+      throws IOException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    try (WritableFile f = io.create(tmp)) {
+      for (ByteBuffer b : data) {
+        f.write(b);
+      }
+      f.force();
+    }
+    atomicRename(tmp, file);
   }
 
   /** Atomically renames {@code from} to {@code to} and forces the directory. */

@@ -18,7 +18,6 @@ import org.strata.lsm.Durability;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.dataset.Dataset;
-import org.strata.lsm.dataset.DatasetConfig;
 import org.strata.scheduler.des.ArrivalProcess;
 
 /**
@@ -108,7 +107,7 @@ public final class TwoPhaseRunner {
     progress.message(String.format(Locale.ROOT, "loading %,d records of %,d bytes into %s", n,
         shape.recordBytes(), config.dataset().partitions() > 1 ? config.dataset().partitions()
             + " partitions" : "the dataset"));
-    try (Dataset ds = Dataset.open(dir, withStore(config.dataset(), loadStore))) {
+    try (Dataset ds = Dataset.open(dir, config.dataset().withStore(loadStore))) {
       int threads = 2;
       AtomicLong next = new AtomicLong();
       List<Thread> ts = new ArrayList<>();
@@ -149,7 +148,7 @@ public final class TwoPhaseRunner {
     if (t.policy() != null) {
       s = s.withMergePolicy(t.policy());
     }
-    try (Dataset ds = Dataset.open(dir, withStore(config.dataset(), s))) {
+    try (Dataset ds = Dataset.open(dir, config.dataset().withStore(s))) {
       long phaseStart = System.currentTimeMillis();
       ClosedLoopDriver driver = new ClosedLoopDriver(t.writers(), target(ds, shape, chooser));
       DatasetTotals before = DatasetTotals.of(ds);
@@ -190,7 +189,7 @@ public final class TwoPhaseRunner {
     progress.message(String.format(Locale.ROOT, "running phase %s: %,.0f writes/s (mean) for"
         + " %d s", name, arrivals.meanRate(), r.durationSeconds()));
     StoreConfig s = config.dataset().store().withScheduler(scheduler);
-    try (Dataset ds = Dataset.open(dir, withStore(config.dataset(), s))) {
+    try (Dataset ds = Dataset.open(dir, config.dataset().withStore(s))) {
       long phaseStart = System.currentTimeMillis();
       Recorder write = new Recorder(3);
       Recorder processing = new Recorder(3);
@@ -256,10 +255,6 @@ public final class TwoPhaseRunner {
       m = Math.max(m, s.diskComponents());
     }
     return m;
-  }
-
-  private static DatasetConfig withStore(DatasetConfig d, StoreConfig s) {
-    return new DatasetConfig(s, d.secondaryIndexes(), d.maintenance(), d.partitions());
   }
 
   private static Path copy(Path from, Path to) throws IOException {
