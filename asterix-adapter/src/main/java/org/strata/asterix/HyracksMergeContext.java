@@ -1,0 +1,236 @@
+package org.strata.asterix;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hyracks.api.exceptions.HyracksDataException;
+import org.apache.hyracks.storage.am.lsm.common.api.AbstractLSMWithBloomFilterDiskComponent;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMComponent.ComponentState;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMDiskComponent;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation.LSMIOOperationType;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndex;
+import org.apache.hyracks.storage.am.lsm.common.impls.AbstractLSMIndex;
+import org.apache.hyracks.storage.am.common.impls.NoOpIndexAccessParameters;
+import org.strata.lsm.spi.ComponentInfo;
+import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.RunInfo;
+
+/**
+ * One Hyracks LSM index seen through Strata's {@link MergeContext}, so an unchanged Strata policy
+ * decides its merges. Each Hyracks disk component is one run:
+ *
+ * <ul>
+ *   <li>Its name and component ids come from its file name: Hyracks names a flushed component
+ *       {@code S_S} after its flush sequence S (from 0) and a merged one {@code S_E} after the
+ *       range it covers, so Strata's flush ordinals are S+1 .. E+1 and survive restarts.
+ *   <li>Size, with the default {@linkplain SizeMeasure#FLUSHED_BYTES flushed-bytes} measure, is
+ *       the bytes of the flushes a component holds: a flushed component's {@code
+ *       getComponentSize()}, and for a merge output the sum of its inputs', as in Strata's
+ *       merge-policy simulator. Hyracks packs a merge output into fewer pages than its inputs
+ *       (one metadata page, one Bloom filter, fuller last pages), and policies with size
+ *       thresholds (tiering's "level full at T flushes") would otherwise see a level as just short
+ *       of full. With {@linkplain SizeMeasure#FILE_BYTES file-bytes} it is {@code
+ *       getComponentSize()} itself, what AsterixDB's own policies use. Components found at open
+ *       (after a restart) start at their file size. Entries come from the Bloom filter (Hyracks
+ *       counts a merge output's entries as the sum of its inputs'); pages are the file size over
+ *       the buffer cache's page size.
+ *   <li>A run is merging while its component is {@code READABLE_MERGING}.
+ *   <li>Levels are kept here: a merge's output gets the level the policy asked for, a flush gets 0.
+ *       Hyracks components do not store a level, so after a restart every component starts at
+ *       level 0 (docs/asterixdb.md lists this).
+ * </ul>
+ *
+ * A merge of two or more runs becomes {@code ILSMIndexAccessor.scheduleMerge}; a "merge" of one
+ * run only moves it to another level (nothing to rewrite; Hyracks refuses single-component
+ * merges), after which the policy is asked again. Partitioned (multi-file) merges are not
+ * supported: Hyracks has no multi-file runs. Callers hold Hyracks' operation-tracker lock, which
+ * Hyracks holds around every policy call, so one context is used by one thread at a time.
+ */
+final class HyracksMergeContext implements MergeContext {
+  /** How run sizes are measured for the policy. */
+  enum SizeMeasure {
+    /** Bytes of the flushes a component holds (the default). */
+    FLUSHED_BYTES,
+    /** The component's files as Hyracks reports them. */
+    FILE_BYTES
+  }
+
+  private record Pending(int level, long flushedBytes) {}
+
+  private static final Pattern SEQUENCE = Pattern.compile("^(\\d+)_(\\d+)(?:_.*)?$");
+  private static final byte[] NO_KEY = new byte[0];
+
+  private final ILSMIndex index;
+  private final SizeMeasure measure;
+  private final Map<String, Long> runIds = new HashMap<>();
+  private final Map<String, Integer> levels = new HashMap<>();
+  private final Map<String, Long> flushedBytes = new HashMap<>();
+  private final Map<String, Pending> pending = new HashMap<>();
+  private long nextRunId = 1;
+  private List<ILSMDiskComponent> components = List.of();
+  private List<RunInfo> view = List.of();
+  private boolean moved;
+  private HyracksDataException failure;
+
+  HyracksMergeContext(ILSMIndex index, SizeMeasure measure) {
+    this.index = index;
+    this.measure = measure;
+  }
+
+  /** Re-reads the index's disk components; call before handing the context to a policy. */
+  void refresh() {
+    components = new ArrayList<>(index.getDiskComponents());
+    List<RunInfo> runs = new ArrayList<>(components.size());
+    Set<String> present = new HashSet<>();
+    for (ILSMDiskComponent c : components) {
+      String name = name(c);
+      present.add(name);
+      Pending merged = pending.remove(name);
+      if (merged != null) {
+        levels.put(name, merged.level());
+        flushedBytes.put(name, merged.flushedBytes());
+      }
+      long fileBytes = c.getComponentSize();
+      long size = measure == SizeMeasure.FILE_BYTES ? fileBytes
+          : flushedBytes.computeIfAbsent(name, n -> fileBytes);
+      long runId = runIds.computeIfAbsent(name, n -> nextRunId++);
+      runs.add(new RunInfo(runId, levels.getOrDefault(name, 0), List.of(info(name, c, size)),
+          c.getState() == ComponentState.READABLE_MERGING));
+    }
+    runIds.keySet().retainAll(present);
+    levels.keySet().retainAll(present);
+    flushedBytes.keySet().retainAll(present);
+    view = List.copyOf(runs);
+  }
+
+  @Override
+  public List<RunInfo> runs() {
+    return view;
+  }
+
+  @Override
+  public boolean scheduleMerge(List<RunInfo> window, int outputLevel, long targetFileSize) {
+    if (window.isEmpty()) {
+      throw new IllegalArgumentException("a merge needs at least one run");
+    }
+    if (targetFileSize <= 0) {
+      throw new IllegalArgumentException("targetFileSize must be positive, got " + targetFileSize);
+    }
+    int start = -1;
+    for (int i = 0; i < view.size(); i++) {
+      if (view.get(i).runId() == window.get(0).runId()) {
+        start = i;
+        break;
+      }
+    }
+    if (start < 0 || start + window.size() > view.size()) {
+      return false;
+    }
+    List<ILSMDiskComponent> inputs = new ArrayList<>(window.size());
+    long inputBytes = 0;
+    for (int i = 0; i < window.size(); i++) {
+      RunInfo r = view.get(start + i);
+      if (r.runId() != window.get(i).runId() || r.merging()) {
+        return false;
+      }
+      inputs.add(components.get(start + i));
+      inputBytes += flushedBytes.getOrDefault(r.components().get(0).name(), r.sizeBytes());
+    }
+    if (inputs.size() == 1) {
+      levels.put(name(inputs.get(0)), outputLevel);
+      moved = true;
+      refresh();
+      return true;
+    }
+    // Newest first, as Hyracks expects; the output covers the oldest start to the newest end.
+    String output = sequenceStart(inputs.get(inputs.size() - 1)) + "_" + sequenceEnd(inputs.get(0));
+    pending.put(output, new Pending(outputLevel, inputBytes));
+    ILSMIOOperation op;
+    try {
+      op = index.createAccessor(NoOpIndexAccessParameters.INSTANCE).scheduleMerge(inputs);
+    } catch (HyracksDataException e) {
+      pending.remove(output);
+      failure = failure == null ? e : failure;
+      return false;
+    }
+    refresh();
+    if (op == null || op.getIOOpertionType() == LSMIOOperationType.NOOP) {
+      pending.remove(output);
+      return false;
+    }
+    return true;
+  }
+
+  /** Whether a one-run level move happened since the last call, and clears the flag. */
+  boolean takeMoved() {
+    boolean m = moved;
+    moved = false;
+    return m;
+  }
+
+  /** A Hyracks failure that scheduling a merge ran into since the last call, and clears it. */
+  HyracksDataException takeFailure() {
+    HyracksDataException f = failure;
+    failure = null;
+    return f;
+  }
+
+  private ComponentInfo info(String name, ILSMDiskComponent c, long size) {
+    long fileBytes = c.getComponentSize();
+    long pageSize = pageSize();
+    long pages = pageSize > 0 ? (fileBytes + pageSize - 1) / pageSize : 0;
+    long first = sequenceStart(c);
+    long last = sequenceEnd(c);
+    return new ComponentInfo(name, first + 1, last + 1, size, entries(c, fileBytes), pages, NO_KEY,
+        NO_KEY);
+  }
+
+  private long pageSize() {
+    return index instanceof AbstractLSMIndex
+        ? ((AbstractLSMIndex) index).getBufferCache().getPageSize() : 0;
+  }
+
+  private static long entries(ILSMDiskComponent c, long size) {
+    if (c instanceof AbstractLSMWithBloomFilterDiskComponent) {
+      try {
+        return ((AbstractLSMWithBloomFilterDiskComponent) c).getBloomFilter().getNumElements();
+      } catch (HyracksDataException | RuntimeException e) {
+        return size;
+      }
+    }
+    return size;
+  }
+
+  /** The component's sequence name {@code S_E}, from its files. */
+  static String name(ILSMDiskComponent c) {
+    Matcher m = match(c);
+    return m == null ? "component-" + System.identityHashCode(c) : m.group(1) + "_" + m.group(2);
+  }
+
+  private static long sequenceStart(ILSMDiskComponent c) {
+    Matcher m = match(c);
+    return m == null ? -1 : Long.parseLong(m.group(1));
+  }
+
+  private static long sequenceEnd(ILSMDiskComponent c) {
+    Matcher m = match(c);
+    return m == null ? -1 : Long.parseLong(m.group(2));
+  }
+
+  private static Matcher match(ILSMDiskComponent c) {
+    for (String path : c.getLSMComponentPhysicalFiles()) {
+      String file = path.substring(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+      Matcher m = SEQUENCE.matcher(file);
+      if (m.matches()) {
+        return m;
+      }
+    }
+    return null;
+  }
+}
