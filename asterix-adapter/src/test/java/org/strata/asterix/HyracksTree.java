@@ -103,15 +103,13 @@ final class HyracksTree implements AutoCloseable {
     accessor.insert(tuple);
   }
 
-  /** Flushes the memory component and waits for the flush; returns the flushed component's size. */
-  long flush() throws Exception {
+  /** Flushes the memory component and waits for the flush. */
+  void flush() throws Exception {
     ILSMIOOperation op = accessor.scheduleFlush();
     op.sync();
     if (op.getStatus() != LSMIOOperationStatus.SUCCESS) {
       throw new AssertionError("flush failed", op.getFailure());
     }
-    ILSMDiskComponent c = op.getNewComponent();
-    return c == null ? 0 : c.getComponentSize();
   }
 
   /** The number of disk components, read under Hyracks' operation-tracker lock. */

@@ -63,18 +63,20 @@ class PolicyOnHyracksTest {
     int maxTransient = 0;
     int[] keys = shuffledKeys(FLUSHES * BATCH, policy.hashCode());
     BitSet inserted = new BitSet();
-    try (HyracksTree tree = new HyracksTree(dir,
-        new StrataMergePolicyFactory().createMergePolicy(props, null), io, pageWrites, 64)) {
+    FlushRecordingPolicy recorder = new FlushRecordingPolicy(
+        new StrataMergePolicyFactory().createMergePolicy(props, null));
+    try (HyracksTree tree = new HyracksTree(dir, recorder, io, pageWrites, 64)) {
       for (int f = 0; f < FLUSHES; f++) {
         for (int i = f * BATCH; i < (f + 1) * BATCH; i++) {
           tree.insert(keys[i], keys[i] * 7);
           inserted.set(keys[i]);
         }
-        long size = tree.flush();
+        tree.flush();
         maxTransient = Math.max(maxTransient, tree.diskComponentCount());
         Quiescence.await(tree, io);
         actual.add(tree.diskComponentCount());
-        sim.flush(size);
+        assertThat(recorder.flushSizes()).as("flushes seen by the policy").hasSize(f + 1);
+        sim.flush(recorder.flushSizes().get(f));
         expected.add(sim.checkpoint().components());
         int bound = bound(policy, parameters, simulated);
         assertThat(actual.get(f)).as("components after flush %d: %s", f + 1,
