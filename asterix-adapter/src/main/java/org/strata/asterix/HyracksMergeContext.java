@@ -36,14 +36,13 @@ import org.strata.lsm.spi.RunInfo;
  *       (one metadata page, one Bloom filter, fuller last pages), and policies with size
  *       thresholds (tiering's "level full at T flushes") would otherwise see a level as just short
  *       of full. With {@linkplain SizeMeasure#FILE_BYTES file-bytes} it is {@code
- *       getComponentSize()} itself, what AsterixDB's own policies use. Components found at open
- *       (after a restart) start at their file size. Entries come from the Bloom filter (Hyracks
+ *       getComponentSize()} itself, what AsterixDB's own policies use. Entries come from the Bloom filter (Hyracks
  *       counts a merge output's entries as the sum of its inputs'); pages are the file size over
  *       the buffer cache's page size.
  *   <li>A run is merging while its component is {@code READABLE_MERGING}.
  *   <li>Levels are kept here: a merge's output gets the level the policy asked for, a flush gets 0.
- *       Hyracks components do not store a level, so after a restart every component starts at
- *       level 0 (docs/asterixdb.md lists this).
+ *       Hyracks components do not store a level, so levels and flushed bytes are saved in the
+ *       index directory's {@link LevelFile} and read back when the index is opened again.
  * </ul>
  *
  * A merge of two or more runs becomes {@code ILSMIndexAccessor.scheduleMerge}; a "merge" of one
@@ -73,6 +72,7 @@ final class HyracksMergeContext implements MergeContext {
   private final Map<String, Long> flushedBytes = new HashMap<>();
   private final Map<String, Pending> pending = new HashMap<>();
   private long nextRunId = 1;
+  private LevelFile levelFile;
   private List<ILSMDiskComponent> components = List.of();
   private List<RunInfo> view = List.of();
   private boolean moved;
@@ -86,6 +86,20 @@ final class HyracksMergeContext implements MergeContext {
   /** Re-reads the index's disk components; call before handing the context to a policy. */
   void refresh() {
     components = new ArrayList<>(index.getDiskComponents());
+    if (levelFile == null && !components.isEmpty()) {
+      java.nio.file.Path dir = directory(components.get(0));
+      if (dir != null) {
+        levelFile = new LevelFile(dir);
+        Map<String, LevelFile.Entry> saved = levelFile.read(); // entries of gone ones are dropped
+        for (ILSMDiskComponent c : components) {
+          LevelFile.Entry e = saved.get(name(c));
+          if (e != null && !levels.containsKey(name(c))) {
+            levels.put(name(c), e.level());
+            flushedBytes.put(name(c), e.flushedBytes());
+          }
+        }
+      }
+    }
     List<RunInfo> runs = new ArrayList<>(components.size());
     Set<String> present = new HashSet<>();
     for (ILSMDiskComponent c : components) {
@@ -146,6 +160,7 @@ final class HyracksMergeContext implements MergeContext {
       levels.put(name(inputs.get(0)), outputLevel);
       moved = true;
       refresh();
+      save();
       return true;
     }
     // Newest first, as Hyracks expects; the output covers the oldest start to the newest end.
@@ -164,7 +179,34 @@ final class HyracksMergeContext implements MergeContext {
       pending.remove(output);
       return false;
     }
+    save();
     return true;
+  }
+
+  /** Writes every component's level and flushed bytes, and those of merges in flight. */
+  private void save() {
+    if (levelFile == null) {
+      return;
+    }
+    Map<String, LevelFile.Entry> entries = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < components.size(); i++) {
+      String name = name(components.get(i));
+      entries.put(name, new LevelFile.Entry(levels.getOrDefault(name, 0),
+          flushedBytes.getOrDefault(name, components.get(i).getComponentSize())));
+    }
+    pending.forEach((name, p) -> entries.putIfAbsent(name,
+        new LevelFile.Entry(p.level(), p.flushedBytes())));
+    levelFile.write(entries);
+  }
+
+  private static java.nio.file.Path directory(ILSMDiskComponent c) {
+    for (String path : c.getLSMComponentPhysicalFiles()) {
+      java.nio.file.Path parent = java.nio.file.Path.of(path).getParent();
+      if (parent != null) {
+        return parent;
+      }
+    }
+    return null;
   }
 
   /** Whether a one-run level move happened since the last call, and clears the flag. */

@@ -71,6 +71,15 @@ final class HyracksTree implements AutoCloseable {
    */
   HyracksTree(File dir, ILSMMergePolicy policy, ILSMIOOperationScheduler scheduler,
       ILSMPageWriteCallbackFactory pageWrites, int memoryPagesPerComponent) throws Exception {
+    this(dir, policy, scheduler, pageWrites, memoryPagesPerComponent, true);
+  }
+
+  /**
+   * @param create true for a new index; false to open the one a {@link #closeKeepingFiles()} left
+   */
+  HyracksTree(File dir, ILSMMergePolicy policy, ILSMIOOperationScheduler scheduler,
+      ILSMPageWriteCallbackFactory pageWrites, int memoryPagesPerComponent, boolean create)
+      throws Exception {
     io = new IOManager(List.of(new IODeviceHandle(dir, "dev0")), new DefaultDeviceResolver(), 2,
         10);
     bufferCache = new BufferCache(io,
@@ -88,7 +97,9 @@ final class HyracksTree implements AutoCloseable {
         NoOpIOOperationCallbackFactory.INSTANCE, pageWrites, true, null, null, null, null, true,
         AppendOnlyLinkedMetadataPageManagerFactory.INSTANCE, false, ITracer.NONE,
         NoOpCompressorDecompressorFactory.INSTANCE, true, null, null);
-    tree.create();
+    if (create) {
+      tree.create();
+    }
     tree.activate();
     accessor = tree.createAccessor(new IndexAccessParameters(NoOpOperationCallback.INSTANCE,
         NoOpOperationCallback.INSTANCE));
@@ -196,11 +207,28 @@ final class HyracksTree implements AutoCloseable {
     return IntegerPointable.getInteger(t.getFieldData(field), t.getFieldStart(field));
   }
 
+  private boolean closed;
+
   @Override
   public void close() throws Exception {
+    if (closed) {
+      return;
+    }
+    closed = true;
     try {
       tree.deactivate(true);
       tree.destroy();
+    } finally {
+      bufferCache.close();
+      io.close();
+    }
+  }
+
+  /** Flushes, deactivates and closes, leaving the index's files for a later open. */
+  void closeKeepingFiles() throws Exception {
+    closed = true;
+    try {
+      tree.deactivate(true);
     } finally {
       bufferCache.close();
       io.close();

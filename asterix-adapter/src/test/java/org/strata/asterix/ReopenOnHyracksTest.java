@@ -1,0 +1,79 @@
+package org.strata.asterix;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.engine.Plugins;
+import org.strata.policy.sim.MergeSimulator;
+
+/**
+ * A Hyracks index closed and opened again in a new tree object, with new policy and scheduler
+ * objects, goes on as if it had never closed: tiering finds its levels again (from the level file)
+ * and binomial its flush ordinals (from Hyracks' file names), so the component counts after each
+ * flush still equal the simulator's, which never restarts.
+ */
+class ReopenOnHyracksTest {
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"tiering,size-ratio,3", "binomial,num-components,4"})
+  void policiesContinueAcrossAReopen(String policy, String key, String value) throws Exception {
+    File dir = Files.createTempDirectory(new File("target").toPath(), "hyracks-reopen-").toFile();
+    Map<String, String> parameters = new HashMap<>(Map.of(key, value));
+    if (policy.equals("tiering")) {
+      parameters.put("preemptive", "false");
+    }
+    Map<String, String> props = new HashMap<>(parameters);
+    props.put("policy", policy);
+    MergeSimulator sim = new MergeSimulator(Plugins.mergePolicy(new NamedPlugin(policy,
+        parameters)));
+    List<Integer> expected = new ArrayList<>();
+    List<Integer> actual = new ArrayList<>();
+    BitSet inserted = new BitSet();
+    int batch = 400;
+    int next = 0;
+    List<Long> sizes = new ArrayList<>();
+    for (int life = 0; life < 2; life++) {
+      StrataIoScheduler io = new StrataIoScheduler(new NamedPlugin("fair", Map.of()),
+          StrataIoScheduler.Scope.INDEX, Thread::new, null, 1);
+      FlushRecordingPolicy recorder = new FlushRecordingPolicy(
+          new StrataMergePolicyFactory().createMergePolicy(props, null));
+      HyracksTree tree = new HyracksTree(dir, recorder, io,
+          new StrataPageWriteCallbackFactory(0, 0), 64, life == 0);
+      try {
+        if (life == 1) {
+          assertThat(tree.scanKeys()).isEqualTo(inserted);
+        }
+        for (int f = 0; f < 20; f++) {
+          for (int i = 0; i < batch; i++) {
+            tree.insert(next, next * 7);
+            inserted.set(next++);
+          }
+          tree.flush();
+          Quiescence.await(tree, io);
+          actual.add(tree.diskComponentCount());
+          List<Long> seen = recorder.flushSizes();
+          sizes.add(seen.get(seen.size() - 1));
+          sim.flush(sizes.get(sizes.size() - 1));
+          expected.add(sim.checkpoint().components());
+        }
+        assertThat(tree.scanKeys()).isEqualTo(inserted);
+      } finally {
+        tree.closeKeepingFiles();
+        io.close();
+      }
+    }
+    assertThat(actual).as("component counts over both lives vs the simulator")
+        .isEqualTo(expected);
+    if (policy.equals("tiering")) {
+      assertThat(new File(dir, "index/" + LevelFile.NAME)).exists();
+    }
+  }
+}
