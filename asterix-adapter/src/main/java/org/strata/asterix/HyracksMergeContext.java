@@ -62,6 +62,9 @@ final class HyracksMergeContext implements MergeContext {
 
   private record Pending(int level, long flushedBytes) {}
 
+  /** What never changes about a disk component, read once (policies are asked often). */
+  private record Known(String name, ComponentInfo info) {}
+
   private static final Pattern SEQUENCE = Pattern.compile("^(\\d+)_(\\d+)(?:_.*)?$");
   private static final byte[] NO_KEY = new byte[0];
 
@@ -73,6 +76,7 @@ final class HyracksMergeContext implements MergeContext {
   private final Map<String, Pending> pending = new HashMap<>();
   private long nextRunId = 1;
   private LevelFile levelFile;
+  private Map<ILSMDiskComponent, Known> known = new java.util.IdentityHashMap<>();
   private List<ILSMDiskComponent> components = List.of();
   private List<RunInfo> view = List.of();
   private boolean moved;
@@ -92,31 +96,43 @@ final class HyracksMergeContext implements MergeContext {
         levelFile = new LevelFile(dir);
         Map<String, LevelFile.Entry> saved = levelFile.read(); // entries of gone ones are dropped
         for (ILSMDiskComponent c : components) {
-          LevelFile.Entry e = saved.get(name(c));
-          if (e != null && !levels.containsKey(name(c))) {
-            levels.put(name(c), e.level());
-            flushedBytes.put(name(c), e.flushedBytes());
+          String n = name(c);
+          LevelFile.Entry e = saved.get(n);
+          if (e != null && !levels.containsKey(n)) {
+            levels.put(n, e.level());
+            flushedBytes.put(n, e.flushedBytes());
           }
         }
       }
     }
     List<RunInfo> runs = new ArrayList<>(components.size());
     Set<String> present = new HashSet<>();
+    Map<ILSMDiskComponent, Known> stillKnown = new java.util.IdentityHashMap<>();
     for (ILSMDiskComponent c : components) {
-      String name = name(c);
+      Known k = known.get(c);
+      if (k == null) {
+        String n = name(c);
+        k = new Known(n, info(n, c));
+      }
+      stillKnown.put(c, k);
+      String name = k.name();
       present.add(name);
       Pending merged = pending.remove(name);
       if (merged != null) {
         levels.put(name, merged.level());
         flushedBytes.put(name, merged.flushedBytes());
       }
-      long fileBytes = c.getComponentSize();
-      long size = measure == SizeMeasure.FILE_BYTES ? fileBytes
-          : flushedBytes.computeIfAbsent(name, n -> fileBytes);
+      ComponentInfo file = k.info();
+      long size = measure == SizeMeasure.FILE_BYTES ? file.sizeBytes()
+          : flushedBytes.computeIfAbsent(name, n -> file.sizeBytes());
+      ComponentInfo ci = size == file.sizeBytes() ? file
+          : new ComponentInfo(name, file.minComponentId(), file.maxComponentId(), size,
+              file.entryCount(), file.pageCount(), NO_KEY, NO_KEY);
       long runId = runIds.computeIfAbsent(name, n -> nextRunId++);
-      runs.add(new RunInfo(runId, levels.getOrDefault(name, 0), List.of(info(name, c, size)),
+      runs.add(new RunInfo(runId, levels.getOrDefault(name, 0), List.of(ci),
           c.getState() == ComponentState.READABLE_MERGING));
     }
+    known = stillKnown;
     runIds.keySet().retainAll(present);
     levels.keySet().retainAll(present);
     flushedBytes.keySet().retainAll(present);
@@ -190,7 +206,7 @@ final class HyracksMergeContext implements MergeContext {
     }
     Map<String, LevelFile.Entry> entries = new java.util.LinkedHashMap<>();
     for (int i = 0; i < components.size(); i++) {
-      String name = name(components.get(i));
+      String name = view.get(i).components().get(0).name();
       entries.put(name, new LevelFile.Entry(levels.getOrDefault(name, 0),
           flushedBytes.getOrDefault(name, components.get(i).getComponentSize())));
     }
@@ -223,14 +239,15 @@ final class HyracksMergeContext implements MergeContext {
     return f;
   }
 
-  private ComponentInfo info(String name, ILSMDiskComponent c, long size) {
+  /** The component as a policy sees it, sized by its files. */
+  private ComponentInfo info(String name, ILSMDiskComponent c) {
     long fileBytes = c.getComponentSize();
     long pageSize = pageSize();
     long pages = pageSize > 0 ? (fileBytes + pageSize - 1) / pageSize : 0;
     long first = sequenceStart(c);
     long last = sequenceEnd(c);
-    return new ComponentInfo(name, first + 1, last + 1, size, entries(c, fileBytes), pages, NO_KEY,
-        NO_KEY);
+    return new ComponentInfo(name, first + 1, last + 1, fileBytes, entries(c, fileBytes), pages,
+        NO_KEY, NO_KEY);
   }
 
   private long pageSize() {

@@ -80,16 +80,16 @@ public final class PrefixMergePolicy implements MergePolicy {
     }
   }
 
-  /** The number of runs that are not merging and not above the size cap, newest stretch. */
+  /**
+   * The number of runs the policy would merge now: the length of the sequence {@link #choose}
+   * finds among runs that are not merging and not above the size cap, 0 if none (AsterixDB counts
+   * its "mergeable immutable components" the same way, so runs already being merged do not count).
+   */
   private int mergeableCount(List<RunInfo> runs) {
-    int c = 0;
-    for (RunInfo r : runs) {
-      if (r.sizeBytes() > maxMergeableSize) {
-        break;
-      }
-      c++;
-    }
-    return c;
+    List<RunInfo> oldestFirst = new ArrayList<>(runs);
+    java.util.Collections.reverse(oldestFirst);
+    int[] w = choose(oldestFirst);
+    return w == null ? 0 : w[1] - w[0] + 1;
   }
 
   @Override

@@ -32,6 +32,25 @@ class PrefixMergePolicyTest {
   }
 
   @Test
+  void runsAlreadyBeingMergedDoNotCountTowardTheLag() {
+    // Tolerance 3: three runs are being merged, one new run arrives. As in AsterixDB, only the
+    // runs the policy could merge now count, so one new run does not hold writes back.
+    SizeTieredMergePolicyTest.Recorder r = new SizeTieredMergePolicyTest.Recorder(1, 1, 1, 2);
+    MergePolicy p = prefix("1000", "3");
+    p.diskComponentAdded(r, false);
+    assertThat(r.merges).containsExactly(List.of(1L, 1L, 1L, 2L));
+    r.runs.add(0, new org.strata.lsm.spi.RunInfo(9, 0, List.of(new org.strata.lsm.spi
+        .ComponentInfo("c9", 9, 9, 1, 1, 1, new byte[0], new byte[0])), false));
+    assertThat(p.isMergeLagging(r)).isFalse();
+    // Three new runs while the merge runs: the policy would merge them, so writes wait.
+    for (int id = 10; id < 12; id++) {
+      r.runs.add(0, new org.strata.lsm.spi.RunInfo(id, 0, List.of(new org.strata.lsm.spi
+          .ComponentInfo("c" + id, id, id, 1, 1, 1, new byte[0], new byte[0])), false));
+    }
+    assertThat(p.isMergeLagging(r)).isTrue();
+  }
+
+  @Test
   void ratioCheckSkipsAnOldRunThatIsTooLarge() {
     SizeTieredMergePolicyTest.Recorder r = new SizeTieredMergePolicyTest.Recorder(1, 1, 1, 100);
     prefix("1000", "3").diskComponentAdded(r, false);
