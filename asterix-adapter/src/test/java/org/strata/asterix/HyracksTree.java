@@ -114,6 +114,11 @@ final class HyracksTree implements AutoCloseable {
     accessor.insert(tuple);
   }
 
+  /** Schedules a flush of the memory component without waiting for it. */
+  ILSMIOOperation scheduleFlush() throws Exception {
+    return accessor.scheduleFlush();
+  }
+
   /** Flushes the memory component and waits for the flush. */
   void flush() throws Exception {
     ILSMIOOperation op = accessor.scheduleFlush();
