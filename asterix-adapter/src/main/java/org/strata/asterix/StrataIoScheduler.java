@@ -24,6 +24,7 @@ import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.MergeScheduler;
 import org.strata.lsm.spi.MergeSchedulerFactory;
+import org.strata.scheduler.ThreadOperationRunner;
 
 /**
  * Hyracks' I/O operation scheduler backed by a Strata merge scheduler ({@code single-thread},
@@ -93,7 +94,7 @@ public final class StrataIoScheduler implements ILSMIOOperationScheduler, Closea
     }
     this.scheduler = scheduler;
     this.factory = Plugins.schedulerFactory(scheduler);
-    this.factory.create(scheduler.parameters(), new ThreadFactoryRunner(threadFactory)).close();
+    this.factory.create(scheduler.parameters(), new ThreadOperationRunner(threadFactory)).close();
     this.scope = scope;
     this.threadFactory = threadFactory;
     this.failureCallback = failureCallback;
@@ -267,7 +268,7 @@ public final class StrataIoScheduler implements ILSMIOOperationScheduler, Closea
       merge = new HyracksIoOperation(nextMergeId++, op, this);
       String key = scopeKey(op);
       target = mergeSchedulers.computeIfAbsent(key,
-          k -> factory.create(scheduler.parameters(), new ThreadFactoryRunner(threadFactory)));
+          k -> factory.create(scheduler.parameters(), new ThreadOperationRunner(threadFactory)));
       liveMerges.computeIfAbsent(key, k -> new ArrayList<>()).add(merge);
       mergesScheduled++;
     }

@@ -2,6 +2,7 @@ package org.strata.scheduler;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,15 +20,27 @@ public final class ThreadOperationRunner implements OperationRunner {
 
   private final ExecutorService executor;
 
-  /** @param name the scheduler's name, used in thread names */
+  /** @param name the scheduler's name, used in the names of its daemon threads */
   public ThreadOperationRunner(String name) {
-    AtomicInteger n = new AtomicInteger();
+    this(daemonThreads(name));
+  }
+
+  /**
+   * A runner whose threads come from {@code threadFactory} (a host system's, such as the one
+   * Hyracks hands its I/O scheduler).
+   */
+  public ThreadOperationRunner(ThreadFactory threadFactory) {
     this.executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
-        new SynchronousQueue<>(), r -> {
-          Thread t = new Thread(r, "strata-" + name + "-merge-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+        new SynchronousQueue<>(), threadFactory);
+  }
+
+  private static ThreadFactory daemonThreads(String name) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, "strata-" + name + "-merge-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   @Override
