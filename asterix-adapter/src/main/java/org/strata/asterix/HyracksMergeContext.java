@@ -62,9 +62,6 @@ final class HyracksMergeContext implements MergeContext {
 
   private record Pending(int level, long flushedBytes) {}
 
-  /** What never changes about a disk component, read once (policies are asked often). */
-  private record Known(String name, ComponentInfo info) {}
-
   private static final Pattern SEQUENCE = Pattern.compile("^(\\d+)_(\\d+)(?:_.*)?$");
   private static final byte[] NO_KEY = new byte[0];
 
@@ -76,7 +73,8 @@ final class HyracksMergeContext implements MergeContext {
   private final Map<String, Pending> pending = new HashMap<>();
   private long nextRunId = 1;
   private LevelFile levelFile;
-  private Map<ILSMDiskComponent, Known> known = new java.util.IdentityHashMap<>();
+  /** What never changes about each disk component, read once (policies are asked often). */
+  private Map<ILSMDiskComponent, ComponentInfo> known = new java.util.IdentityHashMap<>();
   private List<ILSMDiskComponent> components = List.of();
   private List<RunInfo> view = List.of();
   private boolean moved;
@@ -107,25 +105,24 @@ final class HyracksMergeContext implements MergeContext {
     }
     List<RunInfo> runs = new ArrayList<>(components.size());
     Set<String> present = new HashSet<>();
-    Map<ILSMDiskComponent, Known> stillKnown = new java.util.IdentityHashMap<>();
+    Map<ILSMDiskComponent, ComponentInfo> stillKnown = new java.util.IdentityHashMap<>();
     for (ILSMDiskComponent c : components) {
-      Known k = known.get(c);
-      if (k == null) {
-        String n = name(c);
-        k = new Known(n, info(n, c));
+      ComponentInfo file = known.get(c);
+      if (file == null) {
+        file = info(c);
       }
-      stillKnown.put(c, k);
-      String name = k.name();
+      stillKnown.put(c, file);
+      String name = file.name();
       present.add(name);
       Pending merged = pending.remove(name);
       if (merged != null) {
         levels.put(name, merged.level());
         flushedBytes.put(name, merged.flushedBytes());
       }
-      ComponentInfo file = k.info();
-      long size = measure == SizeMeasure.FILE_BYTES ? file.sizeBytes()
-          : flushedBytes.computeIfAbsent(name, n -> file.sizeBytes());
-      ComponentInfo ci = size == file.sizeBytes() ? file
+      long fileBytes = file.sizeBytes();
+      long size = measure == SizeMeasure.FILE_BYTES ? fileBytes
+          : flushedBytes.computeIfAbsent(name, n -> fileBytes);
+      ComponentInfo ci = size == fileBytes ? file
           : new ComponentInfo(name, file.minComponentId(), file.maxComponentId(), size,
               file.entryCount(), file.pageCount(), NO_KEY, NO_KEY);
       long runId = runIds.computeIfAbsent(name, n -> nextRunId++);
@@ -173,14 +170,17 @@ final class HyracksMergeContext implements MergeContext {
       inputBytes += flushedBytes.getOrDefault(r.components().get(0).name(), r.sizeBytes());
     }
     if (inputs.size() == 1) {
-      levels.put(name(inputs.get(0)), outputLevel);
+      levels.put(window.get(0).components().get(0).name(), outputLevel);
       moved = true;
       refresh();
       save();
       return true;
     }
-    // Newest first, as Hyracks expects; the output covers the oldest start to the newest end.
-    String output = sequenceStart(inputs.get(inputs.size() - 1)) + "_" + sequenceEnd(inputs.get(0));
+    // Newest first, as Hyracks expects; the output covers the oldest start to the newest end
+    // (Hyracks' sequence numbers are the component ids minus one).
+    ComponentInfo newest = view.get(start).components().get(0);
+    ComponentInfo oldest = view.get(start + window.size() - 1).components().get(0);
+    String output = (oldest.minComponentId() - 1) + "_" + (newest.maxComponentId() - 1);
     pending.put(output, new Pending(outputLevel, inputBytes));
     ILSMIOOperation op;
     try {
@@ -240,14 +240,15 @@ final class HyracksMergeContext implements MergeContext {
   }
 
   /** The component as a policy sees it, sized by its files. */
-  private ComponentInfo info(String name, ILSMDiskComponent c) {
+  private ComponentInfo info(ILSMDiskComponent c) {
     long fileBytes = c.getComponentSize();
     long pageSize = pageSize();
     long pages = pageSize > 0 ? (fileBytes + pageSize - 1) / pageSize : 0;
-    long first = sequenceStart(c);
-    long last = sequenceEnd(c);
-    return new ComponentInfo(name, first + 1, last + 1, fileBytes, entries(c, fileBytes), pages,
-        NO_KEY, NO_KEY);
+    Matcher m = match(c);
+    long first = m == null ? -1 : Long.parseLong(m.group(1));
+    long last = m == null ? -1 : Long.parseLong(m.group(2));
+    return new ComponentInfo(name(c, m), first + 1, last + 1, fileBytes, entries(c, fileBytes),
+        pages, NO_KEY, NO_KEY);
   }
 
   private long pageSize() {
@@ -268,18 +269,11 @@ final class HyracksMergeContext implements MergeContext {
 
   /** The component's sequence name {@code S_E}, from its files. */
   static String name(ILSMDiskComponent c) {
-    Matcher m = match(c);
+    return name(c, match(c));
+  }
+
+  private static String name(ILSMDiskComponent c, Matcher m) {
     return m == null ? "component-" + System.identityHashCode(c) : m.group(1) + "_" + m.group(2);
-  }
-
-  private static long sequenceStart(ILSMDiskComponent c) {
-    Matcher m = match(c);
-    return m == null ? -1 : Long.parseLong(m.group(1));
-  }
-
-  private static long sequenceEnd(ILSMDiskComponent c) {
-    Matcher m = match(c);
-    return m == null ? -1 : Long.parseLong(m.group(2));
   }
 
   private static Matcher match(ILSMDiskComponent c) {

@@ -93,14 +93,23 @@ public final class StrataIoScheduler implements ILSMIOOperationScheduler, Closea
           + maxRunningFlushes);
     }
     this.scheduler = scheduler;
-    this.factory = Plugins.schedulerFactory(scheduler);
-    this.factory.create(scheduler.parameters(), new ThreadOperationRunner(threadFactory)).close();
+    this.factory = check(scheduler);
     this.scope = scope;
     this.threadFactory = threadFactory;
     this.failureCallback = failureCallback;
     this.maxRunningFlushes = maxRunningFlushes;
     this.ioThreads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
         new SynchronousQueue<>(), threadFactory);
+  }
+
+  /**
+   * Finds the scheduler's factory and makes (and closes) one instance, so an unknown name or a bad
+   * parameter fails now with Strata's message rather than at the first merge.
+   */
+  static MergeSchedulerFactory check(NamedPlugin scheduler) {
+    MergeSchedulerFactory f = Plugins.schedulerFactory(scheduler);
+    f.create(scheduler.parameters(), new ThreadOperationRunner(Thread::new)).close();
+    return f;
   }
 
   /** The Strata scheduler this runs, with its parameters. */

@@ -12,7 +12,6 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperationScheduler;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperationSchedulerFactory;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.config.NamedPlugin;
-import org.strata.lsm.engine.Plugins;
 
 /**
  * Creates {@link StrataIoScheduler}s the way AsterixDB creates its I/O scheduler: with Hyracks'
@@ -49,7 +48,7 @@ public final class StrataIoSchedulerFactory implements ILSMIOOperationSchedulerF
     String name = p.remove(SCHEDULER);
     String scopeName = p.remove(SCOPE);
     this.scheduler = new NamedPlugin(name == null ? "greedy" : name.trim(), new TreeMap<>(p));
-    Plugins.schedulerFactory(scheduler); // an unknown name fails here with Strata's message
+    StrataIoScheduler.check(scheduler); // a bad name or parameter fails here with Strata's message
     if (scopeName == null || scopeName.trim().equals("index")) {
       this.scope = StrataIoScheduler.Scope.INDEX;
     } else if (scopeName.trim().equals("node")) {
@@ -58,7 +57,6 @@ public final class StrataIoSchedulerFactory implements ILSMIOOperationSchedulerF
       throw InvalidConfigurationException.of("merge-scheduler '" + scheduler.name()
           + "' parameter " + SCOPE, scopeName, "index, node");
     }
-    new StrataIoScheduler(scheduler, scope, Thread::new, null, 0).close(); // checks parameters
   }
 
   /** The properties the factory accepts besides the scheduler's own parameters. */
