@@ -11,16 +11,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.testing.TestStores;
+import org.strata.lsm.testing.property.Generator;
+import org.strata.lsm.testing.property.Lists;
+import org.strata.lsm.testing.property.PropertyRunner;
+import org.strata.lsm.testing.property.Weighted;
 
 /**
  * A dataset with two secondary indexes against an in-memory model, for both maintenance modes and
@@ -51,34 +50,31 @@ class DatasetModelTest {
 
   record Reopen() implements Op {}
 
-  @Provide
-  Arbitrary<List<Op>> ops() {
-    Arbitrary<Integer> key = Arbitraries.integers().between(0, 60);
-    Arbitrary<Integer> field = Arbitraries.integers().between(-1, VALUES.length - 1);
-    Arbitrary<Integer> value = Arbitraries.integers().between(0, VALUES.length - 1);
-    Arbitrary<Op> upsert = Combinators.combine(key, field, field,
-        Arbitraries.integers().between(0, 400)).as(Upsert::new);
-    Arbitrary<Op> op = Arbitraries.frequencyOf(
-        Tuple.of(50, upsert),
-        Tuple.of(10, key.map(Delete::new)),
-        Tuple.of(8, key.map(Get::new)),
-        Tuple.of(8, Combinators.combine(Arbitraries.of(true, false), value).as(Eq::new)),
-        Tuple.of(5, Combinators.combine(Arbitraries.of(true, false), value, value)
-            .as(Range::new)),
-        Tuple.of(3, Arbitraries.just(new Flush())),
-        Tuple.of(1, Arbitraries.just(new Merge())),
-        Tuple.of(1, Arbitraries.just(new Reopen())));
-    return op.list().ofMinSize(40).ofMaxSize(400);
+  /** One random case: the operations, the maintenance mode and the partition count. */
+  record Case(List<Op> ops, SecondaryMaintenance maintenance, int partitions) {}
+
+  private static int between(SplittableRandom r, int min, int max) {
+    return min + r.nextInt(max - min + 1);
   }
 
-  @Provide
-  Arbitrary<SecondaryMaintenance> maintenance() {
-    return Arbitraries.of(SecondaryMaintenance.values());
-  }
-
-  @Provide
-  Arbitrary<Integer> partitions() {
-    return Arbitraries.of(1, 3);
+  static Generator<Case> cases() {
+    Generator<Integer> key = r -> between(r, 0, 60);
+    Generator<Integer> field = r -> between(r, -1, VALUES.length - 1);
+    Generator<Integer> value = r -> between(r, 0, VALUES.length - 1);
+    Generator<Op> op = new Weighted<Op>()
+        .or(50, r -> new Upsert(key.generate(r), field.generate(r), field.generate(r),
+            between(r, 0, 400)))
+        .or(10, r -> new Delete(key.generate(r)))
+        .or(8, r -> new Get(key.generate(r)))
+        .or(8, r -> new Eq(r.nextBoolean(), value.generate(r)))
+        .or(5, r -> new Range(r.nextBoolean(), value.generate(r), value.generate(r)))
+        .or(3, r -> new Flush())
+        .or(1, r -> new Merge())
+        .or(1, r -> new Reopen());
+    SecondaryMaintenance[] modes = SecondaryMaintenance.values();
+    int[] partitions = {1, 3};
+    return r -> new Case(Lists.of(r, 40, 400, op), modes[r.nextInt(modes.length)],
+        partitions[r.nextInt(partitions.length)]);
   }
 
   static DatasetConfig config(SecondaryMaintenance m, int partitions) {
@@ -107,10 +103,17 @@ class DatasetModelTest {
     return f;
   }
 
-  @Property(tries = 120)
-  void queriesMatchTheModel(@ForAll("ops") List<Op> ops,
-      @ForAll("maintenance") SecondaryMaintenance maintenance,
-      @ForAll("partitions") int partitions) throws IOException {
+  @Test
+  void queriesMatchTheModel() {
+    PropertyRunner.forAll(cases()).tries(120)
+        .shrinkWith(Lists.shrinking(Case::ops, (c, ops) -> new Case(ops, c.maintenance(),
+            c.partitions()), 0))
+        .check("dataset queries match the model", c -> run(c.ops(), c.maintenance(),
+            c.partitions()));
+  }
+
+  private static void run(List<Op> ops, SecondaryMaintenance maintenance, int partitions)
+      throws IOException {
     Path dir = Files.createTempDirectory("strata-dataset-model");
     TreeMap<String, Map<String, String>> model = new TreeMap<>();
     Dataset ds = Dataset.open(dir, config(maintenance, partitions));

@@ -12,19 +12,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.strata.lsm.KeyValue;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.testing.TestStores;
+import org.strata.lsm.testing.property.Generator;
+import org.strata.lsm.testing.property.Lists;
+import org.strata.lsm.testing.property.PropertyRunner;
+import org.strata.lsm.testing.property.Weighted;
 
 /**
  * The engine against a {@link TreeMap} model: random puts, deletes, gets, scans, flushes, merges
@@ -49,22 +48,29 @@ class LsmTreeModelTest {
 
   record Reopen() implements Op {}
 
-  @Provide
-  Arbitrary<List<Op>> ops() {
-    Arbitrary<Integer> key = Arbitraries.integers().between(0, 300);
-    Arbitrary<Op> put = Combinators.combine(key,
-        Arbitraries.frequencyOf(Tuple.of(8, Arbitraries.integers().between(0, 200)),
-            Tuple.of(1, Arbitraries.integers().between(1000, 5000))),
-        Arbitraries.integers()).as(Put::new);
-    Arbitrary<Op> op = Arbitraries.frequencyOf(
-        Tuple.of(50, put),
-        Tuple.of(12, key.map(Delete::new)),
-        Tuple.of(20, key.map(Get::new)),
-        Tuple.of(5, Combinators.combine(key, key).as(Scan::new)),
-        Tuple.of(2, Arbitraries.just(new Flush())),
-        Tuple.of(1, Arbitraries.just(new Merge())),
-        Tuple.of(1, Arbitraries.just(new Reopen())));
-    return op.list().ofMinSize(50).ofMaxSize(600);
+  /** One random case: the operations and the store's shape. */
+  record Case(List<Op> ops, int maxComponents, int split) {}
+
+  private static int between(SplittableRandom r, int min, int max) {
+    return min + r.nextInt(max - min + 1);
+  }
+
+  static Generator<Case> cases() {
+    Generator<Integer> key = r -> between(r, 0, 300);
+    Generator<Integer> valueLen = new Weighted<Integer>()
+        .or(8, r -> between(r, 0, 200))
+        .or(1, r -> between(r, 1000, 5000));
+    Generator<Op> op = new Weighted<Op>()
+        .or(50, r -> new Put(key.generate(r), valueLen.generate(r), r.nextInt()))
+        .or(12, r -> new Delete(key.generate(r)))
+        .or(20, r -> new Get(key.generate(r)))
+        .or(5, r -> new Scan(key.generate(r), key.generate(r)))
+        .or(2, r -> new Flush())
+        .or(1, r -> new Merge())
+        .or(1, r -> new Reopen());
+    int[] splits = {2048, 8192, Integer.MAX_VALUE};
+    return r -> new Case(Lists.of(r, 50, 600, op), between(r, 1, 6),
+        splits[r.nextInt(splits.length)]);
   }
 
   private static byte[] key(int k) {
@@ -89,9 +95,16 @@ class LsmTreeModelTest {
         .withPageCacheSize(16 * 1024);
   }
 
-  @Property(tries = 150)
-  void engineBehavesLikeASortedMap(@ForAll("ops") List<Op> ops,
-      @ForAll("maxComponents") int maxComponents, @ForAll("split") int split) throws IOException {
+  @Test
+  void engineBehavesLikeASortedMap() {
+    PropertyRunner.forAll(cases()).tries(150)
+        .shrinkWith(Lists.shrinking(Case::ops, (c, ops) -> new Case(ops, c.maxComponents(),
+            c.split()), 0))
+        .check("engine behaves like a sorted map", c -> run(c.ops(), c.maxComponents(),
+            c.split()));
+  }
+
+  private static void run(List<Op> ops, int maxComponents, int split) throws IOException {
     Path dir = Files.createTempDirectory("strata-model");
     TreeMap<String, byte[]> model = new TreeMap<>();
     StoreConfig cfg = config(maxComponents, split);
@@ -133,16 +146,6 @@ class LsmTreeModelTest {
       store.close();
       deleteTree(dir);
     }
-  }
-
-  @Provide
-  Arbitrary<Integer> maxComponents() {
-    return Arbitraries.integers().between(1, 6);
-  }
-
-  @Provide
-  Arbitrary<Integer> split() {
-    return Arbitraries.of(2048, 8192, Integer.MAX_VALUE);
   }
 
   private static void checkScan(LsmStore store, TreeMap<String, byte[]> model, int from, int to) {

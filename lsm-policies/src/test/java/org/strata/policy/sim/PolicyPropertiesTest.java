@@ -4,16 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.testing.property.Generator;
+import org.strata.lsm.testing.property.Lists;
+import org.strata.lsm.testing.property.PropertyRunner;
 
 /** Invariants of every policy on random flush sequences, in the simulator. */
 class PolicyPropertiesTest {
@@ -22,14 +20,32 @@ class PolicyPropertiesTest {
   private static final List<String> OTHERS = List.of("size-tiered", "prefix", "leveling",
       "tiering", "lazy-leveling", "fluid", "no-merge");
 
-  @Provide
-  Arbitrary<List<Long>> flushes() {
-    return Arbitraries.longs().between(1, 1000).list().ofMinSize(20).ofMaxSize(400);
+  /** A policy, its bound (for bounded-depth policies) and a sequence of flush sizes. */
+  record Case(String policy, int k, List<Long> flushes) {}
+
+  private static Generator<Case> cases(List<String> policies) {
+    return r -> new Case(policies.get(r.nextInt(policies.size())), 1 + r.nextInt(9),
+        Lists.of(r, 20, 400, x -> 1 + x.nextLong(1000)));
   }
 
-  @Property(tries = 60)
-  void boundedDepthPoliciesNeverLeaveMoreThanKRuns(@ForAll("bounded") String name,
-      @ForAll @IntRange(min = 1, max = 9) int k, @ForAll("flushes") List<Long> sizes) {
+  private static PropertyRunner<Case> runner(List<String> policies) {
+    return PropertyRunner.forAll(cases(policies)).tries(60)
+        .shrinkWith(Lists.shrinking(Case::flushes, (c, f) -> new Case(c.policy(), c.k(), f), 1));
+  }
+
+  @Test
+  void boundedDepthPoliciesNeverLeaveMoreThanKRuns() {
+    runner(BOUNDED).check("bounded-depth policies never leave more than K runs",
+        c -> boundedDepth(c.policy(), c.k(), c.flushes()));
+  }
+
+  @Test
+  void everyPolicyMergesOnlyContiguousLiveRunsAndKeepsComponentIdsOrdered() {
+    runner(OTHERS).check("every policy merges only contiguous live runs",
+        c -> contiguousAndOrdered(c.policy(), c.flushes()));
+  }
+
+  private static void boundedDepth(String name, int k, List<Long> sizes) {
     MergePolicy p = Plugins.mergePolicy(new NamedPlugin(name,
         Map.of("num-components", Integer.toString(k))));
     MergeSimulator sim = new MergeSimulator(p);
@@ -47,9 +63,7 @@ class PolicyPropertiesTest {
     }
   }
 
-  @Property(tries = 60)
-  void everyPolicyMergesOnlyContiguousLiveRunsAndKeepsComponentIdsOrdered(
-      @ForAll("others") String name, @ForAll("flushes") List<Long> sizes) {
+  private static void contiguousAndOrdered(String name, List<Long> sizes) {
     MergeSimulator sim = new MergeSimulator(Plugins.mergePolicy(new NamedPlugin(name,
         Map.of())));
     for (long s : sizes) {
@@ -62,15 +76,5 @@ class PolicyPropertiesTest {
         previousMin = r.minComponentId();
       }
     }
-  }
-
-  @Provide
-  Arbitrary<String> bounded() {
-    return Arbitraries.of(BOUNDED);
-  }
-
-  @Provide
-  Arbitrary<String> others() {
-    return Arbitraries.of(OTHERS);
   }
 }

@@ -10,10 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 import org.strata.lsm.spi.IoOperation;
 import org.strata.lsm.spi.MergeScheduler;
@@ -21,6 +17,8 @@ import org.strata.lsm.spi.OperationRunner;
 import org.strata.scheduler.FairScheduler;
 import org.strata.scheduler.GreedyScheduler;
 import org.strata.scheduler.SingleThreadScheduler;
+import org.strata.lsm.testing.property.Lists;
+import org.strata.lsm.testing.property.PropertyRunner;
 
 /**
  * Luo & Carey's Theorems 2 and 3 (AC-U1, AC-U2) on the virtual-time disk, driving the real
@@ -48,10 +46,20 @@ class SchedulerTheoremsTest {
     return out;
   }
 
-  @Property(tries = 200)
-  void theorem2GreedyCompletesEveryMergeNoLaterThanAnyOtherOrder(
-      @ForAll @Size(min = 1, max = 12) List<@IntRange(min = 1, max = 10_000) Integer> pages,
-      @ForAll long seed) {
+  /** Merge sizes in pages, and the seed of a random order to compare with. */
+  record Case(List<Integer> pages, long seed) {}
+
+  @Test
+  void theorem2GreedyCompletesEveryMergeNoLaterThanAnyOtherOrder() {
+    PropertyRunner.forAll(r -> new Case(Lists.of(r, 1, 12, x -> 1 + x.nextInt(10_000)),
+            r.nextLong()))
+        .tries(200)
+        .shrinkWith(Lists.shrinking(Case::pages, (c, p) -> new Case(p, c.seed()), 1))
+        .check("theorem 2: greedy completes every merge no later than any other order",
+            c -> theorem2(c.pages(), c.seed()));
+  }
+
+  private static void theorem2(List<Integer> pages, long seed) {
     List<Double> sizes = new ArrayList<>();
     for (int p : pages) {
       sizes.add((double) p);
