@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
@@ -16,19 +17,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.strata.lsm.Utf8;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetRecord;
 import org.strata.lsm.dataset.FeedParser;
 import org.strata.lsm.dataset.FeedRecord;
 
 /**
- * One feed connection. Lines are decoded on Netty's event loop and applied, in order, by a worker
- * task, because a write may block while the dataset stalls. Back-pressure: the connection reads
- * the socket only while fewer than {@value #HIGH_WATER} lines wait and its replies are being
+ * One feed connection. Lines are received on Netty's event loop and applied, in order, by a
+ * worker task, because a write may block while the dataset stalls. Back-pressure: the connection
+ * reads the socket only while fewer than {@value #HIGH_WATER} lines wait and its replies are being
  * consumed, so while the dataset stalls TCP flow control slows the sender and nothing is buffered
- * without bound. A bad line is rejected with its number and reason and the connection goes on; a
- * line cut off by a disconnect is never applied. Lines still waiting when the server stops are
- * dropped unapplied and unacknowledged (counted).
+ * without bound. Each line must be UTF-8 and is decoded strictly. A bad line is rejected with its
+ * number and reason and the connection goes on; a line cut off by a disconnect is never applied.
+ * Lines still waiting when the server stops are dropped unapplied and unacknowledged (counted).
  */
 final class FeedConnection extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LogManager.getLogger(FeedConnection.class);
@@ -48,8 +50,8 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   private long lineNumber; // event loop only
   private String name;
 
-  /** A received line, or a rejection found while decoding it ({@code text} null). */
-  private record Line(long number, String text, String rejection) {}
+  /** A received line, or a rejection found while receiving it ({@code bytes} null). */
+  private record Line(long number, byte[] bytes, String rejection) {}
 
   FeedConnection(Dataset dataset, FeedStats stats, Executor workers, AtomicBoolean stopping) {
     this.dataset = dataset;
@@ -71,8 +73,7 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   public void channelRead(ChannelHandlerContext c, Object msg) {
     ByteBuf buf = (ByteBuf) msg;
     try {
-      String text = buf.toString(StandardCharsets.UTF_8);
-      enqueue(new Line(++lineNumber, text, null));
+      enqueue(new Line(++lineNumber, ByteBufUtil.getBytes(buf), null));
     } finally {
       buf.release();
     }
@@ -152,16 +153,16 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   }
 
   private void process(Line l) {
-    if (l.text() == null) {
+    if (l.bytes() == null) {
       reject(l.number(), l.rejection());
       return;
     }
-    if (l.text().isBlank()) {
+    if (FeedParser.isBlank(l.bytes(), 0, l.bytes().length)) {
       return;
     }
     FeedRecord r;
     try {
-      r = parser.parse(l.text());
+      r = parser.parse(l.bytes(), 0, l.bytes().length);
     } catch (FeedParser.RejectedLineException e) {
       reject(l.number(), e.getMessage());
       return;
@@ -198,7 +199,7 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
       LOG.error("feed connection {} line {}: the dataset failed: {}", name, l.number(),
           e.toString());
       reply(json.createObjectNode().put("ok", false).put("line", l.number())
-          .put("reason", "the dataset failed: " + e.getMessage()));
+          .put("reason", Utf8.printable("the dataset failed: " + e.getMessage(), 1000)));
     }
   }
 
@@ -210,9 +211,10 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   }
 
   private void reject(long line, String reason) {
+    String shown = Utf8.printable(String.valueOf(reason), 1000); // valid text, whatever was sent
     stats.rejected.incrementAndGet();
-    LOG.warn("feed connection {} line {}: rejected: {}", name, line, reason);
-    reply(json.createObjectNode().put("ok", false).put("line", line).put("reason", reason));
+    LOG.warn("feed connection {} line {}: rejected: {}", name, line, shown);
+    reply(json.createObjectNode().put("ok", false).put("line", line).put("reason", shown));
   }
 
   private void reply(ObjectNode o) {

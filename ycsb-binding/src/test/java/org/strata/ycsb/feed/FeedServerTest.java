@@ -8,6 +8,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -132,5 +133,89 @@ class FeedServerTest {
       assertThat(st.applied() + FeedConnection.HIGH_WATER + 128).isGreaterThanOrEqualTo(
           st.lines());
     }
+  }
+
+  @Test
+  void textThatIsNotUnicodeIsRejectedPerLineAndExoticKeysComeBackByteForByte() throws Exception {
+    try (Dataset ds = Dataset.open(tmp.resolve("ds"), config(1 << 20, 0));
+        FeedServer server = FeedServer.start(ds, "127.0.0.1", 0);
+        Socket s = new Socket("127.0.0.1", server.port())) {
+      OutputStream out = s.getOutputStream();
+      BufferedReader in = reader(s);
+      java.io.ByteArrayOutputStream lines = new java.io.ByteArrayOutputStream();
+      for (String l : List.of(
+          "{\"key\":\"\\ud800\",\"ack\":true}", // the line
+          "{\"key\":\"k2\",\"fields\":{\"f\\ud800\":\"a\"},\"ack\":true}",
+          "{\"key\":\"k3\",\"fields\":{\"field1\":\"a\\udfff\"},\"ack\":true}",
+          "{\"op\":\"get\",\"key\":\"\\udc00\"}",
+          "{\"op\":\"scan\",\"key\":\"x\\ud800\",\"count\":5}",
+          "{\"op\":\"delete\",\"key\":\"\\ud800\",\"ack\":true}")) {
+        lines.write(l.getBytes(StandardCharsets.UTF_8));
+        lines.write('\n');
+      }
+      lines.write("{\"key\":\"k7\u00ff\",\"ack\":true}\n".getBytes(StandardCharsets.ISO_8859_1));
+      lines.write("{\"key\":\"k8\",\"ack\":true}\n".getBytes(StandardCharsets.UTF_8));
+      out.write(lines.toByteArray());
+      out.flush();
+      List<JsonNode> replies = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        replies.add(JSON.readTree(in.readLine()));
+      }
+      for (int i = 0; i < 7; i++) {
+        assertThat(replies.get(i).get("ok").asBoolean()).as("line %d", i + 1).isFalse();
+        assertThat(replies.get(i).get("line").asInt()).isEqualTo(i + 1);
+      }
+      assertThat(replies.get(0).get("reason").asText()).startsWith(
+          "key is not valid Unicode text: lone surrogate U+D800 at index 0;");
+      assertThat(replies.get(1).get("reason").asText()).contains("surrogate");
+      assertThat(replies.get(2).get("reason").asText()).startsWith(
+          "value of field 'field1' is not valid Unicode text: lone surrogate U+DFFF at index 1;");
+      assertThat(replies.get(3).get("reason").asText()).contains("lone surrogate U+DC00");
+      assertThat(replies.get(4).get("reason").asText()).contains("lone surrogate U+D800");
+      assertThat(replies.get(5).get("reason").asText()).contains("lone surrogate U+D800");
+      assertThat(replies.get(6).get("reason").asText()).startsWith(
+          "line is not valid UTF-8: malformed byte 0xFF at byte 10;");
+      assertThat(replies.get(7).toString()).isEqualTo("{\"ok\":true,\"line\":8}");
+      // Nothing landed for the rejected lines: not under '?', not under any key.
+      assertThat(ds.scan(null, 100)).extracting(DatasetRecord::key).containsExactly("k8");
+      // Keys a lenient conversion would change, through the feed and back.
+      List<String> exotic = List.of("\ud83d\ude00", "\udbff\udfff", "\u0000", "a\u0000b",
+          "e\u0301", "\u00e9", "\ufffd", "?");
+      StringBuilder req = new StringBuilder();
+      for (String k : exotic) {
+        req.append(JSON.writeValueAsString(Map.of("key", k, "ack", true, "fields",
+            Map.of("field1", "v" + k)))).append('\n');
+      }
+      for (String k : exotic) {
+        req.append(JSON.writeValueAsString(Map.of("op", "get", "key", k))).append('\n');
+      }
+      req.append("{\"op\":\"scan\",\"key\":\"\\u0000\",\"count\":100}\n");
+      out.write(req.toString().getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      for (int i = 0; i < exotic.size(); i++) {
+        assertThat(JSON.readTree(in.readLine()).get("ok").asBoolean()).isTrue();
+      }
+      for (String k : exotic) {
+        JsonNode rec = JSON.readTree(in.readLine()).get("record");
+        assertThat(rec.get("key").asText().codePoints().toArray())
+            .isEqualTo(k.codePoints().toArray());
+        assertThat(rec.get("fields").get("field1").asText()).isEqualTo("v" + k);
+        assertThat(ds.queryEq("by_field1", "v" + k)).extracting(DatasetRecord::key)
+            .containsExactly(k);
+      }
+      List<String> scanned = new ArrayList<>();
+      JSON.readTree(in.readLine()).get("records").forEach(n -> scanned.add(n.get("key")
+          .asText()));
+      List<String> expected = new ArrayList<>(exotic);
+      expected.add("k8");
+      expected.sort((x, y) -> java.util.Arrays.compareUnsigned(x.getBytes(
+          StandardCharsets.UTF_8), y.getBytes(StandardCharsets.UTF_8)));
+      assertThat(scanned).isEqualTo(expected);
+    }
+  }
+
+  private static BufferedReader reader(Socket s) throws Exception {
+    return new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8
+        .newDecoder().onMalformedInput(CodingErrorAction.REPORT)));
   }
 }
