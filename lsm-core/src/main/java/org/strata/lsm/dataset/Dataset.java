@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.function.Predicate;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.CorruptionException;
@@ -239,10 +240,32 @@ public final class Dataset implements AutoCloseable {
    * in primary-key order (UTF-8 bytes), merged across partitions.
    */
   public List<DatasetRecord> scan(String from, int limit) {
+    List<DatasetRecord> out = new ArrayList<>(Math.min(Math.max(limit, 0), 1024));
+    scan(from, true, limit, r -> {
+      out.add(r);
+      return true;
+    });
+    return out;
+  }
+
+  /**
+   * Visits, in primary-key order (UTF-8 bytes) merged across partitions, up to {@code limit}
+   * records with primary key at or above {@code from} ({@code inclusive}) or above it (not
+   * {@code inclusive}; null {@code from}: from the first record), until {@code visitor} returns
+   * false. The components read stay pinned only during this call, so a long reply can be produced
+   * in pieces, each piece a call that starts after the last key of the one before.
+   *
+   * @param visitor called with each record; false stops the scan after that record
+   * @return the number of records visited
+   */
+  public int scan(String from, boolean inclusive, int limit, Predicate<DatasetRecord> visitor) {
     if (limit < 0) {
       throw new IllegalArgumentException("scan limit must be 0 or more, got " + limit);
     }
     byte[] lo = from == null ? null : keyBytes(from);
+    if (lo != null && !inclusive) {
+      lo = Arrays.copyOf(lo, lo.length + 1); // the smallest key above from: from + 0x00
+    }
     ensureOpen();
     List<ScanCursor> cursors = new ArrayList<>();
     try {
@@ -255,17 +278,19 @@ public final class Dataset implements AutoCloseable {
           heads.add(new ScanHead(c.next(), c, p));
         }
       }
-      List<DatasetRecord> out = new ArrayList<>(Math.min(limit, 1024));
-      while (out.size() < limit && !heads.isEmpty()) {
+      int visited = 0;
+      boolean more = true;
+      while (more && visited < limit && !heads.isEmpty()) {
         ScanHead h = heads.poll();
         byte[] k = h.entry().key();
-        out.add(new DatasetRecord(storedKey(k), h.partition().decodeRecord(k,
-            h.entry().value())));
-        if (h.cursor().hasNext()) {
+        visited++;
+        more = visitor.test(new DatasetRecord(storedKey(k),
+            h.partition().decodeRecord(k, h.entry().value())));
+        if (more && h.cursor().hasNext()) {
           heads.add(new ScanHead(h.cursor().next(), h.cursor(), h.partition()));
         }
       }
-      return out;
+      return visited;
     } finally {
       cursors.forEach(ScanCursor::close);
     }

@@ -198,4 +198,40 @@ class DatasetTest {
         .isInstanceOf(InvalidConfigurationException.class)
         .hasMessageContaining("secondary-indexes.field is not valid Unicode text");
   }
+
+  @Test
+  void aScanInPiecesResumesJustAfterTheLastKeyOfThePieceBefore() {
+    String longest = "z".repeat(org.strata.lsm.Limits.MAX_KEY_BYTES);
+    List<String> keys = List.of("a", "a\u0000", "a\u0000\u0000", "a\u0001", "b", longest);
+    // No secondary index: its entries (value + primary key) would not fit the longest key.
+    DatasetConfig cfg = new DatasetConfig(DatasetModelTest.config(SecondaryMaintenance.EAGER, 3)
+        .store(), List.of(), SecondaryMaintenance.EAGER, 3);
+    try (Dataset ds = Dataset.open(tmp.resolve("ds"), cfg)) {
+      for (String k : keys) {
+        ds.upsert(k, Map.of("f1", "v"));
+      }
+      // Two records a piece, each piece starting after the last key of the one before.
+      List<String> got = new ArrayList<>();
+      String from = "a";
+      boolean inclusive = true;
+      while (true) {
+        List<String> piece = new ArrayList<>();
+        int n = ds.scan(from, inclusive, 100, r -> {
+          piece.add(r.key());
+          return piece.size() < 2;
+        });
+        assertThat(n).isEqualTo(piece.size());
+        got.addAll(piece);
+        if (piece.size() < 2) {
+          break;
+        }
+        from = piece.get(1);
+        inclusive = false;
+      }
+      assertThat(got).containsExactlyElementsOf(keys);
+      // After the longest possible key there is nothing, and no error for the bound above it.
+      assertThat(ds.scan(longest, false, 10, r -> true)).isZero();
+      assertThat(ds.scan("a", true, 3, r -> true)).isEqualTo(3);
+    }
+  }
 }
