@@ -51,7 +51,10 @@ public record FeedLimits(int maxLineBytes, int waitingLines, long waitingLineByt
     return new FeedLimits(maxLineBytes, lines, bytes, replyBytesPerConnection, replyBytesTotal);
   }
 
-  /** Size of the pieces a reply is handed to the network in: a quarter of the bound, at most 16 KiB. */
+  /**
+   * Size of the pieces a reply is handed to the network in: a quarter of the bound,
+   * at most 16 KiB.
+   */
   int replyChunkBytes() {
     return (int) Math.min(MAX_CHUNK, replyBytesPerConnection / 4);
   }
