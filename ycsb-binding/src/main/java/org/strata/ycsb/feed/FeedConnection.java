@@ -151,6 +151,7 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
 
   private void enqueue(Line l) {
     stats.lines.incrementAndGet();
+    stats.waitingLines.incrementAndGet();
     pending.add(l);
     stats.maxWaiting.accumulateAndGet(waiting.incrementAndGet(), Math::max);
     stats.maxWaitingBytes.accumulateAndGet(waitingBytes.addAndGet(l.size()), Math::max);
@@ -197,6 +198,7 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
         } else {
           process(l);
         }
+        stats.waitingLines.decrementAndGet();
         int lines = waiting.decrementAndGet();
         long bytes = waitingBytes.addAndGet(-l.size());
         if (paused && lines <= limits.waitingLines() / 2
@@ -237,6 +239,9 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
     } catch (FeedParser.RejectedLineException e) {
       reject(l.number(), e.getMessage());
       return;
+    }
+    if (!r.isWrite() && closed) {
+      return; // nobody to answer; writes of complete lines are still applied
     }
     if (r.op() == FeedRecord.Op.SCAN) {
       scan(l.number(), r);
@@ -330,8 +335,8 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
     }
     g.writeEndObject();
     end(g);
-    if (failure == null) {
-      stats.reads.incrementAndGet();
+    if (failure == null && !closed) {
+      stats.reads.incrementAndGet(); // answered in full
     }
   }
 

@@ -12,6 +12,7 @@ public final class FeedStats {
   final AtomicLong rejected = new AtomicLong();
   final AtomicLong failed = new AtomicLong();
   final AtomicLong maxWaiting = new AtomicLong();
+  final AtomicLong waitingLines = new AtomicLong();
   final AtomicLong maxWaitingBytes = new AtomicLong();
   final AtomicLong dropped = new AtomicLong();
   final AtomicLong unsentReplyBytes = new AtomicLong();
@@ -24,7 +25,8 @@ public final class FeedStats {
   /** A snapshot. */
   public Snapshot snapshot() {
     return new Snapshot(connections.get(), lines.get(), upserts.get(), deletes.get(), reads.get(),
-        rejected.get(), failed.get(), dropped.get(), maxWaiting.get(), maxWaitingBytes.get(),
+        rejected.get(), failed.get(), dropped.get(), waitingLines.get(), maxWaiting.get(),
+        maxWaitingBytes.get(),
         unsentReplyBytes.get(), maxUnsentReplyBytes.get(), maxConnectionUnsentReplyBytes.get(),
         replyWaits.get(),
         waitingForReplyRoom.get(), readingPaused.get());
@@ -42,6 +44,7 @@ public final class FeedStats {
    *     that is not valid Unicode, too long)
    * @param failed well-formed requests the dataset failed to apply (storage errors)
    * @param dropped received lines dropped unapplied because the server stopped first
+   * @param waitingLines gauge: lines received and not yet applied or answered, all connections
    * @param maxWaiting most lines ever waiting to be applied on one connection (the bound that
    *     back-pressure keeps)
    * @param maxWaitingBytes most bytes of lines ever waiting to be applied on one connection
@@ -55,7 +58,8 @@ public final class FeedStats {
    *     (replies unsent, or lines waiting)
    */
   public record Snapshot(long connections, long lines, long upserts, long deletes, long reads,
-      long rejected, long failed, long dropped, long maxWaiting, long maxWaitingBytes,
+      long rejected, long failed, long dropped, long waitingLines, long maxWaiting,
+      long maxWaitingBytes,
       long unsentReplyBytes, long maxUnsentReplyBytes, long maxConnectionUnsentReplyBytes,
       long replyWaits, long waitingForReplyRoom, long readingPaused) {
     /** Writes applied. */

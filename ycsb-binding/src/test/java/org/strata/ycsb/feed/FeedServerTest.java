@@ -194,6 +194,39 @@ class FeedServerTest {
   }
 
   @Test
+  void aSlowClientThatLeavesGivesItsReplyRoomBackAndItsScansAreNotAnswered() throws Exception {
+    FeedLimits limits = FeedLimits.defaults().withReplyBytes(64 << 10, 64 << 10);
+    int requests = 100;
+    try (Dataset ds = Dataset.open(tmp.resolve("ds"), config(1 << 20, 0));
+        FeedServer server = FeedServer.start(ds, "127.0.0.1", 0, limits)) {
+      List<String> keys = load(ds, 1000);
+      try (Socket slow = slowClient(server.port())) {
+        for (int i = 0; i < requests; i++) {
+          slow.getOutputStream().write("{\"op\":\"scan\",\"key\":\"a\",\"count\":100000}\n"
+              .getBytes(StandardCharsets.UTF_8));
+        }
+        slow.getOutputStream().flush();
+        await(server, x -> x.waitingForReplyRoom() == 1 && x.unsentReplyBytes() > 0,
+            "the slow client's connection holds its reply room");
+      }
+      // Its unsent replies are given back, so the whole budget (one connection's worth here)
+      // serves the next client, and the scans left are skipped rather than read for nobody.
+      FeedStats.Snapshot st = await(server, x -> x.waitingLines() == 0
+          && x.waitingForReplyRoom() == 0 && x.unsentReplyBytes() == 0, "the server is idle");
+      assertThat(st.reads()).isLessThan(requests);
+      try (Socket next = new Socket("127.0.0.1", server.port())) {
+        next.getOutputStream().write("{\"op\":\"scan\",\"key\":\"a\",\"count\":100000}\n"
+            .getBytes(StandardCharsets.UTF_8));
+        next.getOutputStream().flush();
+        List<String> got = new ArrayList<>();
+        JSON.readTree(reader(next).readLine()).get("records").forEach(n -> got.add(n.get("key")
+            .asText()));
+        assertThat(got).isEqualTo(keys);
+      }
+    }
+  }
+
+  @Test
   void allConnectionsTogetherHoldAtMostTheTotalReplyBound() throws Exception {
     FeedLimits limits = FeedLimits.defaults().withReplyBytes(256 << 10, 384 << 10);
     int requests = 100;
