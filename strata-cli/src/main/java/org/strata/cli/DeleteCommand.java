@@ -1,8 +1,8 @@
 package org.strata.cli;
 
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import org.strata.lsm.LsmStore;
+import org.strata.lsm.Utf8;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -17,8 +17,9 @@ final class DeleteCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    byte[] k = Utf8.encode(key, "key"); // refused before the store is opened or created
     try (LsmStore s = store.open()) {
-      s.delete(key.getBytes(StandardCharsets.UTF_8));
+      s.delete(k);
       s.sync();
     }
     return 0;

@@ -85,7 +85,11 @@ final class FeedServerCommand implements Callable<Integer> {
 
   static String describe(FeedStats.Snapshot s) {
     return String.format("%d connections, %d lines: %d applied (%d upserts, %d deletes), %d reads,"
-        + " %d rejected, %d failed, %d dropped at stop", s.connections(), s.lines(), s.applied(),
-        s.upserts(), s.deletes(), s.reads(), s.rejected(), s.failed(), s.dropped());
+        + " %d rejected, %d failed, %d dropped at stop, %d waiting; unsent replies %d bytes (max"
+        + " %d, one connection max %d), %d waiting for slow clients, %d not reading",
+        s.connections(), s.lines(), s.applied(), s.upserts(), s.deletes(), s.reads(),
+        s.rejected(), s.failed(), s.dropped(), s.waitingLines(), s.unsentReplyBytes(),
+        s.maxUnsentReplyBytes(),
+        s.maxConnectionUnsentReplyBytes(), s.waitingForReplyRoom(), s.readingPaused());
   }
 }

@@ -1,9 +1,9 @@
 package org.strata.cli;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.strata.lsm.LsmStore;
+import org.strata.lsm.Utf8;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetRecord;
 import picocli.CommandLine.Command;
@@ -42,14 +42,15 @@ final class GetCommand implements Callable<Integer> {
       return 0;
     }
     Optional<byte[]> v;
+    byte[] k = Utf8.encode(key, "key");
     try (LsmStore s = store.open()) {
-      v = s.get(key.getBytes(StandardCharsets.UTF_8));
+      v = s.get(k);
     }
     if (v.isEmpty()) {
       spec.commandLine().getOut().println("not found");
       return 1;
     }
-    spec.commandLine().getOut().println(new String(v.get(), StandardCharsets.UTF_8));
+    spec.commandLine().getOut().println(ScanCommand.text(v.get(), "value of key", key));
     return 0;
   }
 }

@@ -2,10 +2,7 @@ package org.strata.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -17,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.strata.lsm.Utf8;
 import org.strata.lsm.component.KeyHash;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetConfig;
@@ -32,6 +30,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code strata import}: applies newline-delimited JSON records to a dataset. A bad line is
  * rejected with its number and reason (on stderr) and nothing of it is applied; the import goes on.
+ * That includes a line that is not UTF-8 or longer than {@link FeedParser#MAX_LINE_BYTES}, and a
+ * key, field name or value that is not valid Unicode text (e.g. the escape {@code "\ud800"}).
  * With several threads, lines are routed by primary-key hash so the lines of one key apply in file
  * order.
  */
@@ -90,12 +90,12 @@ final class ImportCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), dir + " holds no dataset yet; give"
           + " --config FILE to create it");
     }
-    BufferedReader in;
+    ByteLineReader in;
     if (file.equals("-")) {
-      in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      in = new ByteLineReader(System.in, FeedParser.MAX_LINE_BYTES);
     } else {
       try {
-        in = Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8);
+        in = new ByteLineReader(Files.newInputStream(Path.of(file)), FeedParser.MAX_LINE_BYTES);
       } catch (NoSuchFileException e) {
         throw new ParameterException(spec.commandLine(), "--file " + file + " does not exist");
       }
@@ -137,15 +137,20 @@ final class ImportCommand implements Callable<Integer> {
           workers.add(w);
         }
       }
-      String text;
-      while ((text = in.readLine()) != null && failure.get() == null) {
+      ByteLineReader.Line text;
+      while ((text = in.next()) != null && failure.get() == null) {
         lines++;
-        if (text.isBlank()) {
+        if (text.tooLong()) {
+          reject(lines, "line longer than " + FeedParser.MAX_LINE_BYTES + " bytes", rejected,
+              rejections, err);
+          continue;
+        }
+        if (FeedParser.isBlank(text.bytes(), 0, text.length())) {
           continue;
         }
         FeedRecord r;
         try {
-          r = parser.parse(text);
+          r = parser.parse(text.bytes(), 0, text.length());
         } catch (FeedParser.RejectedLineException e) {
           reject(lines, e.getMessage(), rejected, rejections, err);
           continue;
@@ -158,7 +163,7 @@ final class ImportCommand implements Callable<Integer> {
             out.flush();
           }
         } else {
-          byte[] k = r.key().getBytes(StandardCharsets.UTF_8);
+          byte[] k = Utf8.encode(r.key(), "key"); // valid: the parser checked it
           int t = (int) Math.floorMod(KeyHash.hash64(k), (long) threads);
           while (!queues.get(t).offer(l, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
             if (failure.get() != null) {

@@ -1,8 +1,8 @@
 package org.strata.cli;
 
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import org.strata.lsm.LsmStore;
+import org.strata.lsm.Utf8;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -19,8 +19,10 @@ final class PutCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    byte[] k = Utf8.encode(key, "key"); // refused before the store is opened or created
+    byte[] v = Utf8.encode(value, "value");
     try (LsmStore s = store.open()) {
-      s.put(key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8));
+      s.put(k, v);
       s.sync();
     }
     return 0;

@@ -3,11 +3,11 @@ package org.strata.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.strata.lsm.Utf8;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetRecord;
 import picocli.CommandLine.Command;
@@ -56,8 +56,8 @@ final class QueryCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "give --eq VALUE or --from A and/or --to"
           + " B");
     }
-    if (from != null && to != null && Arrays.compareUnsigned(from.getBytes(
-        StandardCharsets.UTF_8), to.getBytes(StandardCharsets.UTF_8)) > 0) {
+    if (from != null && to != null && Arrays.compareUnsigned(Utf8.encode(from,
+        "--from"), Utf8.encode(to, "--to")) > 0) {
       throw new ParameterException(spec.commandLine(), "--from '" + from + "' is above --to '"
           + to + "'");
     }

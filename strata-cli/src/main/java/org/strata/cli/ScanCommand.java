@@ -4,11 +4,12 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import org.strata.lsm.KeyValue;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
+import org.strata.lsm.StrataException;
+import org.strata.lsm.Utf8;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -46,7 +47,7 @@ final class ScanCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     long n = 0;
     try (LsmStore s = store.open();
-        ScanCursor c = s.scan(bytes(from), bytes(to))) {
+        ScanCursor c = s.scan(bytes(from, "--from"), bytes(to, "--to"))) {
       if (count) {
         while (n < max && c.hasNext()) {
           c.next();
@@ -57,9 +58,10 @@ final class ScanCommand implements Callable<Integer> {
         BufferedWriter w = new BufferedWriter(out, 1 << 16);
         while (n < max && c.hasNext()) {
           KeyValue kv = c.next();
-          w.write(new String(kv.key(), StandardCharsets.UTF_8));
+          String k = text(kv.key(), "key", null);
+          w.write(k);
           w.write('\t');
-          w.write(new String(kv.value(), StandardCharsets.UTF_8));
+          w.write(text(kv.value(), "value of key", k));
           w.write('\n');
           n++;
         }
@@ -72,8 +74,20 @@ final class ScanCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static byte[] bytes(String s) {
-    return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
+  private static byte[] bytes(String s, String what) {
+    return s == null ? null : Utf8.encode(s, what);
+  }
+
+  /**
+   * Stored bytes as the text this command prints; bytes that are not UTF-8 (written through the
+   * Java API) fail naming the key, rather than being printed changed.
+   */
+  static String text(byte[] stored, String what, String key) {
+    try {
+      return Utf8.decode(stored, what, key);
+    } catch (IllegalArgumentException e) {
+      throw new StrataException(e.getMessage() + "; this command prints keys and values as text");
+    }
   }
 
 }

@@ -14,6 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.strata.lsm.LsmStore;
 
 class CliTest {
   @TempDir Path tmp;
@@ -113,6 +114,34 @@ class CliTest {
     Result missing = run("get", "--dir", dir.toString(), "k1");
     assertThat(missing.code()).isEqualTo(1);
     assertThat(missing.out().trim()).isEqualTo("not found");
+  }
+
+  @Test
+  void textThatIsNotUnicodeIsRefusedAndStoredBytesThatAreNotUtf8AreNotPrintedChanged() {
+    Result bad = run("put", "--dir", dir.toString(), "\ud800", "v");
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("key is not valid Unicode text: lone surrogate U+D800 at"
+        + " index 0");
+    assertThat(Files.exists(dir)).as("nothing written for a refused input").isFalse();
+    assertThat(run("put", "--dir", dir.toString(), "k", "v\udc00").err())
+        .contains("value is not valid Unicode text: lone surrogate U+DC00 at index 1");
+    assertThat(run("get", "--dir", dir.toString(), "\ud800").code()).isEqualTo(2);
+    assertThat(run("delete", "--dir", dir.toString(), "\ud800").code()).isEqualTo(2);
+    assertThat(run("scan", "--dir", dir.toString(), "--count").out().trim()).isEqualTo("0");
+    // An exotic key and value travel unchanged; bytes the Java API stored are not printed changed.
+    String k = "\ud83d\ude00e\u0301";
+    assertThat(run("put", "--dir", dir.toString(), k, "\u0000?").code()).isZero();
+    assertThat(run("get", "--dir", dir.toString(), k).out()).isEqualTo("\u0000?\n");
+    try (LsmStore s = LsmStore.open(dir, null)) {
+      s.put("raw".getBytes(StandardCharsets.UTF_8), new byte[] {'a', (byte) 0xFF});
+    }
+    Result raw = run("get", "--dir", dir.toString(), "raw");
+    assertThat(raw.code()).isEqualTo(1);
+    assertThat(raw.err()).contains("value of key 'raw' is not valid UTF-8: malformed byte 0xFF"
+        + " at byte 1");
+    assertThat(run("scan", "--dir", dir.toString()).err()).contains("value of key 'raw'");
+    assertThat(run("scan", "--dir", dir.toString(), "--from", "s").out())
+        .isEqualTo(k + "\t\u0000?\n");
   }
 
   @Test

@@ -11,6 +11,8 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.strata.cli.CliTest.Result;
 import org.strata.lsm.dataset.Dataset;
 
@@ -85,6 +87,64 @@ class DatasetCommandsTest {
     Result g = CliTest.run("get", "--dir", dir.toString(), "k1");
     assertThat(g.code()).isZero();
     assertThat(JSON.readTree(g.out()).get("fields").get("field0").asText()).isEqualTo("a");
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 3})
+  void keysFieldsAndLinesThatAreNotUnicodeAreRejectedAndExoticKeysLandByteForByte(int threads)
+      throws Exception {
+    java.io.ByteArrayOutputStream f = new java.io.ByteArrayOutputStream();
+    String[] text = {
+        "{\"key\":\"good1\",\"fields\":{\"field1\":\"x\"}}",
+        "{\"key\":\"\\ud800\",\"fields\":{\"field1\":\"x\"}}",
+        "{\"key\":\"k3\",\"fields\":{\"field1\":\"x\\udfff\"}}",
+        "{\"key\":\"k4\",\"fields\":{\"f\\ud800\":\"x\"}}",
+        null, // line 5: malformed UTF-8 bytes, written below
+        "{\"op\":\"delete\",\"key\":\"\\udc00\"}",
+        "{\"key\":\"\\ud83d\\ude00\\u0000e\\u0301\",\"fields\":{\"field1\":\"\\udbff\\udfff\"}}",
+        "{\"key\":\"?\",\"fields\":{\"field1\":\"q\"}}"};
+    for (String t : text) {
+      if (t == null) {
+        f.write("{\"key\":\"k5".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        f.write(new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}); // an encoded surrogate
+        f.write("\",\"fields\":{}}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      } else {
+        f.write(t.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+      f.write('\n');
+    }
+    Path file = tmp.resolve("unicode.jsonl");
+    Files.write(file, f.toByteArray());
+    Result r = CliTest.run("import", "--dir", dir.toString(), "--config", config.toString(),
+        "--file", file.toString(), "--threads", String.valueOf(threads), "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode s = JSON.readTree(r.out());
+    assertThat(s.get("applied").asLong()).isEqualTo(3);
+    assertThat(s.get("rejected").asLong()).isEqualTo(5);
+    List<String> rejections = new ArrayList<>();
+    s.get("rejections").forEach(n -> rejections.add(n.get("line").asLong() + ": "
+        + n.get("reason").asText()));
+    assertThat(rejections.get(0)).startsWith(
+        "2: key is not valid Unicode text: lone surrogate U+D800 at index 0;");
+    assertThat(rejections.get(1)).startsWith(
+        "3: value of field 'field1' is not valid Unicode text: lone surrogate U+DFFF at index 1;");
+    assertThat(rejections.get(2)).startsWith("4: ").contains("surrogate");
+    assertThat(rejections.get(3)).startsWith(
+        "5: line is not valid UTF-8: malformed bytes 0xED 0xA0 0x80 at byte 10;");
+    assertThat(rejections.get(4)).startsWith("6: key is not valid Unicode text: lone surrogate"
+        + " U+DC00");
+    assertThat(r.err()).contains("line 2: rejected: key is not valid Unicode text");
+    String exotic = "\ud83d\ude00\u0000e\u0301";
+    try (Dataset ds = Dataset.open(dir, null)) {
+      // Only the three good lines landed; the lone surrogate did not become '?'.
+      assertThat(ds.scan(null, 100)).extracting(r2 -> r2.key())
+          .containsExactly("?", "good1", exotic);
+      assertThat(ds.get("?").orElseThrow().fields()).containsEntry("field1", "q");
+      assertThat(ds.get(exotic).orElseThrow().fields())
+          .containsEntry("field1", "\udbff\udfff");
+      assertThat(ds.queryEq("by_field1", "\udbff\udfff")).extracting(r2 -> r2.key())
+          .containsExactly(exotic);
+    }
   }
 
   @Test

@@ -24,7 +24,9 @@ import site.ycsb.StringByteIterator;
  * cleanup}. Inserts and updates are blind upserts of the given fields (no read before the write,
  * as in the paper), so workloads should write all fields ({@code writeallfields=true}, as the
  * shipped workloads do); an update that carries some fields replaces the record with them. The
- * YCSB table name is ignored: a directory holds one dataset.
+ * YCSB table name is ignored: a directory holds one dataset. A key, field name or value that is
+ * not valid Unicode text (or value bytes that are not UTF-8) is refused with an error status
+ * naming it, never stored changed.
  *
  * <p>Properties: {@code strata.dir} (required), {@code strata.config} (a dataset configuration
  * file; default: the dataset's saved configuration, or the defaults for a new one).
@@ -124,9 +126,7 @@ public class StrataDbBinding extends DB {
 
   private Status upsert(String key, Map<String, ByteIterator> values) {
     try {
-      Map<String, String> fields = new HashMap<>();
-      StringByteIterator.putAllAsStrings(fields, values);
-      dataset.upsert(key, fields);
+      dataset.upsert(key, YcsbFields.toStrings(values));
       return Status.OK;
     } catch (RuntimeException e) {
       return error(e);

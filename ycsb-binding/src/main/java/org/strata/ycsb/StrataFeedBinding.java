@@ -9,12 +9,14 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.net.Socket;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
+import org.strata.lsm.Utf8;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -25,7 +27,9 @@ import site.ycsb.StringByteIterator;
  * YCSB binding that sends every operation to a Strata feed server ({@code strata feed-server})
  * over one TCP connection per client thread: writes as feed lines with {@code "ack": true}, reads
  * and scans as {@code get} and {@code scan} requests, each answered by one reply line. An operation
- * succeeds only if the server says so.
+ * succeeds only if the server says so; a failure is an error status with the server's reason. A
+ * key, field name or value that is not valid Unicode text is refused before anything is sent
+ * (error status naming it), and replies are decoded strictly.
  *
  * <p>Properties: {@code strata.feed.host} (default {@code localhost}), {@code strata.feed.port}
  * (required).
@@ -52,10 +56,13 @@ public class StrataFeedBinding extends DB {
     try {
       socket = new Socket(host, Integer.parseInt(port.trim()));
       socket.setTcpNoDelay(true);
+      // Strict both ways: text that does not convert fails rather than travelling changed.
       out = new BufferedWriter(new OutputStreamWriter(socket.getOutputStream(),
-          StandardCharsets.UTF_8));
+          StandardCharsets.UTF_8.newEncoder().onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)));
       in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
-          StandardCharsets.UTF_8));
+          StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)));
     } catch (IOException | NumberFormatException e) {
       throw new DBException("cannot connect to the Strata feed server at " + host + ":" + port
           + ": " + e, e);
@@ -76,9 +83,13 @@ public class StrataFeedBinding extends DB {
   @Override
   public Status read(String table, String key, Set<String> fields,
       Map<String, ByteIterator> result) {
+    Status bad = checkKey(key);
+    if (bad != null) {
+      return bad;
+    }
     JsonNode r = call(json.createObjectNode().put("op", "get").put("key", key));
     if (r == null || !r.path("ok").asBoolean()) {
-      return Status.ERROR;
+      return failed(r);
     }
     if (!r.path("found").asBoolean()) {
       return Status.NOT_FOUND;
@@ -90,10 +101,14 @@ public class StrataFeedBinding extends DB {
   @Override
   public Status scan(String table, String startkey, int recordcount, Set<String> fields,
       Vector<HashMap<String, ByteIterator>> result) {
+    Status bad = checkKey(startkey);
+    if (bad != null) {
+      return bad;
+    }
     JsonNode r = call(json.createObjectNode().put("op", "scan").put("key", startkey)
         .put("count", recordcount));
     if (r == null || !r.path("ok").asBoolean()) {
-      return Status.ERROR;
+      return failed(r);
     }
     for (JsonNode rec : r.get("records")) {
       HashMap<String, ByteIterator> m = new HashMap<>();
@@ -120,15 +135,39 @@ public class StrataFeedBinding extends DB {
 
   private Status write(String op, String key, Map<String, ByteIterator> values) {
     ObjectNode o = json.createObjectNode().put("op", op).put("key", key);
-    if (values != null) {
-      ObjectNode f = o.putObject("fields");
-      Map<String, String> strings = new HashMap<>();
-      StringByteIterator.putAllAsStrings(strings, values);
-      strings.forEach(f::put);
+    try {
+      Utf8.check(key, "key");
+      if (values != null) {
+        ObjectNode f = o.putObject("fields");
+        YcsbFields.toStrings(values).forEach(f::put);
+      }
+    } catch (IllegalArgumentException e) {
+      return refused(e);
     }
     o.put("ack", true);
     JsonNode r = call(o);
-    return r != null && r.path("ok").asBoolean() ? Status.OK : Status.ERROR;
+    return r != null && r.path("ok").asBoolean() ? Status.OK : failed(r);
+  }
+
+  /** Null if {@code key} can be sent unchanged, else the error status saying why not. */
+  private static Status checkKey(String key) {
+    try {
+      Utf8.check(key, "key");
+      return null;
+    } catch (IllegalArgumentException e) {
+      return refused(e);
+    }
+  }
+
+  private static Status refused(IllegalArgumentException e) {
+    System.err.println("strata feed: not sent: " + e.getMessage());
+    return new Status("ERROR", e.getMessage());
+  }
+
+  /** The error status of a failed call: the server's reason, or the failure already printed. */
+  private static Status failed(JsonNode reply) {
+    return reply == null ? Status.ERROR : new Status("ERROR", reply.path("reason").asText(
+        "the server did not say ok"));
   }
 
   /** Sends one request line and reads its reply; null (and a message) on any failure. */

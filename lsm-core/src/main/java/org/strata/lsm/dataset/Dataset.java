@@ -12,8 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.function.Predicate;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.strata.lsm.CorruptionException;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.KeyValue;
 import org.strata.lsm.Limits;
@@ -24,6 +26,7 @@ import org.strata.lsm.StoreEnvironment;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.StoreStats.StallTotals;
 import org.strata.lsm.StrataException;
+import org.strata.lsm.Utf8;
 import org.strata.lsm.component.KeyHash;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.engine.LsmTree;
@@ -176,13 +179,17 @@ public final class Dataset implements AutoCloseable {
 
   // ---- writes and point reads ---------------------------------------------------------------
 
-  /** Inserts or replaces the record {@code key}; durable on return under {@code sync}. */
+  /**
+   * Inserts or replaces the record {@code key}; durable on return under {@code sync}. The key,
+   * field names and values must be valid Unicode text: a lone surrogate is refused with an {@link
+   * IllegalArgumentException} naming it, and nothing is written.
+   */
   public void upsert(String key, Map<String, String> fields) {
     byte[] k = keyBytes(key);
     for (Map.Entry<String, String> e : fields.entrySet()) {
       if (e.getKey() == null || e.getValue() == null) {
-        throw new IllegalArgumentException("record " + key + " has a null field name or value;"
-            + " fields are non-null strings");
+        throw new IllegalArgumentException("record " + Utf8.printable(key) + " has a null field"
+            + " name or value; fields are non-null strings");
       }
     }
     ensureOpen();
@@ -203,11 +210,12 @@ public final class Dataset implements AutoCloseable {
     return partitionFor(k).get(k).map(f -> new DatasetRecord(key, f));
   }
 
+  /** The UTF-8 bytes of a primary key; refuses a key that is not valid Unicode or too long. */
   private static byte[] keyBytes(String key) {
     if (key == null) {
       throw new IllegalArgumentException("primary key is missing");
     }
-    byte[] k = key.getBytes(StandardCharsets.UTF_8);
+    byte[] k = Utf8.encode(key, "key");
     Limits.checkKey(k);
     return k;
   }
@@ -232,11 +240,33 @@ public final class Dataset implements AutoCloseable {
    * in primary-key order (UTF-8 bytes), merged across partitions.
    */
   public List<DatasetRecord> scan(String from, int limit) {
+    List<DatasetRecord> out = new ArrayList<>(Math.min(Math.max(limit, 0), 1024));
+    scan(from, true, limit, r -> {
+      out.add(r);
+      return true;
+    });
+    return out;
+  }
+
+  /**
+   * Visits, in primary-key order (UTF-8 bytes) merged across partitions, up to {@code limit}
+   * records with primary key at or above {@code from} ({@code inclusive}) or above it (not
+   * {@code inclusive}; null {@code from}: from the first record), until {@code visitor} returns
+   * false. The components read stay pinned only during this call, so a long reply can be produced
+   * in pieces, each piece a call that starts after the last key of the one before.
+   *
+   * @param visitor called with each record; false stops the scan after that record
+   * @return the number of records visited
+   */
+  public int scan(String from, boolean inclusive, int limit, Predicate<DatasetRecord> visitor) {
     if (limit < 0) {
       throw new IllegalArgumentException("scan limit must be 0 or more, got " + limit);
     }
-    ensureOpen();
     byte[] lo = from == null ? null : keyBytes(from);
+    if (lo != null && !inclusive) {
+      lo = Arrays.copyOf(lo, lo.length + 1); // the smallest key above from: from + 0x00
+    }
+    ensureOpen();
     List<ScanCursor> cursors = new ArrayList<>();
     try {
       PriorityQueue<ScanHead> heads = new PriorityQueue<>(
@@ -245,26 +275,42 @@ public final class Dataset implements AutoCloseable {
         ScanCursor c = p.primary().scan(lo, null);
         cursors.add(c);
         if (c.hasNext()) {
-          heads.add(new ScanHead(c.next(), c));
+          heads.add(new ScanHead(c.next(), c, p));
         }
       }
-      List<DatasetRecord> out = new ArrayList<>(Math.min(limit, 1024));
-      while (out.size() < limit && !heads.isEmpty()) {
+      int visited = 0;
+      boolean more = true;
+      while (more && visited < limit && !heads.isEmpty()) {
         ScanHead h = heads.poll();
-        out.add(new DatasetRecord(new String(h.entry().key(), StandardCharsets.UTF_8),
-            RecordCodec.decode(h.entry().value())));
-        if (h.cursor().hasNext()) {
-          heads.add(new ScanHead(h.cursor().next(), h.cursor()));
+        byte[] k = h.entry().key();
+        visited++;
+        more = visitor.test(new DatasetRecord(storedKey(k),
+            h.partition().decodeRecord(k, h.entry().value())));
+        if (more && h.cursor().hasNext()) {
+          heads.add(new ScanHead(h.cursor().next(), h.cursor(), h.partition()));
         }
       }
-      return out;
+      return visited;
     } finally {
       cursors.forEach(ScanCursor::close);
     }
   }
 
   /** A partition's next primary entry in a merged scan. */
-  private record ScanHead(KeyValue entry, ScanCursor cursor) {}
+  private record ScanHead(KeyValue entry, ScanCursor cursor, Partition partition) {}
+
+  /**
+   * A stored primary key as text. Keys are stored only after a strict conversion, so bytes that
+   * are not UTF-8 are damage, reported as corruption rather than served changed.
+   */
+  private String storedKey(byte[] key) {
+    try {
+      return Utf8.decode(key, "stored primary key");
+    } catch (IllegalArgumentException e) {
+      throw new CorruptionException(dir, -1, e.getMessage() + " (bytes "
+          + Arrays.toString(key) + ")");
+    }
+  }
 
   // ---- secondary queries --------------------------------------------------------------------
 
@@ -284,8 +330,11 @@ public final class Dataset implements AutoCloseable {
     ensureOpen();
     int idx = indexNumber(index);
     String field = config.secondaryIndexes().get(idx).field();
-    byte[] lo = from == null ? null : SecondaryKey.lowerBound(from);
-    byte[] hi = to == null ? null : SecondaryKey.upperBound(to);
+    byte[] fromBytes = from == null ? null : Utf8.encode(from, "lower bound of the query on",
+        index);
+    byte[] toBytes = to == null ? null : Utf8.encode(to, "upper bound of the query on", index);
+    byte[] lo = fromBytes == null ? null : SecondaryKey.lowerBound(fromBytes);
+    byte[] hi = toBytes == null ? null : SecondaryKey.upperBound(toBytes);
     List<byte[]> candidates = new ArrayList<>();
     for (Partition p : partitions) {
       try (ScanCursor c = p.secondary(idx).scan(lo, hi)) {
@@ -297,8 +346,6 @@ public final class Dataset implements AutoCloseable {
     candidates.sort(Arrays::compareUnsigned);
     List<DatasetRecord> out = new ArrayList<>();
     byte[] previous = null;
-    byte[] fromBytes = from == null ? null : from.getBytes(StandardCharsets.UTF_8);
-    byte[] toBytes = to == null ? null : to.getBytes(StandardCharsets.UTF_8);
     for (byte[] pk : candidates) {
       if (previous != null && Arrays.equals(previous, pk)) {
         continue; // lazy maintenance may list a key under several (stale) values
@@ -312,12 +359,12 @@ public final class Dataset implements AutoCloseable {
       if (v == null) {
         continue;
       }
-      byte[] vb = v.getBytes(StandardCharsets.UTF_8);
+      byte[] vb = Utf8.encode(v, "value of field", field);
       if ((fromBytes != null && Arrays.compareUnsigned(vb, fromBytes) < 0)
           || (toBytes != null && Arrays.compareUnsigned(vb, toBytes) > 0)) {
         continue; // the record changed: a stale entry (lazy) or an update since the scan
       }
-      out.add(new DatasetRecord(new String(pk, StandardCharsets.UTF_8), rec.get()));
+      out.add(new DatasetRecord(storedKey(pk), rec.get()));
     }
     return out;
   }

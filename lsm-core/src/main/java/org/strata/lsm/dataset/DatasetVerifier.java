@@ -1,6 +1,5 @@
 package org.strata.lsm.dataset;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -8,6 +7,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import org.strata.lsm.KeyValue;
 import org.strata.lsm.ScanCursor;
+import org.strata.lsm.Utf8;
 
 /**
  * Checks a dataset's indexes against each other: every primary record decodes and lives in the
@@ -53,7 +53,12 @@ public final class DatasetVerifier {
         while (c.hasNext()) {
           KeyValue kv = c.next();
           records++;
-          String key = new String(kv.key(), StandardCharsets.UTF_8);
+          String key = shown(kv.key());
+          try {
+            Utf8.decode(kv.key(), "primary key");
+          } catch (IllegalArgumentException e) {
+            fault(faults, "record " + key + " in partition " + p + ": " + e.getMessage());
+          }
           if (ds.partitionOf(kv.key()) != p) {
             fault(faults, "record " + key + " is in partition " + p + " but hashes to "
                 + ds.partitionOf(kv.key()));
@@ -69,7 +74,8 @@ public final class DatasetVerifier {
           for (int i = 0; i < secondaries.size(); i++) {
             String v = fields.get(secondaries.get(i).field());
             if (v != null) {
-              expected.get(i).add(SecondaryKey.encode(v, kv.key()));
+              expected.get(i).add(SecondaryKey.encode(Utf8.encode(v, "value of field",
+                  secondaries.get(i).field()), kv.key()));
             }
           }
         }
@@ -105,10 +111,18 @@ public final class DatasetVerifier {
   private static String describe(byte[] entryKey) {
     try {
       SecondaryKey.Entry e = SecondaryKey.decode(entryKey);
-      return "the entry (" + e.value() + ", " + new String(e.primaryKey(), StandardCharsets.UTF_8)
-          + ")";
+      return "the entry (" + Utf8.printable(e.value()) + ", " + shown(e.primaryKey()) + ")";
     } catch (IllegalArgumentException e) {
       return "an undecodable entry " + Arrays.toString(entryKey);
+    }
+  }
+
+  /** A stored key for a message: its text if it is UTF-8, else its bytes. */
+  private static String shown(byte[] key) {
+    try {
+      return Utf8.printable(Utf8.decode(key, "key"), 200);
+    } catch (IllegalArgumentException e) {
+      return Arrays.toString(key);
     }
   }
 

@@ -5,11 +5,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.strata.lsm.Limits;
+import org.strata.lsm.Utf8;
 
 /**
  * Parses ingestion lines: one JSON object per line, {@code {"op":"upsert","key":"k1","fields":
@@ -17,9 +17,13 @@ import org.strata.lsm.Limits;
  * upsert}. Anything else is rejected with a {@link RejectedLineException} whose message is the
  * reason, and nothing of the line is applied. A parser {@link #forRequests() for feed connections}
  * also accepts {@code "ack": true} on writes, {@code {"op":"get","key":"k1"}} and {@code
- * {"op":"scan","key":"k1","count":100}}. Thread-safe.
+ * {"op":"scan","key":"k1","count":100}}. Keys, field names and field values must be valid Unicode
+ * text (a JSON escape such as {@code "\ud800"} can spell a lone surrogate, which is refused, as
+ * are lines that are not UTF-8): nothing is accepted that would be stored changed. Thread-safe.
  */
 public final class FeedParser {
+  /** Longest line accepted: a record of the largest value plus room for JSON. */
+  public static final int MAX_LINE_BYTES = 17 * 1024 * 1024;
   /** Most records one scan request may ask for. */
   public static final int MAX_SCAN = 100_000;
   private static final ObjectMapper MAPPER = new ObjectMapper()
@@ -51,13 +55,39 @@ public final class FeedParser {
     return new FeedParser(true);
   }
 
+  /** True if the line holds only spaces, tabs and line or form feeds: skipped, not rejected. */
+  public static boolean isBlank(byte[] line, int offset, int length) {
+    for (int i = offset; i < offset + length; i++) {
+      byte b = line[i];
+      if (b != ' ' && b != '\t' && b != '\r' && b != '\n' && b != 0x0B && b != '\f') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Parses one line of {@code length} bytes at {@code offset}, which must be UTF-8; throws {@link
+   * RejectedLineException} naming what is wrong, e.g. the first malformed byte and its offset.
+   */
+  public FeedRecord parse(byte[] line, int offset, int length) {
+    String text;
+    try {
+      text = Utf8.decode(line, offset, length, "line", null);
+    } catch (IllegalArgumentException e) {
+      throw new RejectedLineException(e.getMessage());
+    }
+    return parse(text);
+  }
+
   /** Parses one line; throws {@link RejectedLineException} naming what is wrong. */
   public FeedRecord parse(String line) {
     JsonNode root;
     try {
       root = MAPPER.readTree(line);
     } catch (JsonProcessingException e) {
-      throw new RejectedLineException("not valid JSON: " + e.getOriginalMessage());
+      throw new RejectedLineException("not valid JSON: "
+          + Utf8.printable(e.getOriginalMessage(), 300));
     }
     if (root == null || !root.isObject()) {
       throw new RejectedLineException("expected a JSON object like {\"op\":\"upsert\",\"key\":"
@@ -68,8 +98,8 @@ public final class FeedParser {
       boolean known = k.equals("op") || k.equals("key") || k.equals("fields")
           || (requests && (k.equals("ack") || k.equals("count")));
       if (!known) {
-        throw new RejectedLineException("unknown key '" + k + "'; allowed: " + (requests
-            ? "op, key, fields, ack, count" : "op, key, fields"));
+        throw new RejectedLineException("unknown key '" + Utf8.printable(k) + "'; allowed: "
+            + (requests ? "op, key, fields, ack, count" : "op, key, fields"));
       }
     }
     FeedRecord.Op op = FeedRecord.Op.UPSERT;
@@ -85,8 +115,9 @@ public final class FeedParser {
       } else if (requests && "scan".equals(o)) {
         op = FeedRecord.Op.SCAN;
       } else {
-        throw new RejectedLineException("unknown op " + (o == null ? describe(opNode) : "'" + o
-            + "'") + "; allowed: " + (requests ? "upsert, delete, get, scan" : "upsert, delete"));
+        throw new RejectedLineException("unknown op " + (o == null ? describe(opNode) : "'"
+            + Utf8.printable(o) + "'") + "; allowed: "
+            + (requests ? "upsert, delete, get, scan" : "upsert, delete"));
       }
     }
     boolean ack = false;
@@ -120,7 +151,7 @@ public final class FeedParser {
     }
     String key = keyNode.asText();
     try {
-      Limits.checkKey(key.getBytes(StandardCharsets.UTF_8));
+      Limits.checkKey(Utf8.encode(key, "key"));
     } catch (IllegalArgumentException e) {
       throw new RejectedLineException(e.getMessage());
     }
@@ -139,11 +170,19 @@ public final class FeedParser {
             + " found " + describe(fieldsNode));
       }
       for (Map.Entry<String, JsonNode> e : fieldsNode.properties()) {
+        String name = e.getKey();
         if (!e.getValue().isTextual()) {
-          throw new RejectedLineException("field '" + e.getKey() + "' is " + describe(e.getValue())
-              + "; field values must be strings");
+          throw new RejectedLineException("field '" + Utf8.printable(name) + "' is "
+              + describe(e.getValue()) + "; field values must be strings");
         }
-        fields.put(e.getKey(), e.getValue().asText());
+        String value = e.getValue().asText();
+        try {
+          Utf8.check(name, "field name", name);
+          Utf8.check(value, "value of field", name);
+        } catch (IllegalArgumentException bad) {
+          throw new RejectedLineException(bad.getMessage());
+        }
+        fields.put(name, value);
       }
     }
     return new FeedRecord(op, key, fields, ack, 0);
@@ -156,6 +195,7 @@ public final class FeedParser {
     String kind = n.isNull() ? "null" : n.isTextual() ? "a string" : n.isNumber() ? "a number"
         : n.isBoolean() ? "a boolean" : n.isArray() ? "an array" : n.isObject() ? "an object"
         : n.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
-    return n.isNull() || n.isContainerNode() ? kind : kind + " (" + n + ")";
+    return n.isNull() || n.isContainerNode() ? kind : kind + " (" + Utf8.printable(n.toString())
+        + ")";
   }
 }

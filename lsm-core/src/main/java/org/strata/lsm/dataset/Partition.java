@@ -2,12 +2,15 @@ package org.strata.lsm.dataset;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import org.strata.lsm.CorruptionException;
 import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.Utf8;
 import org.strata.lsm.component.KeyHash;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.engine.LsmTree;
@@ -64,7 +67,20 @@ final class Partition implements AutoCloseable {
   }
 
   Optional<Map<String, String>> get(byte[] key) {
-    return primary().get(key).map(RecordCodec::decode);
+    return primary().get(key).map(v -> decodeRecord(key, v));
+  }
+
+  /**
+   * The fields of a stored record; a record that does not decode (it was stored by this codec, so
+   * only damage can cause that) fails as corruption rather than as the caller's bad input.
+   */
+  Map<String, String> decodeRecord(byte[] key, byte[] value) {
+    try {
+      return RecordCodec.decode(value);
+    } catch (IllegalArgumentException e) {
+      throw new CorruptionException(primary().directory(), -1, "the stored record of primary key "
+          + Arrays.toString(key) + " does not decode: " + e.getMessage());
+    }
   }
 
   void upsert(byte[] key, Map<String, String> fields) {
@@ -75,7 +91,7 @@ final class Partition implements AutoCloseable {
       for (int i = 0; i < config.secondaryIndexes().size(); i++) {
         String v = fields.get(config.secondaryIndexes().get(i).field());
         if (v != null) {
-          ops.add(new TreeGroup.Op(i + 1, SecondaryKey.encode(v, key), EMPTY));
+          ops.add(new TreeGroup.Op(i + 1, entryKey(i, v, key), EMPTY));
         }
       }
       group.write(ops);
@@ -95,10 +111,10 @@ final class Partition implements AutoCloseable {
           continue; // the entry is already right
         }
         if (oldValue != null) {
-          ops.add(new TreeGroup.Op(i + 1, SecondaryKey.encode(oldValue, key), null));
+          ops.add(new TreeGroup.Op(i + 1, entryKey(i, oldValue, key), null));
         }
         if (newValue != null) {
-          ops.add(new TreeGroup.Op(i + 1, SecondaryKey.encode(newValue, key), EMPTY));
+          ops.add(new TreeGroup.Op(i + 1, entryKey(i, newValue, key), EMPTY));
         }
       }
       group.write(ops);
@@ -122,7 +138,7 @@ final class Partition implements AutoCloseable {
         for (int i = 0; i < config.secondaryIndexes().size(); i++) {
           String oldValue = old.get(config.secondaryIndexes().get(i).field());
           if (oldValue != null) {
-            ops.add(new TreeGroup.Op(i + 1, SecondaryKey.encode(oldValue, key), null));
+            ops.add(new TreeGroup.Op(i + 1, entryKey(i, oldValue, key), null));
           }
         }
       }
@@ -130,6 +146,12 @@ final class Partition implements AutoCloseable {
     } finally {
       l.unlock();
     }
+  }
+
+  /** The entry of secondary index {@code i} for field value {@code value} of record {@code key}. */
+  private byte[] entryKey(int i, String value, byte[] key) {
+    String field = config.secondaryIndexes().get(i).field();
+    return SecondaryKey.encode(Utf8.encode(value, "value of field", field), key);
   }
 
   /** Eager maintenance's point lookup; skipped when there is no secondary index to clean. */

@@ -1,29 +1,41 @@
 package org.strata.lsm.dataset;
 
 import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
+import org.strata.lsm.Utf8;
 import org.strata.lsm.component.Varint;
 
 /**
  * The primary index's value: a record's fields as {@code count, (name length, name, value length,
  * value)*}, lengths as unsigned varints, strings UTF-8, fields sorted by name (docs/format.md).
+ * Both directions are strict ({@link Utf8}): a name or value that is not valid Unicode text is
+ * refused rather than stored changed, and stored bytes that are not UTF-8 fail to decode.
  */
 final class RecordCodec {
   private RecordCodec() {}
 
+  /**
+   * The stored form of {@code fields}.
+   *
+   * @throws IllegalArgumentException naming the field whose name or value is not valid Unicode
+   */
   static byte[] encode(Map<String, String> fields) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(64 + fields.size() * 16);
     Map<String, String> sorted = fields instanceof TreeMap ? fields : new TreeMap<>(fields);
     putVarint(out, sorted.size());
     for (Map.Entry<String, String> e : sorted.entrySet()) {
-      putString(out, e.getKey());
-      putString(out, e.getValue());
+      putString(out, Utf8.encode(e.getKey(), "field name", e.getKey()));
+      putString(out, Utf8.encode(e.getValue(), "value of field", e.getKey()));
     }
     return out.toByteArray();
   }
 
+  /**
+   * The fields stored in {@code data}.
+   *
+   * @throws IllegalArgumentException if {@code data} is not a well-formed record
+   */
   static Map<String, String> decode(byte[] data) {
     int[] pos = {0};
     long n = getVarint(data, pos);
@@ -33,8 +45,8 @@ final class RecordCodec {
     }
     Map<String, String> fields = new TreeMap<>();
     for (long i = 0; i < n; i++) {
-      String name = getString(data, pos);
-      fields.put(name, getString(data, pos));
+      String name = getString(data, pos, "field name", null);
+      fields.put(name, getString(data, pos, "value of field", name));
     }
     if (pos[0] != data.length) {
       throw new IllegalArgumentException("record has " + (data.length - pos[0])
@@ -43,8 +55,7 @@ final class RecordCodec {
     return fields;
   }
 
-  private static void putString(ByteArrayOutputStream out, String s) {
-    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+  private static void putString(ByteArrayOutputStream out, byte[] b) {
     putVarint(out, b.length);
     out.write(b, 0, b.length);
   }
@@ -55,12 +66,12 @@ final class RecordCodec {
     out.write(buf, 0, n);
   }
 
-  private static String getString(byte[] data, int[] pos) {
+  private static String getString(byte[] data, int[] pos, String what, String name) {
     long len = getVarint(data, pos);
     if (len < 0 || pos[0] + len > data.length) {
       throw new IllegalArgumentException("record field runs past its end");
     }
-    String s = new String(data, pos[0], (int) len, StandardCharsets.UTF_8);
+    String s = Utf8.decode(data, pos[0], (int) len, "record " + what, name);
     pos[0] += (int) len;
     return s;
   }

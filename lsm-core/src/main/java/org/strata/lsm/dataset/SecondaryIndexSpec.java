@@ -2,6 +2,7 @@ package org.strata.lsm.dataset;
 
 import java.util.regex.Pattern;
 import org.strata.lsm.InvalidConfigurationException;
+import org.strata.lsm.Utf8;
 
 /**
  * One secondary index of a dataset: its name (also its directory name) and the record field whose
@@ -9,7 +10,7 @@ import org.strata.lsm.InvalidConfigurationException;
  *
  * @param name 1 to 64 letters, digits, {@code _}, {@code -} or {@code .}, not starting with
  *     {@code .} or {@code -}; {@code primary} is reserved
- * @param field the indexed field, a non-empty name
+ * @param field the indexed field, a non-empty name of valid Unicode text
  */
 public record SecondaryIndexSpec(String name, String field) {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
@@ -25,6 +26,11 @@ public record SecondaryIndexSpec(String name, String field) {
     if (field == null || field.isEmpty()) {
       throw InvalidConfigurationException.of("secondary-indexes.field", field,
           "a non-empty field name, e.g. field1");
+    }
+    try {
+      Utf8.check(field, "secondary-indexes.field");
+    } catch (IllegalArgumentException e) {
+      throw new InvalidConfigurationException(e.getMessage());
     }
   }
 }

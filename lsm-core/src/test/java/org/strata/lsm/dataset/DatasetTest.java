@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.StrataException;
+import org.strata.lsm.Utf8;
 
 class DatasetTest {
   @TempDir Path tmp;
@@ -111,6 +112,126 @@ class DatasetTest {
           .containsExactly("k\u0000");
       assertThat(ds.queryEq("by_f1", "a")).isEmpty();
       assertThat(ds.queryRange("by_f1", "a", "a\u0000c")).hasSize(1);
+    }
+  }
+
+  /** Keys a lenient conversion would change or merge, each a distinct key here. */
+  static final List<String> EXOTIC_KEYS = List.of(
+      "\ud83d\ude00", // U+1F600, a supplementary character (a surrogate pair)
+      "\udbff\udfff", // U+10FFFF, the last code point
+      "\u0000", "a\u0000b", // NUL alone and inside
+      "e\u0301", "\u00e9", // e + combining acute, and precomposed e-acute: not normalized
+      "\ufffd", "?", // the replacement character and the question mark are real keys
+      "\u200b\u2028\ufeff", "k\ud800\udc00z");
+
+  @Test
+  void everyAcceptedKeyFieldNameAndValueIsStoredByteForByte() {
+    Path dir = tmp.resolve("ds");
+    Map<String, Map<String, String>> written = new java.util.TreeMap<>();
+    try (Dataset ds = Dataset.open(dir, DatasetModelTest.config(SecondaryMaintenance.EAGER, 2))) {
+      for (String k : EXOTIC_KEYS) {
+        Map<String, String> f = Map.of("f1", "v" + k, "n\u0301\ud83d\ude00", k + "\u0000");
+        ds.upsert(k, f);
+        written.put(k, f);
+      }
+      ds.flush(); // read back from disk components too
+    }
+    try (Dataset ds = Dataset.open(dir, null)) {
+      for (String k : EXOTIC_KEYS) {
+        assertThat(ds.get(k)).as("get %s", Utf8.printable(k)).map(DatasetRecord::fields)
+            .contains(written.get(k));
+        assertThat(ds.get(k).orElseThrow().key().codePoints().toArray())
+            .isEqualTo(k.codePoints().toArray());
+        assertThat(ds.queryEq("by_f1", "v" + k)).as("query %s", Utf8.printable(k))
+            .extracting(DatasetRecord::key).containsExactly(k);
+      }
+      List<String> byBytes = new ArrayList<>(EXOTIC_KEYS);
+      byBytes.sort((a, b) -> java.util.Arrays.compareUnsigned(a.getBytes(
+          java.nio.charset.StandardCharsets.UTF_8), b.getBytes(
+          java.nio.charset.StandardCharsets.UTF_8)));
+      assertThat(ds.scan(null, 100)).extracting(DatasetRecord::key).containsExactlyElementsOf(
+          byBytes);
+      assertThat(ds.scan(null, 100)).extracting(DatasetRecord::fields)
+          .containsExactlyElementsOf(byBytes.stream().map(written::get).toList());
+      assertThat(ds.verify().faults()).isEmpty();
+    }
+  }
+
+  @Test
+  void aLoneSurrogateIsRefusedOnEveryApiPathAndNothingIsStored() {
+    try (Dataset ds = Dataset.open(tmp.resolve("ds"),
+        DatasetModelTest.config(SecondaryMaintenance.EAGER, 2))) {
+      ds.upsert("before", Map.of("f1", "a"));
+      assertThatThrownBy(() -> ds.upsert("\ud800", Map.of("f1", "a")))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("key is not valid Unicode text: lone surrogate U+D800 at index"
+              + " 0;");
+      assertThatThrownBy(() -> ds.upsert("k1", Map.of("f\ud800", "a")))
+          .hasMessageStartingWith("field name 'f\\uD800' is not valid Unicode text: lone"
+              + " surrogate U+D800 at index 1;");
+      assertThatThrownBy(() -> ds.upsert("k2", Map.of("f1", "a\udfff")))
+          .hasMessageStartingWith("value of field 'f1' is not valid Unicode text: lone surrogate"
+              + " U+DFFF at index 1;");
+      assertThatThrownBy(() -> ds.upsert("k3", Map.of("f9", "\ud83d")))
+          .hasMessageStartingWith("value of field 'f9' is not valid Unicode text");
+      assertThatThrownBy(() -> ds.delete("\ud800")).hasMessageStartingWith("key is not valid");
+      assertThatThrownBy(() -> ds.get("\ud800")).hasMessageStartingWith("key is not valid");
+      assertThatThrownBy(() -> ds.scan("\ud800", 10)).hasMessageStartingWith("key is not valid");
+      assertThatThrownBy(() -> ds.queryEq("by_f1", "\ud800"))
+          .hasMessageContaining("not valid Unicode text");
+      assertThatThrownBy(() -> ds.queryRange("by_f1", "a", "\udc00"))
+          .hasMessageStartingWith("upper bound of the query on 'by_f1' is not valid");
+      ds.upsert("after", Map.of("f1", "a"));
+      // Nothing of the refused writes landed, under the key or under '?' (the lenient encoding).
+      assertThat(ds.scan(null, 100)).extracting(DatasetRecord::key)
+          .containsExactly("after", "before");
+      assertThat(ds.queryEq("by_f1", "a")).extracting(DatasetRecord::key)
+          .containsExactly("after", "before");
+      assertThat(ds.queryEq("by_f1", "a?")).isEmpty();
+      assertThat(ds.verify().faults()).isEmpty();
+    }
+  }
+
+  @Test
+  void aSecondaryIndexOnAFieldNameThatIsNotUnicodeIsRefused() {
+    assertThatThrownBy(() -> new SecondaryIndexSpec("by_x", "x\ud800"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("secondary-indexes.field is not valid Unicode text");
+  }
+
+  @Test
+  void aScanInPiecesResumesJustAfterTheLastKeyOfThePieceBefore() {
+    String longest = "z".repeat(org.strata.lsm.Limits.MAX_KEY_BYTES);
+    List<String> keys = List.of("a", "a\u0000", "a\u0000\u0000", "a\u0001", "b", longest);
+    // No secondary index: its entries (value + primary key) would not fit the longest key.
+    DatasetConfig cfg = new DatasetConfig(DatasetModelTest.config(SecondaryMaintenance.EAGER, 3)
+        .store(), List.of(), SecondaryMaintenance.EAGER, 3);
+    try (Dataset ds = Dataset.open(tmp.resolve("ds"), cfg)) {
+      for (String k : keys) {
+        ds.upsert(k, Map.of("f1", "v"));
+      }
+      // Two records a piece, each piece starting after the last key of the one before.
+      List<String> got = new ArrayList<>();
+      String from = "a";
+      boolean inclusive = true;
+      while (true) {
+        List<String> piece = new ArrayList<>();
+        int n = ds.scan(from, inclusive, 100, r -> {
+          piece.add(r.key());
+          return piece.size() < 2;
+        });
+        assertThat(n).isEqualTo(piece.size());
+        got.addAll(piece);
+        if (piece.size() < 2) {
+          break;
+        }
+        from = piece.get(1);
+        inclusive = false;
+      }
+      assertThat(got).containsExactlyElementsOf(keys);
+      // After the longest possible key there is nothing, and no error for the bound above it.
+      assertThat(ds.scan(longest, false, 10, r -> true)).isZero();
+      assertThat(ds.scan("a", true, 3, r -> true)).isEqualTo(3);
     }
   }
 }

@@ -3,6 +3,7 @@ package org.strata.lsm.dataset;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -43,5 +44,40 @@ class FeedParserTest {
         .hasMessageContaining("Duplicate field 'key'");
     assertThatThrownBy(() -> parser.parse("{\"op\":\"delete\",\"key\":\"k\",\"fields\":{}}"))
         .hasMessage("a delete takes no fields");
+  }
+
+  @Test
+  void aLoneSurrogateInAKeyFieldNameOrValueIsRejectedNotChanged() {
+    // JSON escapes can spell a lone surrogate; Java would store it as '?'.
+    assertThatThrownBy(() -> parser.parse("{\"key\":\"\\ud800\",\"fields\":{}}"))
+        .isInstanceOf(FeedParser.RejectedLineException.class)
+        .hasMessageStartingWith("key is not valid Unicode text: lone surrogate U+D800 at index 0;");
+    // Field names: Jackson itself refuses some lone surrogates; either way the line is rejected.
+    for (String name : new String[] {"f\\udc00", "f\\ud800", "f\\ud800x", "\\udbff"}) {
+      assertThatThrownBy(() -> parser.parse("{\"key\":\"k\",\"fields\":{\"" + name
+          + "\":\"a\"}}")).as(name).isInstanceOf(FeedParser.RejectedLineException.class)
+          .hasMessageContainingAll("surrogate");
+    }
+    assertThatThrownBy(() -> parser.parse("{\"key\":\"k\",\"fields\":{\"f1\":\"ab\\ud83d\"}}"))
+        .hasMessageStartingWith("value of field 'f1' is not valid Unicode text: lone surrogate"
+            + " U+D83D at index 2;");
+    assertThatThrownBy(() -> FeedParser.forRequests().parse(
+        "{\"op\":\"get\",\"key\":\"x\\udfff\"}")).hasMessageContaining("U+DFFF at index 1");
+    // An escaped pair and an escaped NUL are valid text and kept exactly.
+    FeedRecord r = parser.parse("{\"key\":\"\\ud83d\\ude00\\u0000\",\"fields\":{\"e\\u0301\":"
+        + "\"\\udbff\\udfff\"}}");
+    assertThat(r.key()).isEqualTo("\ud83d\ude00\u0000");
+    assertThat(r.fields()).isEqualTo(Map.of("e\u0301", "\udbff\udfff"));
+  }
+
+  @Test
+  void aLineThatIsNotUtf8IsRejectedNamingTheByte() {
+    byte[] line = "xx{\"key\":\"k\u00e9\"}".getBytes(StandardCharsets.UTF_8);
+    assertThat(parser.parse(line, 2, line.length - 2).key()).isEqualTo("k\u00e9");
+    line[line.length - 3] = (byte) 0xFF; // the second byte of e-acute
+    byte[] bad = line;
+    assertThatThrownBy(() -> parser.parse(bad, 2, bad.length - 2))
+        .isInstanceOf(FeedParser.RejectedLineException.class)
+        .hasMessageStartingWith("line is not valid UTF-8: malformed byte 0xC3 at byte 9;");
   }
 }

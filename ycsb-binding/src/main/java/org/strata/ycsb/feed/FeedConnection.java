@@ -1,59 +1,96 @@
 package org.strata.ycsb.feed;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.TooLongFrameException;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.strata.lsm.Utf8;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetRecord;
 import org.strata.lsm.dataset.FeedParser;
 import org.strata.lsm.dataset.FeedRecord;
 
 /**
- * One feed connection. Lines are decoded on Netty's event loop and applied, in order, by a worker
- * task, because a write may block while the dataset stalls. Back-pressure: the connection reads
- * the socket only while fewer than {@value #HIGH_WATER} lines wait and its replies are being
- * consumed, so while the dataset stalls TCP flow control slows the sender and nothing is buffered
- * without bound. A bad line is rejected with its number and reason and the connection goes on; a
- * line cut off by a disconnect is never applied. Lines still waiting when the server stops are
- * dropped unapplied and unacknowledged (counted).
+ * One feed connection. Lines are received on Netty's event loop and applied, in order, by a worker
+ * task, because a write may block while the dataset stalls and a reply may wait for its client.
+ * Each line must be UTF-8 and is decoded strictly: a line that is not, like any other bad line, is
+ * rejected with its number and reason and the connection goes on.
+ *
+ * <p>Back-pressure ({@link FeedLimits}): the connection reads its socket only while few lines wait
+ * (by count and bytes), its worker is not waiting for reply room, and less than half its reply
+ * bound is unsent; otherwise TCP flow control slows the sender. Replies go out through a {@link
+ * ReplyWriter} in chunks, each reserved in the server's {@link ReplyBudget}, and a scan is read in
+ * batches between chunks, so no reply is ever held whole and a client that does not read holds at
+ * most its connection's bound. A line cut off by a disconnect is never applied. Lines still
+ * waiting when the server stops are dropped unapplied and unacknowledged (counted).
  */
 final class FeedConnection extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LogManager.getLogger(FeedConnection.class);
-  static final int HIGH_WATER = 1024;
+  /**
+   * A scan reads records in batches of about this many bytes; the dataset's components stay
+   * pinned only while a batch is read, never while its reply waits for the client.
+   */
+  static final int SCAN_BATCH_BYTES = 64 * 1024;
+  private static final JsonFactory JSON = JsonFactory.builder()
+      .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+      .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
+      .build();
 
   private final Dataset dataset;
   private final FeedStats stats;
+  private final FeedLimits limits;
+  private final ReplyBudget budget;
   private final Executor workers;
   private final AtomicBoolean stopping;
   private final FeedParser parser = FeedParser.forRequests();
-  private final ObjectMapper json = new ObjectMapper();
   private final ConcurrentLinkedQueue<Line> pending = new ConcurrentLinkedQueue<>();
   private final AtomicInteger waiting = new AtomicInteger();
+  private final AtomicLong waitingBytes = new AtomicLong();
   private final AtomicBoolean draining = new AtomicBoolean();
   private volatile boolean closed;
+  private volatile boolean paused; // written on the event loop only
   private ChannelHandlerContext ctx;
+  private ReplyBudget.Account account;
+  private ReplyWriter writer; // the worker's
   private long lineNumber; // event loop only
   private String name;
 
-  /** A received line, or a rejection found while decoding it ({@code text} null). */
-  private record Line(long number, String text, String rejection) {}
+  /** A received line, or a rejection found while receiving it ({@code bytes} null). */
+  private record Line(long number, byte[] bytes, String rejection) {
+    int size() {
+      return bytes == null ? 0 : bytes.length;
+    }
+  }
 
-  FeedConnection(Dataset dataset, FeedStats stats, Executor workers, AtomicBoolean stopping) {
+  /** Writes the fields of one reply object. */
+  private interface ReplyBody {
+    void write(JsonGenerator g) throws IOException;
+  }
+
+  FeedConnection(Dataset dataset, FeedStats stats, FeedLimits limits, ReplyBudget budget,
+      Executor workers, AtomicBoolean stopping) {
     this.dataset = dataset;
     this.stats = stats;
+    this.limits = limits;
+    this.budget = budget;
     this.workers = workers;
     this.stopping = stopping;
   }
@@ -62,17 +99,18 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   public void channelActive(ChannelHandlerContext c) {
     ctx = c;
     name = String.valueOf(c.channel().remoteAddress());
+    account = budget.open(this::maybeRead);
+    writer = new ReplyWriter(c, budget, account, limits.replyChunkBytes(), this::maybeRead);
     stats.connections.incrementAndGet();
     LOG.info("feed connection from {}", name);
-    c.read();
+    maybeRead();
   }
 
   @Override
   public void channelRead(ChannelHandlerContext c, Object msg) {
     ByteBuf buf = (ByteBuf) msg;
     try {
-      String text = buf.toString(StandardCharsets.UTF_8);
-      enqueue(new Line(++lineNumber, text, null));
+      enqueue(new Line(++lineNumber, ByteBufUtil.getBytes(buf), null));
     } finally {
       buf.release();
     }
@@ -91,7 +129,7 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   @Override
   public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
     if (cause instanceof TooLongFrameException) {
-      enqueue(new Line(++lineNumber, null, "line longer than " + FeedServer.MAX_LINE_BYTES
+      enqueue(new Line(++lineNumber, null, "line longer than " + limits.maxLineBytes()
           + " bytes"));
       maybeRead();
       return;
@@ -103,19 +141,26 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   @Override
   public void channelInactive(ChannelHandlerContext c) {
     closed = true;
+    budget.close(account);
+    if (paused) {
+      paused = false;
+      stats.readingPaused.decrementAndGet();
+    }
     LOG.info("feed connection from {} closed after {} lines", name, lineNumber);
   }
 
   private void enqueue(Line l) {
     stats.lines.incrementAndGet();
+    stats.waitingLines.incrementAndGet();
     pending.add(l);
     stats.maxWaiting.accumulateAndGet(waiting.incrementAndGet(), Math::max);
+    stats.maxWaitingBytes.accumulateAndGet(waitingBytes.addAndGet(l.size()), Math::max);
     if (draining.compareAndSet(false, true)) {
       workers.execute(this::drain);
     }
   }
 
-  /** Asks for more input while the backlog is small and the peer takes our replies. */
+  /** Asks for more input unless back-pressure says not to; records whether reading is paused. */
   private void maybeRead() {
     if (!ctx.channel().eventLoop().inEventLoop()) {
       try {
@@ -125,8 +170,22 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
       }
       return;
     }
-    if (waiting.get() < HIGH_WATER && ctx.channel().isWritable() && ctx.channel().isActive()) {
+    if (!ctx.channel().isActive()) {
+      return;
+    }
+    boolean read = waiting.get() < limits.waitingLines()
+        && waitingBytes.get() < limits.waitingLineBytes()
+        && !account.waiting()
+        && account.unsent() < limits.replyBytesPerConnection() / 2;
+    if (read) {
+      if (paused) {
+        paused = false;
+        stats.readingPaused.decrementAndGet();
+      }
       ctx.read();
+    } else if (!paused) {
+      paused = true;
+      stats.readingPaused.incrementAndGet();
     }
   }
 
@@ -139,7 +198,11 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
         } else {
           process(l);
         }
-        if (waiting.decrementAndGet() == HIGH_WATER / 2) {
+        stats.waitingLines.decrementAndGet();
+        int lines = waiting.decrementAndGet();
+        long bytes = waitingBytes.addAndGet(-l.size());
+        if (paused && lines <= limits.waitingLines() / 2
+            && bytes <= limits.waitingLineBytes() / 2) {
           maybeRead();
         }
       }
@@ -152,18 +215,36 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   }
 
   private void process(Line l) {
-    if (l.text() == null) {
+    try {
+      apply(l);
+    } catch (IOException e) {
+      // Only a reply that could not be written as JSON gets here; its line may be cut short.
+      LOG.error("feed connection {} line {}: cannot write the reply, closing: {}", name,
+          l.number(), e.toString());
+      ctx.close();
+    }
+  }
+
+  private void apply(Line l) throws IOException {
+    if (l.bytes() == null) {
       reject(l.number(), l.rejection());
       return;
     }
-    if (l.text().isBlank()) {
+    if (FeedParser.isBlank(l.bytes(), 0, l.bytes().length)) {
       return;
     }
     FeedRecord r;
     try {
-      r = parser.parse(l.text());
+      r = parser.parse(l.bytes(), 0, l.bytes().length);
     } catch (FeedParser.RejectedLineException e) {
       reject(l.number(), e.getMessage());
+      return;
+    }
+    if (!r.isWrite() && closed) {
+      return; // nobody to answer; writes of complete lines are still applied
+    }
+    if (r.op() == FeedRecord.Op.SCAN) {
+      scan(l.number(), r);
       return;
     }
     try {
@@ -172,24 +253,25 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
           r.applyTo(dataset);
           (r.op() == FeedRecord.Op.UPSERT ? stats.upserts : stats.deletes).incrementAndGet();
           if (r.ack()) {
-            reply(json.createObjectNode().put("ok", true).put("line", l.number()));
+            reply(g -> {
+              g.writeBooleanField("ok", true);
+              g.writeNumberField("line", l.number());
+            });
           }
         }
         case GET -> {
           Optional<DatasetRecord> rec = dataset.get(r.key());
           stats.reads.incrementAndGet();
-          ObjectNode o = json.createObjectNode().put("ok", true).put("found", rec.isPresent());
-          rec.ifPresent(x -> o.set("record", recordJson(x)));
-          reply(o);
+          reply(g -> {
+            g.writeBooleanField("ok", true);
+            g.writeBooleanField("found", rec.isPresent());
+            if (rec.isPresent()) {
+              g.writeFieldName("record");
+              writeRecord(g, rec.get());
+            }
+          });
         }
-        case SCAN -> {
-          ObjectNode o = json.createObjectNode().put("ok", true);
-          ArrayNode list = o.putArray("records");
-          dataset.scan(r.key(), r.count()).forEach(x -> list.add(recordJson(x)));
-          stats.reads.incrementAndGet();
-          reply(o);
-        }
-        default -> throw new IllegalStateException();
+        default -> throw new IllegalStateException(r.op() + " is not handled");
       }
     } catch (IllegalArgumentException e) {
       reject(l.number(), e.getMessage());
@@ -197,29 +279,119 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
       stats.failed.incrementAndGet();
       LOG.error("feed connection {} line {}: the dataset failed: {}", name, l.number(),
           e.toString());
-      reply(json.createObjectNode().put("ok", false).put("line", l.number())
-          .put("reason", "the dataset failed: " + e.getMessage()));
+      reply(g -> {
+        g.writeBooleanField("ok", false);
+        g.writeNumberField("line", l.number());
+        g.writeStringField("reason", printable("the dataset failed: " + e.getMessage()));
+      });
     }
   }
 
-  private ObjectNode recordJson(DatasetRecord r) {
-    ObjectNode o = json.createObjectNode().put("key", r.key());
-    ObjectNode f = o.putObject("fields");
-    r.fields().forEach(f::put);
-    return o;
+  /**
+   * Answers a scan as {@code {"records":[...],"ok":true}}, read in batches of about {@link
+   * #SCAN_BATCH_BYTES} and sent as the client takes it. If the dataset fails part-way, the line
+   * ends {@code "ok":false} with the line number and reason after the records sent so far.
+   */
+  private void scan(long line, FeedRecord r) throws IOException {
+    JsonGenerator g = JSON.createGenerator(writer, JsonEncoding.UTF8);
+    g.writeStartObject();
+    g.writeArrayFieldStart("records");
+    String failure = null;
+    String from = r.key();
+    boolean inclusive = true;
+    int left = r.count();
+    try {
+      while (left > 0 && !closed && !stopping.get()) {
+        List<DatasetRecord> batch = new ArrayList<>();
+        long[] size = {0};
+        int n = dataset.scan(from, inclusive, left, rec -> {
+          batch.add(rec);
+          size[0] += estimate(rec);
+          return size[0] < SCAN_BATCH_BYTES;
+        });
+        for (DatasetRecord rec : batch) {
+          writeRecord(g, rec); // may wait for the client, with no component pinned
+        }
+        left -= n;
+        if (batch.isEmpty() || size[0] < SCAN_BATCH_BYTES) {
+          break; // the records ran out, or the count is reached
+        }
+        from = batch.get(batch.size() - 1).key();
+        inclusive = false;
+      }
+    } catch (RuntimeException e) {
+      failure = "the dataset failed: " + e.getMessage();
+      stats.failed.incrementAndGet();
+      LOG.error("feed connection {} line {}: the dataset failed during a scan: {}", name, line,
+          e.toString());
+    }
+    g.writeEndArray();
+    if (failure == null) {
+      g.writeBooleanField("ok", true);
+    } else {
+      g.writeBooleanField("ok", false);
+      g.writeNumberField("line", line);
+      g.writeStringField("reason", printable(failure));
+    }
+    g.writeEndObject();
+    end(g);
+    if (failure == null && !closed) {
+      stats.reads.incrementAndGet(); // answered in full
+    }
   }
 
-  private void reject(long line, String reason) {
+  /** About the JSON size of a record, to size scan batches. */
+  private static long estimate(DatasetRecord r) {
+    long n = 32 + r.key().length();
+    for (Map.Entry<String, String> e : r.fields().entrySet()) {
+      n += 8 + e.getKey().length() + e.getValue().length();
+    }
+    return n;
+  }
+
+  private static void writeRecord(JsonGenerator g, DatasetRecord r) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("key", r.key());
+    g.writeObjectFieldStart("fields");
+    for (Map.Entry<String, String> e : r.fields().entrySet()) {
+      g.writeStringField(e.getKey(), e.getValue());
+    }
+    g.writeEndObject();
+    g.writeEndObject();
+  }
+
+  private void reject(long line, String reason) throws IOException {
+    String shown = printable(reason);
     stats.rejected.incrementAndGet();
-    LOG.warn("feed connection {} line {}: rejected: {}", name, line, reason);
-    reply(json.createObjectNode().put("ok", false).put("line", line).put("reason", reason));
+    LOG.warn("feed connection {} line {}: rejected: {}", name, line, shown);
+    reply(g -> {
+      g.writeBooleanField("ok", false);
+      g.writeNumberField("line", line);
+      g.writeStringField("reason", shown);
+    });
   }
 
-  private void reply(ObjectNode o) {
+  /** A reason as valid text of bounded length, whatever the client sent. */
+  private static String printable(String reason) {
+    return Utf8.printable(String.valueOf(reason), 1000);
+  }
+
+  /** Writes one reply object and its newline. */
+  private void reply(ReplyBody body) throws IOException {
     if (closed) {
       return;
     }
-    ctx.writeAndFlush(ctx.alloc().buffer().writeBytes((o.toString() + "\n")
-        .getBytes(StandardCharsets.UTF_8)));
+    JsonGenerator g = JSON.createGenerator(writer, JsonEncoding.UTF8);
+    g.writeStartObject();
+    body.write(g);
+    g.writeEndObject();
+    end(g);
+  }
+
+  /** Ends a reply: the generator's bytes, a newline, and the last chunk handed to Netty. */
+  private void end(JsonGenerator g) throws IOException {
+    g.close();
+    writer.write('\n');
+    writer.flush();
   }
 }

@@ -24,13 +24,11 @@ import org.strata.lsm.dataset.Dataset;
  * JSON records ({@code {"op":"upsert","key":...,"fields":{...}}}, {@code {"op":"delete",...}}); a
  * write may carry {@code "ack": true} to get a reply line, and {@code get} and {@code scan}
  * requests are answered (docs/two-phase.md, "Feed protocol"). Rejected lines are answered with
- * {@code {"ok":false,"line":N,"reason":...}}, counted and logged; the connection goes on.
+ * {@code {"ok":false,"line":N,"reason":...}}, counted and logged; the connection goes on. What the
+ * server buffers is bounded by its {@link FeedLimits}, per connection and, for replies, in total.
  */
 public final class FeedServer implements AutoCloseable {
   private static final Logger LOG = LogManager.getLogger(FeedServer.class);
-  /** Longest line accepted: a record of the largest value plus room for JSON. */
-  public static final int MAX_LINE_BYTES = 17 * 1024 * 1024;
-
   private final EventLoopGroup boss = new NioEventLoopGroup(1);
   private final EventLoopGroup io = new NioEventLoopGroup(2);
   private final ExecutorService workers = Executors.newCachedThreadPool(r -> {
@@ -40,30 +38,44 @@ public final class FeedServer implements AutoCloseable {
   });
   private final FeedStats stats = new FeedStats();
   private final AtomicBoolean stopping = new AtomicBoolean();
+  private final ReplyBudget budget;
   private final Channel channel;
 
-  private FeedServer(Dataset dataset, String host, int port) throws InterruptedException {
+  private FeedServer(Dataset dataset, String host, int port, FeedLimits limits)
+      throws InterruptedException {
+    budget = new ReplyBudget(limits.replyBytesPerConnection(), limits.replyBytesTotal(), stats);
+    long perConnection = limits.replyBytesPerConnection();
     ServerBootstrap b = new ServerBootstrap()
         .group(boss, io)
         .channel(NioServerSocketChannel.class)
         .childOption(ChannelOption.AUTO_READ, false)
+        // Netty's view of writability, matching the reply budget's (which is what bounds).
         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
-            new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+            new WriteBufferWaterMark((int) Math.min(Integer.MAX_VALUE, perConnection / 2),
+                (int) Math.min(Integer.MAX_VALUE, perConnection)))
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
-            ch.pipeline().addLast(new LineBasedFrameDecoder(MAX_LINE_BYTES, true, false),
-                new FeedConnection(dataset, stats, workers, stopping));
+            ch.pipeline().addLast(new LineBasedFrameDecoder(limits.maxLineBytes(), true, false),
+                new FeedConnection(dataset, stats, limits, budget, workers, stopping));
           }
         });
     channel = b.bind(host, port).sync().channel();
     LOG.info("feed server listening on {}", channel.localAddress());
   }
 
-  /** Starts a server for {@code dataset} on {@code host:port} (port 0: any free port). */
+  /**
+   * Starts a server for {@code dataset} on {@code host:port} (port 0: any free port) with the
+   * {@link FeedLimits#defaults() default limits}.
+   */
   public static FeedServer start(Dataset dataset, String host, int port) {
+    return start(dataset, host, port, FeedLimits.defaults());
+  }
+
+  /** Starts a server for {@code dataset} on {@code host:port} with {@code limits}. */
+  public static FeedServer start(Dataset dataset, String host, int port, FeedLimits limits) {
     try {
-      return new FeedServer(dataset, host, port);
+      return new FeedServer(dataset, host, port, limits);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while binding the feed server", e);
@@ -75,7 +87,7 @@ public final class FeedServer implements AutoCloseable {
     return ((InetSocketAddress) channel.localAddress()).getPort();
   }
 
-  /** The counters. */
+  /** The counters and gauges. */
   public FeedStats.Snapshot stats() {
     return stats.snapshot();
   }
@@ -87,6 +99,7 @@ public final class FeedServer implements AutoCloseable {
   @Override
   public void close() {
     stopping.set(true);
+    budget.close(); // a worker waiting for a client that does not read gives up
     channel.close().syncUninterruptibly();
     boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     io.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();

@@ -2,7 +2,7 @@ package org.strata.ycsb.feed;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Counters of a feed server, updated by its connections. Thread-safe. */
+/** Counters and gauges of a feed server, updated by its connections. Thread-safe. */
 public final class FeedStats {
   final AtomicLong connections = new AtomicLong();
   final AtomicLong lines = new AtomicLong();
@@ -12,30 +12,56 @@ public final class FeedStats {
   final AtomicLong rejected = new AtomicLong();
   final AtomicLong failed = new AtomicLong();
   final AtomicLong maxWaiting = new AtomicLong();
+  final AtomicLong waitingLines = new AtomicLong();
+  final AtomicLong maxWaitingBytes = new AtomicLong();
   final AtomicLong dropped = new AtomicLong();
+  final AtomicLong unsentReplyBytes = new AtomicLong();
+  final AtomicLong maxUnsentReplyBytes = new AtomicLong();
+  final AtomicLong maxConnectionUnsentReplyBytes = new AtomicLong();
+  final AtomicLong replyWaits = new AtomicLong();
+  final AtomicLong waitingForReplyRoom = new AtomicLong();
+  final AtomicLong readingPaused = new AtomicLong();
 
   /** A snapshot. */
   public Snapshot snapshot() {
     return new Snapshot(connections.get(), lines.get(), upserts.get(), deletes.get(), reads.get(),
-        rejected.get(), failed.get(), dropped.get(), maxWaiting.get());
+        rejected.get(), failed.get(), dropped.get(), waitingLines.get(), maxWaiting.get(),
+        maxWaitingBytes.get(),
+        unsentReplyBytes.get(), maxUnsentReplyBytes.get(), maxConnectionUnsentReplyBytes.get(),
+        replyWaits.get(),
+        waitingForReplyRoom.get(), readingPaused.get());
   }
 
   /**
-   * Counts since the server started.
+   * Counts since the server started, and gauges of now.
    *
    * @param connections connections accepted
    * @param lines complete lines received
    * @param upserts upserts applied
    * @param deletes deletes applied
    * @param reads gets and scans answered
-   * @param rejected lines rejected (malformed, unknown op, missing key, bad field, too long)
+   * @param rejected lines rejected (malformed, not UTF-8, unknown op, missing key, a key or field
+   *     that is not valid Unicode, too long)
    * @param failed well-formed requests the dataset failed to apply (storage errors)
    * @param dropped received lines dropped unapplied because the server stopped first
+   * @param waitingLines gauge: lines received and not yet applied or answered, all connections
    * @param maxWaiting most lines ever waiting to be applied on one connection (the bound that
    *     back-pressure keeps)
+   * @param maxWaitingBytes most bytes of lines ever waiting to be applied on one connection
+   * @param unsentReplyBytes gauge: reply bytes of all connections handed to the network and not
+   *     yet sent (the server's reply buffers)
+   * @param maxUnsentReplyBytes the most {@code unsentReplyBytes} ever was
+   * @param maxConnectionUnsentReplyBytes the most unsent reply bytes one connection ever had
+   * @param replyWaits times a reply waited for room because a client was not reading
+   * @param waitingForReplyRoom gauge: connections waiting for room for a reply now
+   * @param readingPaused gauge: connections not reading their socket now because of back-pressure
+   *     (replies unsent, or lines waiting)
    */
   public record Snapshot(long connections, long lines, long upserts, long deletes, long reads,
-      long rejected, long failed, long dropped, long maxWaiting) {
+      long rejected, long failed, long dropped, long waitingLines, long maxWaiting,
+      long maxWaitingBytes,
+      long unsentReplyBytes, long maxUnsentReplyBytes, long maxConnectionUnsentReplyBytes,
+      long replyWaits, long waitingForReplyRoom, long readingPaused) {
     /** Writes applied. */
     public long applied() {
       return upserts + deletes;
