@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import org.strata.lsm.Durability;
 import org.strata.lsm.InvalidConfigurationException;
+import org.strata.lsm.LogRecoveryMode;
 
 /**
  * Reads and writes {@link StoreConfig} as the JSON of DESIGN section 4. Unknown keys, wrong types
@@ -114,11 +115,19 @@ public final class StoreConfigJson {
     }
 
     JsonNode log = object("log", root.get("log"), Set.of("durability", "dir",
-        "group-commit-interval-ms"));
+        "group-commit-interval-ms", "recovery-mode"));
     Durability durability = d.durability();
     String logDir = d.logDir();
     long groupMs = d.groupCommitIntervalMillis();
+    LogRecoveryMode recoveryMode = d.logRecoveryMode();
     if (log != null) {
+      if (log.has("recovery-mode")) {
+        JsonNode v = log.get("recovery-mode");
+        if (!v.isTextual()) {
+          throw InvalidConfigurationException.of("log.recovery-mode", v, LogRecoveryMode.allowed());
+        }
+        recoveryMode = LogRecoveryMode.parse("log.recovery-mode", v.asText());
+      }
       if (log.has("durability")) {
         durability = Durability.parse("log.durability", string("log.durability",
             log.get("durability")));
@@ -151,7 +160,7 @@ public final class StoreConfigJson {
       fc = new FlowControl(constraint, admission, writeRate, slowdownAt);
     }
     return new StoreConfig(policy, scheduler, memSize, memCount, rate, force, page, cacheSize, fpr,
-        durability, logDir, groupMs, fc);
+        durability, logDir, groupMs, recoveryMode, fc);
   }
 
   /** The configuration as JSON, in the same shape {@link #parse} reads. */
@@ -185,6 +194,7 @@ public final class StoreConfigJson {
       log.put("dir", c.logDir());
     }
     log.put("group-commit-interval-ms", c.groupCommitIntervalMillis());
+    log.put("recovery-mode", c.logRecoveryMode().configName());
     ObjectNode flow = root.putObject("flow-control");
     flow.put("constraint", c.flowControl().constraint());
     flow.put("admission", c.flowControl().admission());

@@ -9,13 +9,15 @@ import org.strata.lsm.io.FileIo;
 import org.strata.lsm.io.WritableFile;
 
 /**
- * A {@link FileIo} over the real file system that can fail the next N writes or forces of files
- * whose name ends with a given suffix, and can report each write (path, bytes) to a listener.
+ * A {@link FileIo} over the real file system that can fail the next N creations, writes or forces
+ * of files whose name ends with a given suffix, and can report each write (path, bytes) to a
+ * listener.
  */
 public final class FaultyFileIo implements FileIo {
   private final String suffix;
   private final AtomicInteger failWrites = new AtomicInteger();
   private final AtomicInteger failForces = new AtomicInteger();
+  private final AtomicInteger failCreates = new AtomicInteger();
   private volatile BiConsumer<Path, Integer> writeListener = (p, n) -> { };
 
   public FaultyFileIo(String suffix) {
@@ -30,12 +32,20 @@ public final class FaultyFileIo implements FileIo {
     failForces.set(n);
   }
 
+  public void failNextCreates(int n) {
+    failCreates.set(n);
+  }
+
   public void onWrite(BiConsumer<Path, Integer> listener) {
     this.writeListener = listener;
   }
 
   @Override
   public WritableFile create(Path path) throws IOException {
+    if (path.getFileName().toString().endsWith(suffix)
+        && failCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new IOException("injected create failure on " + path.getFileName());
+    }
     return wrap(path, FileIo.standard().create(path));
   }
 
