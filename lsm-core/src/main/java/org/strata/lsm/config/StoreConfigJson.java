@@ -1,5 +1,6 @@
 package org.strata.lsm.config;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,13 +20,15 @@ import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.LogRecoveryMode;
 
 /**
- * Reads and writes {@link StoreConfig} as the JSON of DESIGN section 4. Unknown keys, wrong types
- * and out-of-range values fail with a message naming the key (as a dotted path), the value and what
- * is allowed. Absent keys take the defaults of {@link StoreConfig#defaults()}.
+ * Reads and writes {@link StoreConfig} as the JSON of DESIGN section 4. Unknown keys, duplicate
+ * keys, wrong types and out-of-range values fail with a message naming the key (as a dotted path),
+ * the value and what is allowed. Absent keys take the defaults of {@link StoreConfig#defaults()}.
  */
 public final class StoreConfigJson {
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  // A key given twice is an error (which one was meant?), not "the last one wins".
+  private static final ObjectMapper MAPPER = new ObjectMapper()
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
   private StoreConfigJson() {}
 
@@ -50,11 +53,22 @@ public final class StoreConfigJson {
     return parse(readTree(json, source), source, Set.of());
   }
 
-  /** Parses JSON text into a tree; invalid JSON fails naming the line and column. */
+  /**
+   * Parses JSON text into a tree; invalid JSON or a key that appears twice in one object fails
+   * naming the line and column (and the key). Every configuration file (store, dataset, two-phase)
+   * is read through here.
+   */
   public static JsonNode readTree(String json, String source) {
     try {
       return MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
+      String what = e.getOriginalMessage();
+      if (what != null && what.startsWith("Duplicate field ")) {
+        throw new InvalidConfigurationException(source + ": the key "
+            + what.substring("Duplicate field ".length()) + " appears twice in one object (line "
+            + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()
+            + "); give each key once");
+      }
       throw new InvalidConfigurationException(
           source + " is not valid JSON: " + e.getOriginalMessage()
               + " (line " + e.getLocation().getLineNr() + ", column "

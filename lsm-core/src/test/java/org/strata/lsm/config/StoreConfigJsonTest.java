@@ -73,4 +73,18 @@ class StoreConfigJsonTest {
     assertThatThrownBy(() -> StoreConfigJson.parse("{\"log\": {\"recovery-mode\": 1}}", "t"))
         .hasMessageContaining("log.recovery-mode");
   }
+
+  @Test
+  void aKeyGivenTwiceIsRejectedNamingTheKey() {
+    assertThatThrownBy(() -> StoreConfigJson.parse("""
+        {"memory-component": {"size": "1MB", "count": 2, "size": "64MB"}}
+        """, "cfg.json"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("cfg.json").hasMessageContaining("'size'")
+        .hasMessageContaining("twice");
+    assertThatThrownBy(() -> StoreConfigJson.parse("""
+        {"log": {"durability": "sync"}, "log": {"durability": "none"}}
+        """, "cfg.json"))
+        .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("'log'");
+  }
 }
