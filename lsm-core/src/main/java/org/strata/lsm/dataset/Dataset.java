@@ -237,7 +237,12 @@ public final class Dataset implements AutoCloseable {
 
   /** The partition that owns primary key {@code key}. */
   int partitionOf(byte[] key) {
-    return (int) Math.floorMod(KeyHash.hash64(key), (long) partitions.size());
+    return partitionOf(key, partitions.size());
+  }
+
+  /** The partition, of {@code partitions}, that owns primary key {@code key} (docs/format.md). */
+  static int partitionOf(byte[] key, int partitions) {
+    return (int) Math.floorMod(KeyHash.hash64(key), (long) partitions);
   }
 
   private Partition partitionFor(byte[] key) {

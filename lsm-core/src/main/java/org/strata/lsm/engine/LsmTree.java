@@ -250,7 +250,7 @@ public final class LsmTree implements LsmStore {
     return String.format(Locale.ROOT, "%012d.cmp", fileNumber);
   }
 
-  private static boolean isComponentFile(String name) {
+  static boolean isComponentFile(String name) {
     return name.endsWith(".cmp") && name.length() == 16 && name.substring(0, 12).chars()
         .allMatch(Character::isDigit);
   }

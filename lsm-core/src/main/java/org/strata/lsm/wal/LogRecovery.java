@@ -98,8 +98,10 @@ final class LogRecovery {
       return new Outcome(kept, last, stop.file(), stop.offset());
     }
     if (torn != null) {
-      LOG.warn("log segment {} ends with {} bytes of a torn record at offset {}; truncating",
-          torn.file().getFileName(), torn.length(), torn.offset());
+      LOG.warn("log segment {} ends with {} bytes of a torn record at offset {}; truncating{}",
+          torn.file().getFileName(), torn.length(), torn.offset(), torn.lengthFits()
+          ? " (its length fits the file: unless the machine crashed, the last record was corrupt"
+          + " and its operations are lost; absolute-consistency would have refused)" : "");
       truncate(torn.file(), torn.offset());
     }
     return new Outcome(kept, last, null, 0);

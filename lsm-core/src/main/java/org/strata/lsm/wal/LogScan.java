@@ -56,8 +56,13 @@ public final class LogScan {
   public record Intact(int offset, int end, long firstLsn, long lastLsn, int records,
       long operations) implements Span {}
 
-  /** Bytes that hold no intact record: they failed framing or checksum. */
-  public record Bad(int offset, int length) implements Span {
+  /**
+   * Bytes that hold no intact record: they failed framing or checksum.
+   *
+   * @param lengthFits whether the first bad record's length field fits in the file: a whole record
+   *     whose checksum or body fails, rather than one cut short
+   */
+  public record Bad(int offset, int length, boolean lengthFits) implements Span {
     @Override
     public int end() {
       return offset + length;
@@ -106,14 +111,16 @@ public final class LogScan {
    * @param operationsAfter their operations
    * @param laterSegments segments after its own
    */
-  public record Damage(Path file, int segment, int offset, int length, DamageKind kind,
-      long recordsAfter, long operationsAfter, int laterSegments) {
+  public record Damage(Path file, int segment, int offset, int length, boolean lengthFits,
+      DamageKind kind, long recordsAfter, long operationsAfter, int laterSegments) {
     /** One line: where, how long, what follows. */
     public String describe() {
       String where = file + " at offset " + offset + ": ";
       return switch (kind) {
         case TORN_TAIL -> where + "a torn record at the tail of the last segment (" + length
-            + " bytes to the end of the file, no intact record after them)";
+            + " bytes to the end of the file, no intact record after them)" + (lengthFits
+            ? "; its length fits the file, which a killed process does not leave (it leaves a"
+            + " short record): unless the machine crashed, the last record is corrupt" : "");
         case FLUSHED -> where + length + " bad bytes whose operations are all in disk components"
             + " already (nothing to replay is lost)";
         case CORRUPTION -> where + length + " bad bytes (a record fails its checksum or framing)"
@@ -229,8 +236,8 @@ public final class LogScan {
         } else {
           kind = DamageKind.CORRUPTION;
         }
-        out.add(new Damage(seg.file(), si, bad.offset(), bad.length(), kind, recordsAfter,
-            opsAfter, segments.size() - 1 - si));
+        out.add(new Damage(seg.file(), si, bad.offset(), bad.length(), bad.lengthFits(), kind,
+            recordsAfter, opsAfter, segments.size() - 1 - si));
       }
     }
     return out;

@@ -53,13 +53,22 @@ final class LogSegmentReader {
         runStart = -1;
       }
       int resume = resync(data, pos, lastGood);
-      spans.add(new Bad(pos, resume - pos));
+      spans.add(new Bad(pos, resume - pos, lengthFits(data, pos)));
       pos = resume;
     }
     if (runStart >= 0) {
       spans.add(new Intact(runStart, pos, runFirst, runLast, runRecords, runOps));
     }
     return spans;
+  }
+
+  /** Whether the record at {@code at} declares a body length that fits before the end. */
+  private static boolean lengthFits(byte[] data, int at) {
+    if (data.length - at < LogRecordCodec.MIN_RECORD) {
+      return false;
+    }
+    int bodyLen = getInt(data, at);
+    return bodyLen >= 12 && bodyLen <= data.length - at - LogRecordCodec.HEADER;
   }
 
   /**

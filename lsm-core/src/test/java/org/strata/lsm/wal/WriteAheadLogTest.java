@@ -325,6 +325,24 @@ class WriteAheadLogTest {
   }
 
   @Test
+  void aWholeLastRecordThatFailsItsChecksumIsATornTailThatSaysItMayBeCorruption()
+      throws Exception {
+    int[] offsets = writeOneSegment(5);
+    Path seg = segments()[0];
+    flipByte(seg, offsets[4] + 22); // inside the last record, which is whole
+    LogScan.Damage d = LogScan.read(dir, 0).damages().get(0);
+    assertThat(d.kind()).isEqualTo(LogScan.DamageKind.TORN_TAIL);
+    assertThat(d.lengthFits()).isTrue();
+    assertThat(d.describe()).contains("its length fits the file");
+    try (var ch = java.nio.channels.FileChannel.open(seg, StandardOpenOption.WRITE)) {
+      ch.truncate(Files.size(seg) - 1); // now it is also cut short: an ordinary torn write
+    }
+    d = LogScan.read(dir, 0).damages().get(0);
+    assertThat(d.lengthFits()).isFalse();
+    assertThat(d.describe()).doesNotContain("length fits");
+  }
+
+  @Test
   void truncateDeletesOnlyFullyFlushedSegments() {
     WriteAheadLog wal = WriteAheadLog.open(dir, Durability.NONE, 10, FileIo.standard(),
         LogRecoveryMode.TOLERATE_TORN_TAIL, 0, (l, o) -> { });
