@@ -47,6 +47,7 @@ import org.strata.lsm.io.CreatedPaths;
 import org.strata.lsm.io.Directories;
 import org.strata.lsm.io.DirectoryLock;
 import org.strata.lsm.io.IoThrottle;
+import org.strata.lsm.io.RepeatedFailures;
 import org.strata.lsm.io.WritableFile;
 import org.strata.lsm.memory.MemoryComponent;
 import org.strata.lsm.spi.MergeContext;
@@ -134,6 +135,8 @@ public final class LsmTree implements LsmStore {
 
   private final Thread flushThread;
   private final EngineContext context = new EngineContext();
+  private final RepeatedFailures flushFailures;
+  private final RepeatedFailures mergeFailures;
 
   private LsmTree(Path dir, StoreConfig config, StoreEnvironment env, DirectoryLock dirLock,
       MergePolicy policy, MergeScheduler scheduler, TreeGroup group) {
@@ -148,6 +151,8 @@ public final class LsmTree implements LsmStore {
     this.cache = new PageCache(config.pageCacheSize());
     this.throttle = group != null ? group.throttle() : new IoThrottle(config.writeRateLimit(), clock);
     this.writeLimiter = new IoThrottle(config.flowControl().writeRate(), clock);
+    this.flushFailures = new RepeatedFailures(LOG, "flush of " + dir);
+    this.mergeFailures = new RepeatedFailures(LOG, "merge in " + dir);
     this.flushThread = new Thread(this::flushLoop, "strata-flush-" + dir.getFileName());
     this.flushThread.setDaemon(true);
   }
@@ -599,6 +604,7 @@ public final class LsmTree implements LsmStore {
       }
       try {
         flushOne(mc);
+        flushFailures.succeeded();
         lock.lock();
         try {
           lastFlushError = null;
@@ -607,8 +613,8 @@ public final class LsmTree implements LsmStore {
           lock.unlock();
         }
       } catch (Throwable e) {
-        LOG.error("flush of {} failed; the memory component stays readable and the flush will be"
-            + " retried", dir, e);
+        flushFailures.failed(e, "the memory component stays readable and the flush is retried"
+            + " every second (a repeat of the same error is only counted)");
         lock.lock();
         try {
           lastFlushError = e;
@@ -661,7 +667,10 @@ public final class LsmTree implements LsmStore {
           w.finish();
         }
         Directories.atomicRename(tmp, finalPath);
-      } catch (IOException | RuntimeException e) {
+      } catch (IOException e) {
+        Files.deleteIfExists(tmp);
+        throw new StorageException(tmp, "cannot write component file " + tmp + ": " + e, e);
+      } catch (RuntimeException e) {
         Files.deleteIfExists(tmp);
         throw e;
       }
@@ -1471,7 +1480,8 @@ public final class LsmTree implements LsmStore {
       try {
         flushAllLocked();
       } catch (RuntimeException e) {
-        LOG.error("flush at close of {} failed; the write-ahead log keeps the data", dir, e);
+        LOG.error("flush at close of {} failed (after {} failed background attempts); the"
+            + " write-ahead log keeps the data", dir, flushFailures.failures(), e);
       }
       closing = true;
       flushThreadStop = true;
@@ -1519,6 +1529,11 @@ public final class LsmTree implements LsmStore {
     } catch (IOException e) {
       LOG.warn("cannot release the lock of {}: {}", dir, e.toString());
     }
+  }
+
+  /** Failures of this tree's merges, logged once per distinct error (see MergeOperation). */
+  RepeatedFailures mergeFailures() {
+    return mergeFailures;
   }
 
   /** Saves a member's configuration once its group has recovered the shared log. */

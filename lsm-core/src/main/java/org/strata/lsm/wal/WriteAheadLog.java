@@ -54,6 +54,7 @@ public final class WriteAheadLog implements Closeable {
 
   // Guarded by syncLock.
   private WritableFile segment;
+  private Path segmentPath;
   private volatile long durableLsn;
   private volatile long writtenLsn;
   private volatile IOException failure;
@@ -127,6 +128,7 @@ public final class WriteAheadLog implements Closeable {
   private void startSegment(long firstLsn) throws IOException {
     Path p = dir.resolve(String.format(Locale.ROOT, "wal-%020d.log", firstLsn));
     segment = fileIo.create(p);
+    segmentPath = p;
     Directories.force(dir);
     segments.put(firstLsn, p);
   }
@@ -186,7 +188,8 @@ public final class WriteAheadLog implements Closeable {
         segment.force();
       } catch (IOException e) {
         failure = e;
-        throw new StorageException("cannot force the write-ahead log: " + e, e);
+        throw new StorageException(segmentPath, "cannot force the write-ahead log segment "
+            + segmentPath + ": " + e, e);
       }
       durableLsn = upTo;
     }
@@ -200,7 +203,8 @@ public final class WriteAheadLog implements Closeable {
   // Must hold syncLock. Returns the LSN written up to.
   private long writeOut() {
     if (failure != null) {
-      throw new StorageException("the write-ahead log failed earlier: " + failure, failure);
+      throw new StorageException(segmentPath, "the write-ahead log failed earlier, writing "
+          + segmentPath + ": " + failure, failure);
     }
     byte[] data;
     int len;
@@ -217,7 +221,8 @@ public final class WriteAheadLog implements Closeable {
         segment.write(ByteBuffer.wrap(data, 0, len));
       } catch (IOException e) {
         failure = e;
-        throw new StorageException("cannot write the write-ahead log: " + e, e);
+        throw new StorageException(segmentPath, "cannot write the write-ahead log segment "
+            + segmentPath + ": " + e, e);
       }
     }
     writtenLsn = upTo;
@@ -225,10 +230,14 @@ public final class WriteAheadLog implements Closeable {
   }
 
   private void groupCommit() {
+    if (failure != null) {
+      return; // the log is failed for good: writers get the error, logged once below
+    }
     try {
       syncAll();
     } catch (RuntimeException e) {
-      LOG.error("group commit of the write-ahead log failed", e);
+      LOG.error("group commit of the write-ahead log in {} failed; the log accepts no more"
+          + " writes", dir, e);
     }
   }
 
@@ -248,7 +257,8 @@ public final class WriteAheadLog implements Closeable {
         startSegment(lastLsn() + 1);
       } catch (IOException e) {
         failure = e;
-        throw new StorageException("cannot roll the write-ahead log: " + e, e);
+        throw new StorageException(segmentPath, "cannot roll the write-ahead log segment "
+            + segmentPath + ": " + e, e);
       }
     }
   }

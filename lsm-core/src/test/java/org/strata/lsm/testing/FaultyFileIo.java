@@ -20,8 +20,16 @@ public final class FaultyFileIo implements FileIo {
   private final AtomicInteger failCreates = new AtomicInteger();
   private volatile BiConsumer<Path, Integer> writeListener = (p, n) -> { };
 
+  private volatile String message = "injected";
+
   public FaultyFileIo(String suffix) {
     this.suffix = suffix;
+  }
+
+  /** The message of the injected errors, e.g. the one a full disk gives. */
+  public FaultyFileIo withMessage(String message) {
+    this.message = message;
+    return this;
   }
 
   public void failNextWrites(int n) {
@@ -44,7 +52,7 @@ public final class FaultyFileIo implements FileIo {
   public WritableFile create(Path path) throws IOException {
     if (path.getFileName().toString().endsWith(suffix)
         && failCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-      throw new IOException("injected create failure on " + path.getFileName());
+      throw new IOException(message + " (create failure on " + path.getFileName() + ")");
     }
     return wrap(path, FileIo.standard().create(path));
   }
@@ -60,7 +68,7 @@ public final class FaultyFileIo implements FileIo {
       @Override
       public void write(ByteBuffer buf) throws IOException {
         if (target && failWrites.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-          throw new IOException("injected write failure on " + path.getFileName());
+          throw new IOException(message + " (write failure on " + path.getFileName() + ")");
         }
         int n = buf.remaining();
         f.write(buf);
@@ -70,7 +78,7 @@ public final class FaultyFileIo implements FileIo {
       @Override
       public void force() throws IOException {
         if (target && failForces.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-          throw new IOException("injected force failure on " + path.getFileName());
+          throw new IOException(message + " (force failure on " + path.getFileName() + ")");
         }
         f.force();
       }

@@ -57,7 +57,10 @@ public final class LogImages {
     throw new AssertionError(text + " is not in " + file);
   }
 
-  /** Every path under {@code root}: directories marked, files with their size and SHA-256. */
+  /**
+   * Every path under {@code root}: directories and symbolic links marked, files with their size and
+   * SHA-256.
+   */
   public static Map<String, String> snapshot(Path root) throws IOException {
     Map<String, String> m = new TreeMap<>();
     if (!Files.exists(root)) {
@@ -65,7 +68,13 @@ public final class LogImages {
     }
     try (Stream<Path> s = Files.walk(root)) {
       for (Path p : (Iterable<Path>) s::iterator) {
-        m.put(root.relativize(p).toString(), Files.isDirectory(p) ? "<dir>" : digest(p));
+        String what;
+        if (Files.isSymbolicLink(p)) {
+          what = "<link to " + Files.readSymbolicLink(p) + ">"; // never read through a link
+        } else {
+          what = Files.isDirectory(p) ? "<dir>" : digest(p);
+        }
+        m.put(root.relativize(p).toString(), what);
       }
     }
     return m;
