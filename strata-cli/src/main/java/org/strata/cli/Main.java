@@ -3,6 +3,8 @@ package org.strata.cli;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.apache.logging.log4j.LogManager;
 import org.strata.lsm.InvalidConfigurationException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -11,7 +13,9 @@ import picocli.CommandLine.Option;
 /**
  * The {@code strata} command line. Exit codes: 0 success; 1 a key was not found, verify found
  * faults, or the store failed at run time; 2 a usage error (bad flag or value, bad configuration,
- * a key or value over its limit).
+ * a key or value over its limit). A failure prints one line; its stack trace goes to the log file
+ * the line names ({@code strata-<pid>.log} in the temporary directory; {@code -Dstrata.log.file}
+ * chooses another), or to the terminal too with {@code --verbose}.
  */
 @Command(name = "strata", mixinStandardHelpOptions = true, version = "strata 0.1.0",
     description = "LSM B+-tree storage with pluggable merge policies and schedulers.",
@@ -21,6 +25,9 @@ import picocli.CommandLine.Option;
         ImportCommand.class, QueryCommand.class, GenRecordsCommand.class,
         FeedServerCommand.class, TwoPhaseCommand.class})
 public final class Main implements Runnable {
+  /** System property naming the log file; set by {@link #main} unless given. */
+  static final String LOG_FILE_PROPERTY = "strata.log.file";
+
   @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
       description = "Print stack traces of errors.")
   boolean verbose;
@@ -48,7 +55,9 @@ public final class Main implements Runnable {
         }
         return 2;
       }
-      err.println("error: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
+      // One line on the terminal; the stack trace goes to the log file that line names.
+      LogManager.getLogger(Main.class).error("strata {} failed", String.join(" ", args), ex);
+      err.println("error: " + ErrorLine.of(ex, logFile()));
       if (verbose) {
         ex.printStackTrace(err);
       }
@@ -57,7 +66,18 @@ public final class Main implements Runnable {
     return cl.execute(args);
   }
 
+  /** The log file of this process (see log4j2.xml): where stack traces go. */
+  static Path logFile() {
+    String f = System.getProperty(LOG_FILE_PROPERTY);
+    return f != null ? Path.of(f) : Path.of(System.getProperty("java.io.tmpdir"), "strata.log");
+  }
+
   public static void main(String[] args) {
+    // Before anything logs: one log file per process, created only if something is logged.
+    if (System.getProperty(LOG_FILE_PROPERTY) == null) {
+      System.setProperty(LOG_FILE_PROPERTY, Path.of(System.getProperty("java.io.tmpdir"),
+          "strata-" + ProcessHandle.current().pid() + ".log").toString());
+    }
     int code = run(System.out, System.err, args);
     System.out.flush();
     System.exit(code);

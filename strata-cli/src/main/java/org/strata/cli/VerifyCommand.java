@@ -1,83 +1,87 @@
 package org.strata.cli;
 
-import java.nio.file.Path;
+import java.io.IOException;
 import java.io.PrintWriter;
-import java.util.ArrayList;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import org.strata.lsm.dataset.Dataset;
-import org.strata.lsm.dataset.DatasetConfig;
-import org.strata.lsm.dataset.DatasetConfigJson;
 import org.strata.lsm.dataset.DatasetVerifier;
-import org.strata.lsm.dataset.SecondaryIndexSpec;
 import org.strata.lsm.engine.StoreVerifier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code strata verify}: checks every page, footer, key order and Bloom filter of a store, or of
- * every index of a dataset and that its secondary indexes agree with its primary index.
+ * {@code strata verify}: checks every file of a closed store or dataset without changing anything
+ * (see {@link StoreVerifier} and {@link DatasetVerifier#verifyFiles}). Prints a {@code FAULT:} line
+ * per fault (naming the file and offset) and a {@code NOTE:} line per note, then a summary. Exit
+ * codes: 0 ok, 1 faults found, 2 the directory is missing or holds no store or dataset.
  */
 @Command(name = "verify", mixinStandardHelpOptions = true,
-    description = "Check every page checksum, key order inside and across pages, footers, and "
-        + "that each Bloom filter answers yes for every key it holds; for a dataset, of every "
-        + "index, and that each secondary index agrees with the primary. Exits 1 on any fault.")
+    description = "Check every file of a closed store or dataset without changing anything: "
+        + "config.json (or dataset.json), the MANIFEST, every page checksum, key order, footer "
+        + "and Bloom filter of each component, leftover files, and every log record; for a "
+        + "dataset, every index and partition log, and that each secondary index agrees with the "
+        + "primary. Exits 1 on any fault, 2 if the directory holds no store or dataset.")
 final class VerifyCommand implements Callable<Integer> {
-  @Option(names = "--dir", required = true, paramLabel = "DIR", description = "Store directory.")
+  @Option(names = "--dir", required = true, paramLabel = "DIR",
+      description = "Store or dataset directory.")
   Path dir;
 
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    checkHoldsSomething(dir);
+    int faults;
     if (Dataset.isDataset(dir)) {
-      return verifyDataset();
-    }
-    StoreVerifier.VerifyReport r = StoreVerifier.verify(dir);
-    PrintWriter out = spec.commandLine().getOut();
-    for (String f : r.faults()) {
-      out.println("FAULT: " + f);
-    }
-    out.println("verified " + r.componentsChecked() + " components, " + r.entriesChecked()
-        + " entries: " + (r.ok() ? "ok" : r.faults().size() + " faults"));
-    out.flush();
-    return r.ok() ? 0 : 1;
-  }
-
-  /** Every tree's components, then the agreement of the secondary indexes with the primary. */
-  private int verifyDataset() {
-    PrintWriter out = spec.commandLine().getOut();
-    int faults = 0;
-    int components = 0;
-    long entries = 0;
-    DatasetConfig cfg = DatasetConfigJson.read(dir.resolve(Dataset.CONFIG_FILE));
-    List<String> indexes = new ArrayList<>();
-    indexes.add(SecondaryIndexSpec.PRIMARY);
-    cfg.secondaryIndexes().forEach(x -> indexes.add(x.name()));
-    for (int p = 0; p < cfg.partitions(); p++) {
-      for (String index : indexes) {
-        StoreVerifier.VerifyReport r = StoreVerifier.verify(dir.resolve("p" + p).resolve(index));
-        for (String f : r.faults()) {
-          out.println("FAULT: p" + p + "/" + index + ": " + f);
-        }
-        faults += r.faults().size();
-        components += r.componentsChecked();
-        entries += r.entriesChecked();
-      }
-    }
-    try (Dataset ds = Dataset.open(dir, null)) {
-      DatasetVerifier.Report d = ds.verify();
-      for (String f : d.faults()) {
-        out.println("FAULT: " + f);
-      }
-      faults += d.faults().size();
-      out.println("verified " + components + " components, " + entries + " entries; "
-          + d.records() + " records, secondary entries " + d.entries() + ", stale entries "
-          + d.staleEntries() + ": " + (faults == 0 ? "ok" : faults + " faults"));
+      DatasetVerifier.FileReport r = DatasetVerifier.verifyFiles(dir);
+      print(out, r.faults(), r.notes());
+      DatasetVerifier.Report a = r.agreement();
+      out.println("verified " + r.componentsChecked() + " components, " + r.entriesChecked()
+          + " entries, " + r.logSegmentsChecked() + " log segments, " + r.logRecordsChecked()
+          + " log records" + (a == null ? "" : "; " + a.records() + " records, secondary entries "
+          + a.entries() + ", stale entries " + a.staleEntries()) + ": "
+          + (r.ok() ? "ok" : r.faults().size() + " faults"));
+      faults = r.faults().size();
+    } else {
+      StoreVerifier.VerifyReport r = StoreVerifier.verify(dir);
+      print(out, r.faults(), r.notes());
+      out.println("verified " + r.componentsChecked() + " components, " + r.entriesChecked()
+          + " entries, " + r.logSegmentsChecked() + " log segments, " + r.logRecordsChecked()
+          + " log records: " + (r.ok() ? "ok" : r.faults().size() + " faults"));
+      faults = r.faults().size();
     }
     out.flush();
     return faults == 0 ? 0 : 1;
+  }
+
+  /** Exit 2 (a usage error) for a directory that is missing or holds no store or dataset. */
+  private static void checkHoldsSomething(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      throw new IllegalArgumentException(dir + " is not a store or dataset: " + (Files.exists(dir)
+          ? "it is not a directory" : "it does not exist"));
+    }
+    if (!Dataset.isDataset(dir) && !Files.exists(dir.resolve("config.json"))
+        && !Files.exists(dir.resolve("MANIFEST"))) {
+      String what;
+      try (Stream<Path> s = Files.list(dir)) {
+        what = s.findAny().isPresent() ? "it holds no config.json, MANIFEST or dataset.json"
+            : "it is empty";
+      } catch (IOException e) {
+        what = "it cannot be listed: " + e;
+      }
+      throw new IllegalArgumentException(dir + " is not a store or dataset: " + what);
+    }
+  }
+
+  private static void print(PrintWriter out, List<String> faults, List<String> notes) {
+    faults.forEach(f -> out.println("FAULT: " + f));
+    notes.forEach(n -> out.println("NOTE: " + n));
   }
 }

@@ -58,7 +58,8 @@ class CrashRecoveryTest {
     int killsDuringFlush = 0;
     int killsDuringMerge = 0;
     for (int kill = 0; kill < KILLS; kill++) {
-      List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-Dstrata.log.level=info", "-cp", classPath(),
+      List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-Dstrata.log.level=info",
+          "-Dstrata.log.file=" + tmp.resolve("child.log"), "-cp", classPath(),
           Main.class.getName(), "load", "--dir", dir.toString(), "--config", config.toString(),
           "--records", "100000000", "--record-size", Integer.toString(RECORD_SIZE),
           "--key-order", "sequential", "--seed", Long.toString(SEED), "--durability", "sync",

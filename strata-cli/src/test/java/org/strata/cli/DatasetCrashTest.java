@@ -99,6 +99,7 @@ class DatasetCrashTest {
         }
       }
       List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-Dstrata.log.level=info",
+          "-Dstrata.log.file=" + tmp.resolve("child.log"),
           "-cp", classPath(), Main.class.getName(), "import", "--dir", dir.toString(),
           "--config", config.toString(), "--file", file.toString(), "--acks"));
       Process p = new ProcessBuilder(cmd).start();

@@ -2,6 +2,7 @@ package org.strata.lsm.config;
 
 import java.util.Map;
 import org.strata.lsm.Durability;
+import org.strata.lsm.LogRecoveryMode;
 
 /**
  * The configuration of one store (one index), as read from the JSON of DESIGN section 4. Every field
@@ -22,6 +23,8 @@ import org.strata.lsm.Durability;
  * @param durability {@code log.durability}: default {@code group}
  * @param logDir {@code log.dir}: directory of the write-ahead log, default {@code <store>/wal}
  * @param groupCommitIntervalMillis {@code log.group-commit-interval-ms}: default 10
+ * @param logRecoveryMode {@code log.recovery-mode}: what recovery does with a bad log record,
+ *     default {@code tolerate-torn-tail}
  * @param flowControl {@code flow-control}: constraint and write admission, see {@link FlowControl}
  */
 public record StoreConfig(
@@ -37,6 +40,7 @@ public record StoreConfig(
     Durability durability,
     String logDir,
     long groupCommitIntervalMillis,
+    LogRecoveryMode logRecoveryMode,
     FlowControl flowControl) {
 
   /** The configuration used when no file is given. */
@@ -54,54 +58,61 @@ public record StoreConfig(
         Durability.GROUP,
         null,
         10,
+        LogRecoveryMode.TOLERATE_TORN_TAIL,
         FlowControl.defaults());
   }
 
   public StoreConfig withDurability(Durability d) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
         writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, d, logDir,
-        groupCommitIntervalMillis, flowControl);
+        groupCommitIntervalMillis, logRecoveryMode, flowControl);
   }
 
   public StoreConfig withMergePolicy(NamedPlugin p) {
     return new StoreConfig(p, mergeScheduler, memoryComponentSize, memoryComponentCount,
         writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability,
-        logDir, groupCommitIntervalMillis, flowControl);
+        logDir, groupCommitIntervalMillis, logRecoveryMode, flowControl);
   }
 
   public StoreConfig withScheduler(NamedPlugin sch) {
     return new StoreConfig(mergePolicy, sch, memoryComponentSize, memoryComponentCount,
         writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability,
-        logDir, groupCommitIntervalMillis, flowControl);
+        logDir, groupCommitIntervalMillis, logRecoveryMode, flowControl);
   }
 
   public StoreConfig withMemoryComponent(long size, int count) {
     return new StoreConfig(mergePolicy, mergeScheduler, size, count, writeRateLimit, forceBytes,
         pageSize, pageCacheSize, bloomFalsePositiveRate, durability, logDir,
-        groupCommitIntervalMillis, flowControl);
+        groupCommitIntervalMillis, logRecoveryMode, flowControl);
   }
 
   public StoreConfig withIo(long writeRateLimit, long forceBytes, int pageSize) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
         writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability,
-        logDir, groupCommitIntervalMillis, flowControl);
+        logDir, groupCommitIntervalMillis, logRecoveryMode, flowControl);
   }
 
   public StoreConfig withFlowControl(FlowControl f) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
         writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability,
-        logDir, groupCommitIntervalMillis, f);
+        logDir, groupCommitIntervalMillis, logRecoveryMode, f);
   }
 
   public StoreConfig withLogDir(String dir) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
         writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability, dir,
-        groupCommitIntervalMillis, flowControl);
+        groupCommitIntervalMillis, logRecoveryMode, flowControl);
+  }
+
+  public StoreConfig withLogRecoveryMode(LogRecoveryMode mode) {
+    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
+        writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability,
+        logDir, groupCommitIntervalMillis, mode, flowControl);
   }
 
   public StoreConfig withPageCacheSize(long bytes) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
         writeRateLimit, forceBytes, pageSize, bytes, bloomFalsePositiveRate, durability, logDir,
-        groupCommitIntervalMillis, flowControl);
+        groupCommitIntervalMillis, logRecoveryMode, flowControl);
   }
 }

@@ -1,5 +1,6 @@
 package org.strata.lsm.config;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,15 +17,18 @@ import java.util.Map;
 import java.util.Set;
 import org.strata.lsm.Durability;
 import org.strata.lsm.InvalidConfigurationException;
+import org.strata.lsm.LogRecoveryMode;
 
 /**
- * Reads and writes {@link StoreConfig} as the JSON of DESIGN section 4. Unknown keys, wrong types
- * and out-of-range values fail with a message naming the key (as a dotted path), the value and what
- * is allowed. Absent keys take the defaults of {@link StoreConfig#defaults()}.
+ * Reads and writes {@link StoreConfig} as the JSON of DESIGN section 4. Unknown keys, duplicate
+ * keys, wrong types and out-of-range values fail with a message naming the key (as a dotted path),
+ * the value and what is allowed. Absent keys take the defaults of {@link StoreConfig#defaults()}.
  */
 public final class StoreConfigJson {
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  // A key given twice is an error (which one was meant?), not "the last one wins".
+  private static final ObjectMapper MAPPER = new ObjectMapper()
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
   private StoreConfigJson() {}
 
@@ -49,11 +53,22 @@ public final class StoreConfigJson {
     return parse(readTree(json, source), source, Set.of());
   }
 
-  /** Parses JSON text into a tree; invalid JSON fails naming the line and column. */
+  /**
+   * Parses JSON text into a tree; invalid JSON or a key that appears twice in one object fails
+   * naming the line and column (and the key). Every configuration file (store, dataset, two-phase)
+   * is read through here.
+   */
   public static JsonNode readTree(String json, String source) {
     try {
       return MAPPER.readTree(json);
     } catch (JsonProcessingException e) {
+      String what = e.getOriginalMessage();
+      if (what != null && what.startsWith("Duplicate field ")) {
+        throw new InvalidConfigurationException(source + ": the key "
+            + what.substring("Duplicate field ".length()) + " appears twice in one object (line "
+            + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()
+            + "); give each key once");
+      }
       throw new InvalidConfigurationException(
           source + " is not valid JSON: " + e.getOriginalMessage()
               + " (line " + e.getLocation().getLineNr() + ", column "
@@ -114,11 +129,19 @@ public final class StoreConfigJson {
     }
 
     JsonNode log = object("log", root.get("log"), Set.of("durability", "dir",
-        "group-commit-interval-ms"));
+        "group-commit-interval-ms", "recovery-mode"));
     Durability durability = d.durability();
     String logDir = d.logDir();
     long groupMs = d.groupCommitIntervalMillis();
+    LogRecoveryMode recoveryMode = d.logRecoveryMode();
     if (log != null) {
+      if (log.has("recovery-mode")) {
+        JsonNode v = log.get("recovery-mode");
+        if (!v.isTextual()) {
+          throw InvalidConfigurationException.of("log.recovery-mode", v, LogRecoveryMode.allowed());
+        }
+        recoveryMode = LogRecoveryMode.parse("log.recovery-mode", v.asText());
+      }
       if (log.has("durability")) {
         durability = Durability.parse("log.durability", string("log.durability",
             log.get("durability")));
@@ -151,7 +174,7 @@ public final class StoreConfigJson {
       fc = new FlowControl(constraint, admission, writeRate, slowdownAt);
     }
     return new StoreConfig(policy, scheduler, memSize, memCount, rate, force, page, cacheSize, fpr,
-        durability, logDir, groupMs, fc);
+        durability, logDir, groupMs, recoveryMode, fc);
   }
 
   /** The configuration as JSON, in the same shape {@link #parse} reads. */
@@ -185,6 +208,7 @@ public final class StoreConfigJson {
       log.put("dir", c.logDir());
     }
     log.put("group-commit-interval-ms", c.groupCommitIntervalMillis());
+    log.put("recovery-mode", c.logRecoveryMode().configName());
     ObjectNode flow = root.putObject("flow-control");
     flow.put("constraint", c.flowControl().constraint());
     flow.put("admission", c.flowControl().admission());

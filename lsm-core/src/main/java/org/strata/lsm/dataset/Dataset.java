@@ -31,6 +31,7 @@ import org.strata.lsm.component.KeyHash;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.engine.LsmTree;
 import org.strata.lsm.engine.Plugins;
+import org.strata.lsm.io.CreatedPaths;
 import org.strata.lsm.io.Directories;
 import org.strata.lsm.io.DirectoryLock;
 import org.strata.lsm.io.IoThrottle;
@@ -111,24 +112,42 @@ public final class Dataset implements AutoCloseable {
     Plugins.mergeScheduler(cfg.store().mergeScheduler()).close();
     DirectoryLock lockHeld = null;
     Dataset ds = null;
+    // A refused open leaves the file system as it found it: what this open creates is removed.
+    CreatedPaths created = new CreatedPaths();
     try {
       if (Files.exists(dir) && !Files.isDirectory(dir)) {
         throw new StrataException(dir + " exists and is not a directory");
       }
-      Files.createDirectories(dir);
+      if (cfg.store().logDir() != null) {
+        // Before anything else is written: a log.dir that cannot be created refuses the open.
+        try {
+          created.createDirectories(Path.of(cfg.store().logDir()));
+        } catch (IOException e) {
+          throw InvalidConfigurationException.of("log.dir", cfg.store().logDir(), "a directory"
+              + " that exists or can be created; creating it failed: " + e);
+        }
+      }
+      if (Files.isDirectory(dir)) {
+        created.watch(dir);
+      } else {
+        created.createDirectories(dir);
+      }
       lockHeld = DirectoryLock.acquire(dir, "dataset " + dir + " is in use by another process"
           + " (or is already open in this one); close it first");
+      ds = new Dataset(dir, cfg, lockHeld);
+      ds.openPartitions(env, created);
+      // Saved only once every partition has recovered, so a refused open writes no configuration.
       if (config != null) {
         writeConfig(dir, cfg, env);
       }
-      ds = new Dataset(dir, cfg, lockHeld);
-      ds.openPartitions(env);
       return ds;
     } catch (IOException e) {
       cleanupFailedOpen(ds, lockHeld);
+      created.removeAll();
       throw new StorageException("cannot open dataset " + dir + ": " + e, e);
     } catch (RuntimeException e) {
       cleanupFailedOpen(ds, lockHeld);
+      created.removeAll();
       throw e;
     }
   }
@@ -144,7 +163,7 @@ public final class Dataset implements AutoCloseable {
     try {
       if (ds != null) {
         for (Partition p : ds.partitions) {
-          p.close();
+          p.group().abandon(); // no flush, no manifest: a refused open writes nothing
         }
       }
       if (lockHeld != null) {
@@ -161,7 +180,7 @@ public final class Dataset implements AutoCloseable {
         ByteBuffer.wrap(DatasetConfigJson.toJson(config).getBytes(StandardCharsets.UTF_8)));
   }
 
-  private void openPartitions(StoreEnvironment env) {
+  private void openPartitions(StoreEnvironment env, CreatedPaths created) throws IOException {
     StoreConfig s = config.store();
     int p = config.partitions();
     int trees = p * (1 + config.secondaryIndexes().size());
@@ -170,8 +189,12 @@ public final class Dataset implements AutoCloseable {
     long memoryBudget = Math.max(1, s.memoryComponentSize() / p);
     IoThrottle throttle = new IoThrottle(s.writeRateLimit(), env.clock());
     for (int i = 0; i < p; i++) {
-      StoreConfig logSettings = s.logDir() == null ? s
-          : s.withLogDir(Path.of(s.logDir()).resolve("p" + i).toString());
+      StoreConfig logSettings = s;
+      if (s.logDir() != null) {
+        Path partitionLog = Path.of(s.logDir()).resolve("p" + i);
+        created.createDirectories(partitionLog); // remembered, so a refused open removes it
+        logSettings = s.withLogDir(partitionLog.toString());
+      }
       partitions.add(Partition.open(dir.resolve("p" + i), config, treeConfig, memoryBudget,
           logSettings, throttle, env));
     }
@@ -222,7 +245,12 @@ public final class Dataset implements AutoCloseable {
 
   /** The partition that owns primary key {@code key}. */
   int partitionOf(byte[] key) {
-    return (int) Math.floorMod(KeyHash.hash64(key), (long) partitions.size());
+    return partitionOf(key, partitions.size());
+  }
+
+  /** The partition, of {@code partitions}, that owns primary key {@code key} (docs/format.md). */
+  static int partitionOf(byte[] key, int partitions) {
+    return (int) Math.floorMod(KeyHash.hash64(key), (long) partitions);
   }
 
   private Partition partitionFor(byte[] key) {

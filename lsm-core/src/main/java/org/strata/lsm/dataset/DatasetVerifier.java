@@ -1,19 +1,42 @@
 package org.strata.lsm.dataset;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.IntFunction;
+import java.util.stream.Stream;
 import org.strata.lsm.KeyValue;
 import org.strata.lsm.ScanCursor;
+import org.strata.lsm.StrataException;
 import org.strata.lsm.Utf8;
+import org.strata.lsm.config.StoreConfig;
+import org.strata.lsm.engine.Plugins;
+import org.strata.lsm.engine.StoreVerifier;
+import org.strata.lsm.engine.TreeSnapshot;
+import org.strata.lsm.io.DirectoryLock;
+import org.strata.lsm.wal.LogScan;
+import org.strata.lsm.wal.LogVerifier;
 
 /**
- * Checks a dataset's indexes against each other: every primary record decodes and lives in the
- * partition its key hashes to, and every secondary index holds an entry for each record that has
- * its field. Under {@code eager} maintenance a secondary entry without a matching record is a fault;
- * under {@code lazy} it is a stale entry, counted, which queries filter out.
+ * Checks a dataset. Two parts:
+ *
+ * <ul>
+ *   <li>Agreement of its indexes: every primary record decodes and lives in the partition its key
+ *       hashes to, and every secondary index holds an entry for each record that has its field.
+ *       Under {@code eager} maintenance a secondary entry without a matching record is a fault;
+ *       under {@code lazy} it is a stale entry, counted, which queries filter out.
+ *   <li>{@link #verifyFiles}: every file of a closed dataset, read-only: {@code dataset.json}, each
+ *       index directory ({@link StoreVerifier#verifyIndex}), each partition's shared log ({@link
+ *       LogVerifier}), then the agreement above on what an open would see (the components plus
+ *       every intact log record above each index's flushed sequence number), without opening the
+ *       dataset: nothing is replayed into files, truncated or created.
+ * </ul>
  */
 public final class DatasetVerifier {
   private static final int MAX_FAULTS = 100;
@@ -21,7 +44,7 @@ public final class DatasetVerifier {
   private DatasetVerifier() {}
 
   /**
-   * The outcome.
+   * The outcome of the agreement check.
    *
    * @param records primary records checked
    * @param entries secondary entries checked, per index name
@@ -31,81 +54,293 @@ public final class DatasetVerifier {
   public record Report(long records, Map<String, Long> entries, Map<String, Long> staleEntries,
       List<String> faults) {}
 
+  /**
+   * The outcome of {@link #verifyFiles}.
+   *
+   * @param faults every fault, each naming its file (and offset where there is one)
+   * @param notes what is not a fault but worth knowing
+   * @param componentsChecked components verified, over all indexes
+   * @param entriesChecked entries in them
+   * @param logSegmentsChecked log segments read, over all partitions
+   * @param logRecordsChecked intact records in them
+   * @param agreement the agreement check, or null if the files did not allow it (see the faults)
+   */
+  public record FileReport(List<String> faults, List<String> notes, int componentsChecked,
+      long entriesChecked, int logSegmentsChecked, long logRecordsChecked, Report agreement) {
+    public FileReport {
+      faults = List.copyOf(faults);
+      notes = List.copyOf(notes);
+    }
+
+    public boolean ok() {
+      return faults.isEmpty();
+    }
+  }
+
   static Report verify(Dataset ds) {
-    DatasetConfig config = ds.config();
-    List<SecondaryIndexSpec> secondaries = config.secondaryIndexes();
-    long records = 0;
-    Map<String, Long> entries = new java.util.LinkedHashMap<>();
-    Map<String, Long> stale = new java.util.LinkedHashMap<>();
-    secondaries.forEach(s -> {
-      entries.put(s.name(), 0L);
-      stale.put(s.name(), 0L);
-    });
-    List<String> faults = new ArrayList<>();
+    Tally tally = new Tally(ds.config());
     List<Partition> parts = ds.partitions();
     for (int p = 0; p < parts.size(); p++) {
       Partition part = parts.get(p);
-      List<TreeSet<byte[]>> expected = new ArrayList<>();
-      for (int i = 0; i < secondaries.size(); i++) {
-        expected.add(new TreeSet<>(Arrays::compareUnsigned));
-      }
-      try (ScanCursor c = part.primary().scan(null, null)) {
-        while (c.hasNext()) {
-          KeyValue kv = c.next();
-          records++;
-          String key = shown(kv.key());
-          try {
-            Utf8.decode(kv.key(), "primary key");
-          } catch (IllegalArgumentException e) {
-            fault(faults, "record " + key + " in partition " + p + ": " + e.getMessage());
-          }
-          if (ds.partitionOf(kv.key()) != p) {
-            fault(faults, "record " + key + " is in partition " + p + " but hashes to "
-                + ds.partitionOf(kv.key()));
-          }
-          Map<String, String> fields;
-          try {
-            fields = RecordCodec.decode(kv.value());
-          } catch (IllegalArgumentException e) {
-            fault(faults, "record " + key + " in partition " + p + " does not decode: "
-                + e.getMessage());
-            continue;
-          }
-          for (int i = 0; i < secondaries.size(); i++) {
-            String v = fields.get(secondaries.get(i).field());
-            if (v != null) {
-              expected.get(i).add(SecondaryKey.encode(Utf8.encode(v, "value of field",
-                  secondaries.get(i).field()), kv.key()));
-            }
-          }
+      checkPartition(ds.config(), p, parts.size(),
+          t -> part.group().tree(t).scan(null, null), tally);
+    }
+    return tally.report();
+  }
+
+  /**
+   * Verifies every file of the closed dataset in {@code dir} without changing anything.
+   *
+   * @throws IllegalArgumentException if {@code dir} is missing or holds no {@code dataset.json}
+   * @throws StrataException if a process has the dataset open
+   */
+  public static FileReport verifyFiles(Path dir) {
+    if (!Dataset.isDataset(dir)) {
+      throw new IllegalArgumentException(dir + " is not a dataset: " + (!Files.exists(dir)
+          ? "it does not exist" : "it holds no " + Dataset.CONFIG_FILE));
+    }
+    try (DirectoryLock lock = DirectoryLock.acquireSharedIfPresent(dir, "dataset " + dir
+        + " is open in another process (or in this one); close it before verifying")) {
+      return verifyFilesLocked(dir);
+    } catch (IOException e) {
+      throw new StrataException("cannot verify " + dir + ": " + e, e);
+    }
+  }
+
+  private static FileReport verifyFilesLocked(Path dir) throws IOException {
+    List<String> faults = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    Path configFile = dir.resolve(Dataset.CONFIG_FILE);
+    DatasetConfig cfg = null;
+    try {
+      cfg = DatasetConfigJson.read(configFile);
+      Plugins.mergePolicy(cfg.store().mergePolicy());
+      Plugins.mergeScheduler(cfg.store().mergeScheduler()).close();
+    } catch (StrataException | IllegalArgumentException e) {
+      faults.add(configFile + ": " + e.getMessage());
+      cfg = null;
+    }
+    int components = 0;
+    long entries = 0;
+    int segments = 0;
+    long records = 0;
+    List<List<String>> layout = cfg != null ? expectedLayout(cfg) : foundLayout(dir);
+    StoreConfig store = cfg != null ? cfg.store() : StoreConfig.defaults();
+    if (cfg == null) {
+      notes.add("the dataset configuration is unreadable: checked the partitions and indexes"
+          + " found on disk, the logs in the default place; the agreement of the indexes was not"
+          + " checked");
+    }
+    boolean filesOk = true;
+    for (int p = 0; p < layout.size(); p++) {
+      Path pdir = dir.resolve("p" + p);
+      long minFlushed = Long.MAX_VALUE;
+      for (String index : layout.get(p)) {
+        Path idir = pdir.resolve(index);
+        if (!Files.isDirectory(idir)) {
+          faults.add(idir + ": the directory of index " + index + " of partition " + p
+              + " is missing");
+          filesOk = false;
+          continue;
+        }
+        StoreVerifier.VerifyReport r;
+        try {
+          r = StoreVerifier.verifyIndex(idir);
+        } catch (IllegalArgumentException e) {
+          faults.add(e.getMessage());
+          filesOk = false;
+          continue;
+        }
+        faults.addAll(r.faults());
+        notes.addAll(r.notes());
+        filesOk &= r.ok();
+        components += r.componentsChecked();
+        entries += r.entriesChecked();
+        try {
+          minFlushed = Math.min(minFlushed, StoreVerifier.flushedLsn(idir));
+        } catch (IOException | RuntimeException e) {
+          minFlushed = 0; // the manifest fault is reported above
         }
       }
-      for (int i = 0; i < secondaries.size(); i++) {
-        String name = secondaries.get(i).name();
-        TreeSet<byte[]> want = expected.get(i);
-        long seen = 0;
-        long extra = 0;
-        try (ScanCursor c = part.secondary(i).scan(null, null)) {
-          while (c.hasNext()) {
-            byte[] k = c.next().key();
-            seen++;
-            if (!want.remove(k)) {
-              extra++;
-              if (config.maintenance() == SecondaryMaintenance.EAGER) {
-                fault(faults, "index " + name + " of partition " + p + " has " + describe(k)
-                    + " but the primary record does not match it");
+      LogVerifier.Result log = LogVerifier.verify(partitionLog(dir, store, p),
+          minFlushed == Long.MAX_VALUE ? 0 : minFlushed, store.logRecoveryMode());
+      faults.addAll(log.faults());
+      notes.addAll(log.notes());
+      segments += log.segments();
+      records += log.records();
+    }
+    Report agreement = null;
+    if (cfg != null && filesOk) {
+      agreement = agreement(dir, cfg, faults, notes);
+      faults.addAll(agreement.faults());
+    } else if (cfg != null) {
+      notes.add("the agreement of the indexes was not checked: some index files are faulty");
+    }
+    return new FileReport(faults, notes, components, entries, segments, records, agreement);
+  }
+
+  /** The directory of partition {@code p}'s shared log. */
+  private static Path partitionLog(Path dir, StoreConfig store, int p) {
+    return store.logDir() == null ? dir.resolve("p" + p).resolve("wal")
+        : Path.of(store.logDir()).resolve("p" + p);
+  }
+
+  /** Per partition, the index directory names the configuration says it has. */
+  private static List<List<String>> expectedLayout(DatasetConfig cfg) {
+    List<String> names = new ArrayList<>();
+    names.add(SecondaryIndexSpec.PRIMARY);
+    cfg.secondaryIndexes().forEach(s -> names.add(s.name()));
+    List<List<String>> out = new ArrayList<>();
+    for (int p = 0; p < cfg.partitions(); p++) {
+      out.add(names);
+    }
+    return out;
+  }
+
+  /** Without a configuration: the partitions {@code p0, p1, ...} and their store directories. */
+  private static List<List<String>> foundLayout(Path dir) throws IOException {
+    List<List<String>> out = new ArrayList<>();
+    for (int p = 0; Files.isDirectory(dir.resolve("p" + p)); p++) {
+      List<String> names = new ArrayList<>();
+      try (Stream<Path> s = Files.list(dir.resolve("p" + p))) {
+        s.filter(d -> Files.isDirectory(d) && (Files.exists(d.resolve("config.json"))
+            || Files.exists(d.resolve("MANIFEST")))).map(d -> d.getFileName().toString())
+            .sorted().forEach(names::add);
+      }
+      out.add(names);
+    }
+    return out;
+  }
+
+  /**
+   * The agreement check on read-only snapshots: per partition, each index's components plus the
+   * intact records of the partition's log above that index's flushed sequence number.
+   */
+  private static Report agreement(Path dir, DatasetConfig cfg, List<String> faults,
+      List<String> notes) {
+    Tally tally = new Tally(cfg);
+    List<String> names = expectedLayout(cfg).get(0);
+    for (int p = 0; p < cfg.partitions(); p++) {
+      List<TreeSnapshot> snaps = new ArrayList<>();
+      try {
+        long minFlushed = Long.MAX_VALUE;
+        for (String name : names) {
+          TreeSnapshot s = TreeSnapshot.open(dir.resolve("p" + p).resolve(name));
+          snaps.add(s);
+          minFlushed = Math.min(minFlushed, s.flushedLsn());
+        }
+        LogScan.read(partitionLog(dir, cfg.store(), p), minFlushed).replay(Integer.MAX_VALUE, 0,
+            minFlushed, (lsn, op) -> {
+              int t = op.key()[0] & 0xFF;
+              if (t < snaps.size()) {
+                snaps.get(t).apply(lsn, Arrays.copyOfRange(op.key(), 1, op.key().length),
+                    op.value());
               }
-            }
-          }
-        }
-        for (byte[] missing : want) {
-          fault(faults, "index " + name + " of partition " + p + " lacks " + describe(missing));
-        }
-        entries.merge(name, seen, Long::sum);
-        stale.merge(name, extra, Long::sum);
+            });
+        checkPartition(cfg, p, cfg.partitions(), t -> snaps.get(t).scan(), tally);
+      } catch (IOException | RuntimeException e) {
+        faults.add(dir.resolve("p" + p) + ": the indexes of partition " + p + " cannot be read"
+            + " for the agreement check: " + e.getMessage());
+      } finally {
+        snaps.forEach(TreeSnapshot::close);
       }
     }
-    return new Report(records, entries, stale, List.copyOf(faults));
+    return tally.report();
+  }
+
+  /** Counts and faults of the agreement check, summed over partitions. */
+  private static final class Tally {
+    final DatasetConfig config;
+    long records;
+    final Map<String, Long> entries = new LinkedHashMap<>();
+    final Map<String, Long> stale = new LinkedHashMap<>();
+    final List<String> faults = new ArrayList<>();
+
+    Tally(DatasetConfig config) {
+      this.config = config;
+      config.secondaryIndexes().forEach(s -> {
+        entries.put(s.name(), 0L);
+        stale.put(s.name(), 0L);
+      });
+    }
+
+    void fault(String f) {
+      if (faults.size() < MAX_FAULTS) {
+        faults.add(f);
+      }
+    }
+
+    Report report() {
+      return new Report(records, entries, stale, List.copyOf(faults));
+    }
+  }
+
+  /**
+   * Checks partition {@code p}; {@code scanTree} scans tree 0 (the primary) or {@code i + 1} (the
+   * {@code i}-th secondary index).
+   */
+  private static void checkPartition(DatasetConfig config, int p, int partitions,
+      IntFunction<ScanCursor> scanTree, Tally tally) {
+    List<SecondaryIndexSpec> secondaries = config.secondaryIndexes();
+    List<TreeSet<byte[]>> expected = new ArrayList<>();
+    for (int i = 0; i < secondaries.size(); i++) {
+      expected.add(new TreeSet<>(Arrays::compareUnsigned));
+    }
+    try (ScanCursor c = scanTree.apply(0)) {
+      while (c.hasNext()) {
+        KeyValue kv = c.next();
+        tally.records++;
+        String key = shown(kv.key());
+        try {
+          Utf8.decode(kv.key(), "primary key");
+        } catch (IllegalArgumentException e) {
+          tally.fault("record " + key + " in partition " + p + ": " + e.getMessage());
+        }
+        int owner = Dataset.partitionOf(kv.key(), partitions);
+        if (owner != p) {
+          tally.fault("record " + key + " is in partition " + p + " but hashes to " + owner);
+        }
+        Map<String, String> fields;
+        try {
+          fields = RecordCodec.decode(kv.value());
+        } catch (IllegalArgumentException e) {
+          tally.fault("record " + key + " in partition " + p + " does not decode: "
+              + e.getMessage());
+          continue;
+        }
+        for (int i = 0; i < secondaries.size(); i++) {
+          String v = fields.get(secondaries.get(i).field());
+          if (v != null) {
+            expected.get(i).add(SecondaryKey.encode(Utf8.encode(v, "value of field",
+                secondaries.get(i).field()), kv.key()));
+          }
+        }
+      }
+    }
+    for (int i = 0; i < secondaries.size(); i++) {
+      String name = secondaries.get(i).name();
+      TreeSet<byte[]> want = expected.get(i);
+      long seen = 0;
+      long extra = 0;
+      try (ScanCursor c = scanTree.apply(i + 1)) {
+        while (c.hasNext()) {
+          byte[] k = c.next().key();
+          seen++;
+          if (!want.remove(k)) {
+            extra++;
+            if (config.maintenance() == SecondaryMaintenance.EAGER) {
+              tally.fault("index " + name + " of partition " + p + " has " + describe(k)
+                  + " but the primary record does not match it");
+            }
+          }
+        }
+      }
+      for (byte[] missing : want) {
+        tally.fault("index " + name + " of partition " + p + " lacks " + describe(missing));
+      }
+      tally.entries.merge(name, seen, Long::sum);
+      tally.stale.merge(name, extra, Long::sum);
+    }
   }
 
   private static String describe(byte[] entryKey) {
@@ -123,12 +358,6 @@ public final class DatasetVerifier {
       return Utf8.printable(Utf8.decode(key, "key"), 200);
     } catch (IllegalArgumentException e) {
       return Arrays.toString(key);
-    }
-  }
-
-  private static void fault(List<String> faults, String f) {
-    if (faults.size() < MAX_FAULTS) {
-      faults.add(f);
     }
   }
 }

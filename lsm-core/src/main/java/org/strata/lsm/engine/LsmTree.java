@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.CorruptionException;
+import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.KeyValue;
 import org.strata.lsm.Limits;
 import org.strata.lsm.LsmStore;
@@ -42,9 +43,11 @@ import org.strata.lsm.component.PageCache;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
 import org.strata.lsm.io.Clock;
+import org.strata.lsm.io.CreatedPaths;
 import org.strata.lsm.io.Directories;
 import org.strata.lsm.io.DirectoryLock;
 import org.strata.lsm.io.IoThrottle;
+import org.strata.lsm.io.RepeatedFailures;
 import org.strata.lsm.io.WritableFile;
 import org.strata.lsm.memory.MemoryComponent;
 import org.strata.lsm.spi.MergeContext;
@@ -132,6 +135,8 @@ public final class LsmTree implements LsmStore {
 
   private final Thread flushThread;
   private final EngineContext context = new EngineContext();
+  private final RepeatedFailures flushFailures;
+  private final RepeatedFailures mergeFailures;
 
   private LsmTree(Path dir, StoreConfig config, StoreEnvironment env, DirectoryLock dirLock,
       MergePolicy policy, MergeScheduler scheduler, TreeGroup group) {
@@ -146,6 +151,8 @@ public final class LsmTree implements LsmStore {
     this.cache = new PageCache(config.pageCacheSize());
     this.throttle = group != null ? group.throttle() : new IoThrottle(config.writeRateLimit(), clock);
     this.writeLimiter = new IoThrottle(config.flowControl().writeRate(), clock);
+    this.flushFailures = new RepeatedFailures(LOG, "flush of " + dir);
+    this.mergeFailures = new RepeatedFailures(LOG, "merge in " + dir);
     this.flushThread = new Thread(this::flushLoop, "strata-flush-" + dir.getFileName());
     this.flushThread.setDaemon(true);
   }
@@ -173,25 +180,52 @@ public final class LsmTree implements LsmStore {
     MergeScheduler scheduler = Plugins.mergeScheduler(config.mergeScheduler());
     DirectoryLock lockHeld = null;
     LsmTree tree = null;
+    // A refused open leaves the file system as it found it: what this open creates is removed.
+    CreatedPaths created = new CreatedPaths();
     try {
       if (Files.exists(dir) && !Files.isDirectory(dir)) {
         throw new StrataException(dir + " exists and is not a directory");
       }
-      Files.createDirectories(dir);
+      if (group == null && config.logDir() != null) {
+        // Before anything else is written: a log.dir that cannot be created refuses the open.
+        createLogDir(created, Path.of(config.logDir()));
+      }
+      if (Files.isDirectory(dir)) {
+        created.watch(dir);
+      } else {
+        created.createDirectories(dir);
+      }
       lockHeld = DirectoryLock.acquire(dir, "store " + dir + " is in use by another process (or"
           + " is already open in this one); close it first");
-      if (requested != null || !Files.exists(savedConfig)) {
-        writeConfig(dir, config);
-      }
       tree = new LsmTree(dir, config, env, lockHeld, policy, scheduler, group);
       tree.recover();
+      // Saved only once recovery has succeeded, so that a refused open writes no configuration (a
+      // member's recovery is its group's log: the group saves it, see saveConfig).
+      if (group == null && (requested != null || !Files.exists(savedConfig))) {
+        writeConfig(dir, config, env.fileIo());
+      }
+      tree.start();
       return tree;
     } catch (IOException e) {
       cleanupFailedOpen(tree, lockHeld, scheduler);
+      created.removeAll();
       throw new StorageException("cannot open store " + dir + ": " + e, e);
     } catch (RuntimeException e) {
       cleanupFailedOpen(tree, lockHeld, scheduler);
+      created.removeAll();
       throw e;
+    }
+  }
+
+  /**
+   * Creates {@code log.dir}, refusing the open with a message naming the key if it cannot be.
+   */
+  static void createLogDir(CreatedPaths created, Path logDir) {
+    try {
+      created.createDirectories(logDir);
+    } catch (IOException e) {
+      throw InvalidConfigurationException.of("log.dir", logDir, "a directory that exists or can be"
+          + " created; creating it failed: " + e);
     }
   }
 
@@ -210,8 +244,9 @@ public final class LsmTree implements LsmStore {
     }
   }
 
-  private static void writeConfig(Path dir, StoreConfig config) throws IOException {
-    Directories.writeAtomically(org.strata.lsm.io.FileIo.standard(), dir.resolve(CONFIG_FILE),
+  private static void writeConfig(Path dir, StoreConfig config, org.strata.lsm.io.FileIo io)
+      throws IOException {
+    Directories.writeAtomically(io, dir.resolve(CONFIG_FILE),
         java.nio.ByteBuffer.wrap(StoreConfigJson.toJson(config).getBytes(
             java.nio.charset.StandardCharsets.UTF_8)));
   }
@@ -220,7 +255,7 @@ public final class LsmTree implements LsmStore {
     return String.format(Locale.ROOT, "%012d.cmp", fileNumber);
   }
 
-  private static boolean isComponentFile(String name) {
+  static boolean isComponentFile(String name) {
     return name.endsWith(".cmp") && name.length() == 16 && name.substring(0, 12).chars()
         .allMatch(Character::isDigit);
   }
@@ -287,11 +322,16 @@ public final class LsmTree implements LsmStore {
       Path logDir = config.logDir() == null ? dir.resolve("wal") : Path.of(config.logDir());
       MemoryComponent replayInto = active;
       wal = WriteAheadLog.open(logDir, config.durability(), config.groupCommitIntervalMillis(),
-          env.fileIo(), flushedLsn, (lsn, op) -> replayInto.put(op.key(), op.value(), lsn));
+          env.fileIo(), config.logRecoveryMode(), flushedLsn,
+          (lsn, op) -> replayInto.put(op.key(), op.value(), lsn));
       if (!replayInto.isEmpty()) {
         LOG.info("recovered {} keys from the write-ahead log of {}", replayInto.entryCount(), dir);
       }
     }
+  }
+
+  /** Starts flushing and asks the policy about the recovered components. */
+  private void start() {
     flushThread.start();
     afterComponentChange();
   }
@@ -564,6 +604,7 @@ public final class LsmTree implements LsmStore {
       }
       try {
         flushOne(mc);
+        flushFailures.succeeded();
         lock.lock();
         try {
           lastFlushError = null;
@@ -572,8 +613,8 @@ public final class LsmTree implements LsmStore {
           lock.unlock();
         }
       } catch (Throwable e) {
-        LOG.error("flush of {} failed; the memory component stays readable and the flush will be"
-            + " retried", dir, e);
+        flushFailures.failed(e, "the memory component stays readable and the flush is retried"
+            + " every second (a repeat of the same error is only counted)");
         lock.lock();
         try {
           lastFlushError = e;
@@ -626,7 +667,10 @@ public final class LsmTree implements LsmStore {
           w.finish();
         }
         Directories.atomicRename(tmp, finalPath);
-      } catch (IOException | RuntimeException e) {
+      } catch (IOException e) {
+        Files.deleteIfExists(tmp);
+        throw new StorageException(tmp, "cannot write component file " + tmp + ": " + e, e);
+      } catch (RuntimeException e) {
         Files.deleteIfExists(tmp);
         throw e;
       }
@@ -1436,7 +1480,8 @@ public final class LsmTree implements LsmStore {
       try {
         flushAllLocked();
       } catch (RuntimeException e) {
-        LOG.error("flush at close of {} failed; the write-ahead log keeps the data", dir, e);
+        LOG.error("flush at close of {} failed (after {} failed background attempts); the"
+            + " write-ahead log keeps the data", dir, flushFailures.failures(), e);
       }
       closing = true;
       flushThreadStop = true;
@@ -1477,6 +1522,53 @@ public final class LsmTree implements LsmStore {
       } catch (IOException e) {
         LOG.error("cannot write the manifest of {} at close", dir, e);
       }
+    }
+    current.release();
+    try {
+      dirLock.close();
+    } catch (IOException e) {
+      LOG.warn("cannot release the lock of {}: {}", dir, e.toString());
+    }
+  }
+
+  /** Failures of this tree's merges, logged once per distinct error (see MergeOperation). */
+  RepeatedFailures mergeFailures() {
+    return mergeFailures;
+  }
+
+  /** Saves a member's configuration once its group has recovered the shared log. */
+  void saveConfig() throws IOException {
+    writeConfig(dir, config, env.fileIo());
+  }
+
+  /**
+   * Closes a member tree whose group failed to open: stops its threads and releases its files and
+   * lock, but flushes nothing and writes no manifest, so a refused open leaves the directory as it
+   * was (whatever the log replayed into memory is dropped; the log still has it).
+   */
+  void abandon() {
+    lock.lock();
+    try {
+      closing = true;
+      flushThreadStop = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    scheduler.close();
+    List<MergeOperation> leftover;
+    lock.lock();
+    try {
+      leftover = new ArrayList<>(liveMerges);
+    } finally {
+      lock.unlock();
+    }
+    leftover.forEach(MergeOperation::abandonUnstarted);
+    flushThread.interrupt();
+    try {
+      flushThread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     current.release();
     try {

@@ -169,13 +169,15 @@ final class MergeOperation implements IoOperation {
           pausedNanos, inputComponents, totalInputPages, outPages, outBytes, outputLevel, "ok");
       tree.mergeCompleted(this, outputs, rec);
       success = true;
+      tree.mergeFailures().succeeded();
       LOG.info("merge finished: {} components ({} pages) of {} into {} file(s), {} bytes, level {}",
           inputComponents, totalInputPages, tree.name(), outputs.size(), outBytes, outputLevel);
     } catch (Cancelled e) {
       outcome = "cancelled";
     } catch (Throwable e) {
       outcome = "failed: " + e;
-      LOG.error("merge in {} failed; its inputs stay in place", tree.name(), e);
+      tree.mergeFailures().failed(e, "its inputs stay in place (a repeat of the same error is"
+          + " only counted)");
     } finally {
       if (!success) {
         for (DiskComponent c : outputs) {

@@ -109,7 +109,8 @@ public final class TreeGroup implements AutoCloseable {
           : Path.of(logSettings.logDir());
       long[] replayed = new long[members.size()];
       g.wal = WriteAheadLog.open(logDir, logSettings.durability(),
-          logSettings.groupCommitIntervalMillis(), env.fileIo(), replayFrom, lsnFloor,
+          logSettings.groupCommitIntervalMillis(), env.fileIo(), logSettings.logRecoveryMode(),
+          replayFrom, lsnFloor,
           (lsn, op) -> {
             int t = op.key()[0] & 0xFF;
             if (t >= flushed.length) {
@@ -122,6 +123,14 @@ public final class TreeGroup implements AutoCloseable {
               replayed[t]++;
             }
           });
+      for (LsmTree t : g.trees) {
+        try {
+          t.saveConfig();
+        } catch (java.io.IOException e) {
+          throw new StorageException("cannot save the configuration of " + t.directory() + ": "
+              + e, e);
+        }
+      }
       for (int i = 0; i < replayed.length; i++) {
         if (replayed[i] > 0) {
           LOG.info("recovered {} operations of {} from the log of {}", replayed[i],
@@ -130,17 +139,41 @@ public final class TreeGroup implements AutoCloseable {
       }
       return g;
     } catch (RuntimeException e) {
-      for (LsmTree t : g.trees) {
-        try {
-          t.close();
-        } catch (RuntimeException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-      }
-      if (g.wal != null) {
-        g.wal.close();
-      }
+      // A refused open writes nothing: the trees are dropped without a flush or a manifest.
+      g.abandon(e);
       throw e;
+    }
+  }
+
+  /**
+   * Closes a group whose caller failed to open (a dataset whose next partition was refused):
+   * releases the trees and the log without flushing or writing a manifest. What was replayed from
+   * the log stays in the log.
+   */
+  public void abandon() {
+    abandon(null);
+  }
+
+  private void abandon(RuntimeException cause) {
+    lock.lock();
+    try {
+      closing = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    for (LsmTree t : trees) {
+      try {
+        t.abandon();
+      } catch (RuntimeException e) {
+        if (cause == null) {
+          throw e;
+        }
+        cause.addSuppressed(e);
+      }
+    }
+    if (wal != null) {
+      wal.close();
     }
   }
 

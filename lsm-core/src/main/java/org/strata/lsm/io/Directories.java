@@ -36,6 +36,9 @@ public final class Directories {
         f.write(b);
       }
       f.force();
+    } catch (IOException e) {
+      // Name the file: an error such as a full disk does not.
+      throw new IOException("cannot write " + tmp + ": " + e.getMessage(), e);
     }
     atomicRename(tmp, file);
   }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.strata.lsm.StrataException;
@@ -36,6 +37,40 @@ public final class DirectoryLock implements AutoCloseable {
     FileLock l;
     try {
       l = ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      l = null;
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
+    }
+    if (l == null) {
+      ch.close();
+      throw new StrataException(refusal);
+    }
+    return new DirectoryLock(ch, l);
+  }
+
+  /**
+   * For a reader that must change nothing (verification): takes a <em>shared</em> lock on {@code
+   * dir}'s lock file if that file exists, through a channel opened for reading only, so it neither
+   * creates nor writes a file. A process that has the store open holds the exclusive lock, so the
+   * shared one is refused while it runs, and a store cannot be opened while the reader holds it.
+   * If there is no lock file, no process has ever opened the directory as a store (opening creates
+   * the file before anything else) and there is nothing to exclude: returns null.
+   *
+   * @throws StrataException with {@code refusal} if another holder has the directory locked
+   */
+  public static DirectoryLock acquireSharedIfPresent(Path dir, String refusal)
+      throws IOException {
+    FileChannel ch;
+    try {
+      ch = FileChannel.open(dir.resolve(FILE), StandardOpenOption.READ);
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+    FileLock l;
+    try {
+      l = ch.tryLock(0, Long.MAX_VALUE, true);
     } catch (OverlappingFileLockException e) {
       l = null;
     } catch (IOException | RuntimeException e) {

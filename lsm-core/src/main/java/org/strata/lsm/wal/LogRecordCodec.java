@@ -17,6 +17,10 @@ import java.util.zip.CRC32C;
  */
 final class LogRecordCodec {
   static final int HEADER = 8;
+  /** Smallest record: header, first LSN and operation count. */
+  static final int MIN_RECORD = HEADER + 12;
+  /** Smallest encoded operation: kind and key length (a delete of an empty key). */
+  static final int MIN_OP_BYTES = 5;
   static final byte UPSERT = 1;
   static final byte DELETE = 2;
 
@@ -59,13 +63,53 @@ final class LogRecordCodec {
   }
 
   /**
-   * Decodes the record at {@code at} if it is whole and its checksum holds.
+   * Checks the record at {@code at} without applying it: its length fits before {@code limit}, its
+   * checksum holds and its body parses exactly.
+   *
+   * @return the position after the record, or -1 if the bytes from {@code at} do not hold a valid
+   *     record (torn or corrupt)
+   */
+  static int validate(byte[] buf, int at, int limit) {
+    return walk(buf, at, limit, null, null);
+  }
+
+  /**
+   * Decodes the record at {@code at} if it is whole and its checksum holds, and passes each of its
+   * operations with LSN above {@code skipUpToLsn} to {@code out}. A record that fails applies
+   * nothing.
    *
    * @return the position after the record, or -1 if the bytes from {@code at} do not hold a valid
    *     record (torn or corrupt)
    */
   static int decode(byte[] buf, int at, int limit, LogReplayer out, long skipUpToLsn) {
-    if (limit - at < HEADER) {
+    if (limit - at < MIN_RECORD) {
+      return -1;
+    }
+    int count = getInt(buf, at + HEADER + 8);
+    int bodyLen = getInt(buf, at);
+    int n = Math.max(0, Math.min(count, bodyLen / MIN_OP_BYTES));
+    byte[][] keys = new byte[n][];
+    byte[][] values = new byte[n][];
+    // Parse fully before applying, so a malformed body applies nothing.
+    int end = walk(buf, at, limit, keys, values);
+    if (end < 0) {
+      return -1;
+    }
+    long lsn = firstLsn(buf, at);
+    for (int i = 0; i < count; i++) {
+      if (lsn + i > skipUpToLsn) {
+        out.apply(lsn + i, new LogOp(keys[i], values[i]));
+      }
+    }
+    return end;
+  }
+
+  /**
+   * Checks the record at {@code at}; when {@code keys} is not null, copies the operations' keys and
+   * values into {@code keys} and {@code values} (each at least the operation count long).
+   */
+  private static int walk(byte[] buf, int at, int limit, byte[][] keys, byte[][] values) {
+    if (at < 0 || limit - at < MIN_RECORD) {
       return -1;
     }
     int bodyLen = getInt(buf, at);
@@ -77,19 +121,14 @@ final class LogRecordCodec {
     if ((int) crc.getValue() != getInt(buf, at + 4)) {
       return -1;
     }
-    int p = at + HEADER;
-    int end = p + bodyLen;
-    long lsn = getLong(buf, p);
-    int count = getInt(buf, p + 8);
-    p += 12;
-    // Parse fully before applying, so a malformed body applies nothing.
-    byte[][] keys = new byte[Math.max(0, Math.min(count, bodyLen))][];
-    byte[][] values = new byte[keys.length][];
-    if (count < 0 || count > bodyLen) {
+    int p = at + HEADER + 12;
+    int end = at + HEADER + bodyLen;
+    int count = getInt(buf, at + HEADER + 8);
+    if (count < 0 || count > bodyLen / MIN_OP_BYTES || (keys != null && count > keys.length)) {
       return -1;
     }
     for (int i = 0; i < count; i++) {
-      if (p + 5 > end) {
+      if (p + MIN_OP_BYTES > end) {
         return -1;
       }
       byte kind = buf[p++];
@@ -98,7 +137,9 @@ final class LogRecordCodec {
       if (kl < 0 || kl > end - p || (kind != UPSERT && kind != DELETE)) {
         return -1;
       }
-      keys[i] = Arrays.copyOfRange(buf, p, p + kl);
+      if (keys != null) {
+        keys[i] = Arrays.copyOfRange(buf, p, p + kl);
+      }
       p += kl;
       if (kind == UPSERT) {
         if (p + 4 > end) {
@@ -109,23 +150,27 @@ final class LogRecordCodec {
         if (vl < 0 || vl > end - p) {
           return -1;
         }
-        values[i] = Arrays.copyOfRange(buf, p, p + vl);
+        if (keys != null) {
+          values[i] = Arrays.copyOfRange(buf, p, p + vl);
+        }
         p += vl;
       }
     }
-    if (p != end) {
-      return -1;
-    }
-    for (int i = 0; i < count; i++) {
-      if (lsn + i > skipUpToLsn) {
-        out.apply(lsn + i, new LogOp(keys[i], values[i]));
-      }
-    }
-    return end;
+    return p == end ? end : -1;
+  }
+
+  /** Sequence number of the first operation of the record at {@code at} (framing not checked). */
+  static long firstLsn(byte[] buf, int at) {
+    return getLong(buf, at + HEADER);
+  }
+
+  /** Number of operations of the record at {@code at} (framing not checked). */
+  static int opCount(byte[] buf, int at) {
+    return getInt(buf, at + HEADER + 8);
   }
 
   /** Sequence number of the last operation of the record at {@code at} (assumed valid). */
   static long lastLsn(byte[] buf, int at) {
-    return getLong(buf, at + HEADER) + getInt(buf, at + HEADER + 8) - 1;
+    return firstLsn(buf, at) + opCount(buf, at) - 1;
   }
 }

@@ -3,10 +3,8 @@ package org.strata.lsm.wal;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,11 +13,11 @@ import java.util.TreeMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.Durability;
+import org.strata.lsm.LogRecoveryMode;
 import org.strata.lsm.StorageException;
 import org.strata.lsm.io.Directories;
 import org.strata.lsm.io.FileIo;
@@ -32,9 +30,10 @@ import org.strata.lsm.io.WritableFile;
  * callers share one force (group commit). The store rolls to a new segment whenever it seals a
  * memory component, so a segment can be deleted once every LSN in it is in a disk component.
  *
- * <p>Recovery ({@link #open}) replays the records with LSN above the flushed LSN; a torn or
- * corrupt record at the tail of the last segment is the end of the log (the segment is truncated
- * there); anywhere else it is reported as corruption.
+ * <p>Recovery ({@link #open}) replays the records with LSN above the flushed LSN. A record that
+ * fails its framing or checksum is a torn tail (cut off) only if it is in the last segment and no
+ * intact record follows it; anything else is corruption, which the {@link LogRecoveryMode} decides
+ * about (refuse, stop there, or skip it). See {@link LogScan} and docs/format.md.
  */
 public final class WriteAheadLog implements Closeable {
   private static final Logger LOG = LogManager.getLogger(WriteAheadLog.class);
@@ -55,6 +54,7 @@ public final class WriteAheadLog implements Closeable {
 
   // Guarded by syncLock.
   private WritableFile segment;
+  private Path segmentPath;
   private volatile long durableLsn;
   private volatile long writtenLsn;
   private volatile IOException failure;
@@ -83,39 +83,41 @@ public final class WriteAheadLog implements Closeable {
 
   /**
    * Opens the log in {@code dir}, replaying every operation with LSN above {@code flushedLsn}, and
-   * starts a new segment for appends.
+   * starts a new segment for appends. What happens to a bad record is up to {@code mode}.
+   *
+   * @throws CorruptionException when {@code mode} refuses a bad record; nothing is changed then
    */
   public static WriteAheadLog open(Path dir, Durability durability, long groupCommitMillis,
-      FileIo fileIo, long flushedLsn, LogReplayer replayer) {
-    return open(dir, durability, groupCommitMillis, fileIo, flushedLsn, flushedLsn, replayer);
+      FileIo fileIo, LogRecoveryMode mode, long flushedLsn, LogReplayer replayer) {
+    return open(dir, durability, groupCommitMillis, fileIo, mode, flushedLsn, flushedLsn,
+        replayer);
   }
 
   /**
-   * As {@link #open(Path, Durability, long, FileIo, long, LogReplayer)} for a log shared by several
-   * indexes: operations above {@code replayFrom} are replayed (the replayer filters per index), and
-   * new operations get sequence numbers above {@code lsnFloor} (the highest sequence number any
-   * index has flushed), so no index ever sees a reused number.
+   * As {@link #open(Path, Durability, long, FileIo, LogRecoveryMode, long, LogReplayer)} for a log
+   * shared by several indexes: operations above {@code replayFrom} are replayed (the replayer
+   * filters per index), and new operations get sequence numbers above {@code lsnFloor} (the highest
+   * sequence number any index has flushed), so no index ever sees a reused number.
    */
   public static WriteAheadLog open(Path dir, Durability durability, long groupCommitMillis,
-      FileIo fileIo, long replayFrom, long lsnFloor, LogReplayer replayer) {
-    long flushedLsn = replayFrom;
+      FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor,
+      LogReplayer replayer) {
     try {
       Files.createDirectories(dir);
-      TreeMap<Long, Path> found = listSegments(dir);
-      long last = Math.max(flushedLsn, lsnFloor);
-      if (!found.isEmpty()) {
-        last = Math.max(last, found.lastKey() - 1); // an empty last segment still names its LSN
-      }
-      List<Long> firsts = new ArrayList<>(found.keySet());
-      for (int i = 0; i < firsts.size(); i++) {
-        Path seg = found.get(firsts.get(i));
-        long segLast = replaySegment(seg, i == firsts.size() - 1, flushedLsn, replayer);
-        last = Math.max(last, segLast);
-      }
+      LogRecovery.Outcome r = LogRecovery.recover(dir, mode, replayFrom, replayer);
+      long last = Math.max(Math.max(replayFrom, lsnFloor), r.lastLsn());
       WriteAheadLog wal = new WriteAheadLog(dir, durability, fileIo, last, groupCommitMillis);
-      wal.segments.putAll(found);
-      synchronized (wal.syncLock) {
-        wal.startSegment(last + 1);
+      try {
+        wal.segments.putAll(r.segments());
+        synchronized (wal.syncLock) {
+          wal.startSegment(last + 1);
+        }
+        if (r.cutAfterNewSegment() != null) {
+          LogRecovery.truncate(r.cutAfterNewSegment(), r.cutOffset());
+        }
+      } catch (IOException | RuntimeException e) {
+        wal.close();
+        throw e;
       }
       return wal;
     } catch (IOException e) {
@@ -123,53 +125,10 @@ public final class WriteAheadLog implements Closeable {
     }
   }
 
-  private static TreeMap<Long, Path> listSegments(Path dir) throws IOException {
-    TreeMap<Long, Path> found = new TreeMap<>();
-    try (Stream<Path> s = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        String n = p.getFileName().toString();
-        if (n.startsWith("wal-") && n.endsWith(".log")) {
-          try {
-            found.put(Long.parseLong(n.substring(4, n.length() - 4)), p);
-          } catch (NumberFormatException e) {
-            LOG.warn("ignoring unexpected file {} in the log directory", p);
-          }
-        }
-      }
-    }
-    return found;
-  }
-
-  /** Replays one segment; returns the highest LSN it holds (0 if none). */
-  private static long replaySegment(Path seg, boolean isLast, long flushedLsn,
-      LogReplayer replayer) throws IOException {
-    byte[] data = Files.readAllBytes(seg);
-    int pos = 0;
-    long last = 0;
-    while (pos < data.length) {
-      int next = LogRecordCodec.decode(data, pos, data.length, replayer, flushedLsn);
-      if (next < 0) {
-        if (!isLast) {
-          throw new CorruptionException(seg, pos, "log record fails its checksum or framing in a"
-              + " segment that is not the last one");
-        }
-        LOG.warn("log segment {} ends with {} bytes of a torn record at offset {}; truncating",
-            seg.getFileName(), data.length - pos, pos);
-        try (FileChannel ch = FileChannel.open(seg, StandardOpenOption.WRITE)) {
-          ch.truncate(pos);
-          ch.force(true);
-        }
-        break;
-      }
-      last = LogRecordCodec.lastLsn(data, pos);
-      pos = next;
-    }
-    return last;
-  }
-
   private void startSegment(long firstLsn) throws IOException {
     Path p = dir.resolve(String.format(Locale.ROOT, "wal-%020d.log", firstLsn));
     segment = fileIo.create(p);
+    segmentPath = p;
     Directories.force(dir);
     segments.put(firstLsn, p);
   }
@@ -229,7 +188,8 @@ public final class WriteAheadLog implements Closeable {
         segment.force();
       } catch (IOException e) {
         failure = e;
-        throw new StorageException("cannot force the write-ahead log: " + e, e);
+        throw new StorageException(segmentPath, "cannot force the write-ahead log segment "
+            + segmentPath + ": " + e, e);
       }
       durableLsn = upTo;
     }
@@ -243,7 +203,8 @@ public final class WriteAheadLog implements Closeable {
   // Must hold syncLock. Returns the LSN written up to.
   private long writeOut() {
     if (failure != null) {
-      throw new StorageException("the write-ahead log failed earlier: " + failure, failure);
+      throw new StorageException(segmentPath, "the write-ahead log failed earlier, writing "
+          + segmentPath + ": " + failure, failure);
     }
     byte[] data;
     int len;
@@ -260,7 +221,8 @@ public final class WriteAheadLog implements Closeable {
         segment.write(ByteBuffer.wrap(data, 0, len));
       } catch (IOException e) {
         failure = e;
-        throw new StorageException("cannot write the write-ahead log: " + e, e);
+        throw new StorageException(segmentPath, "cannot write the write-ahead log segment "
+            + segmentPath + ": " + e, e);
       }
     }
     writtenLsn = upTo;
@@ -268,10 +230,14 @@ public final class WriteAheadLog implements Closeable {
   }
 
   private void groupCommit() {
+    if (failure != null) {
+      return; // the log is failed for good: writers get the error, logged once below
+    }
     try {
       syncAll();
     } catch (RuntimeException e) {
-      LOG.error("group commit of the write-ahead log failed", e);
+      LOG.error("group commit of the write-ahead log in {} failed; the log accepts no more"
+          + " writes", dir, e);
     }
   }
 
@@ -291,7 +257,8 @@ public final class WriteAheadLog implements Closeable {
         startSegment(lastLsn() + 1);
       } catch (IOException e) {
         failure = e;
-        throw new StorageException("cannot roll the write-ahead log: " + e, e);
+        throw new StorageException(segmentPath, "cannot roll the write-ahead log segment "
+            + segmentPath + ": " + e, e);
       }
     }
   }
@@ -340,6 +307,9 @@ public final class WriteAheadLog implements Closeable {
           return;
         }
         closed = true;
+      }
+      if (segment == null) {
+        return; // the open failed before the first segment existed
       }
       try {
         if (failure == null) {

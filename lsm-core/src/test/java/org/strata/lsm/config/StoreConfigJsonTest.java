@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 import org.strata.lsm.Durability;
 import org.strata.lsm.InvalidConfigurationException;
+import org.strata.lsm.LogRecoveryMode;
 
 class StoreConfigJsonTest {
   @Test
@@ -54,5 +55,36 @@ class StoreConfigJsonTest {
     assertThatThrownBy(() -> StoreConfigJson.parse(
         "{\"io\": {\"write-rate-limit\": \"1KB\"}}", "t"))
         .hasMessageContaining("io.write-rate-limit").hasMessageContaining("64KB");
+  }
+
+  @Test
+  void recoveryModeParsesRoundTripsAndNamesTheAllowedModes() {
+    StoreConfig c = StoreConfigJson.parse("{\"log\": {\"recovery-mode\": \"point-in-time\"}}", "t");
+    assertThat(c.logRecoveryMode()).isEqualTo(LogRecoveryMode.POINT_IN_TIME);
+    assertThat(StoreConfigJson.parse(StoreConfigJson.toJson(c), "again")).isEqualTo(c);
+    assertThat(StoreConfig.defaults().logRecoveryMode())
+        .isEqualTo(LogRecoveryMode.TOLERATE_TORN_TAIL);
+    assertThatThrownBy(() -> StoreConfigJson.parse(
+        "{\"log\": {\"recovery-mode\": \"best-effort\"}}", "t"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("log.recovery-mode").hasMessageContaining("best-effort")
+        .hasMessageContaining("tolerate-torn-tail, absolute-consistency, point-in-time,"
+            + " skip-corrupted");
+    assertThatThrownBy(() -> StoreConfigJson.parse("{\"log\": {\"recovery-mode\": 1}}", "t"))
+        .hasMessageContaining("log.recovery-mode");
+  }
+
+  @Test
+  void aKeyGivenTwiceIsRejectedNamingTheKey() {
+    assertThatThrownBy(() -> StoreConfigJson.parse("""
+        {"memory-component": {"size": "1MB", "count": 2, "size": "64MB"}}
+        """, "cfg.json"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("cfg.json").hasMessageContaining("'size'")
+        .hasMessageContaining("twice");
+    assertThatThrownBy(() -> StoreConfigJson.parse("""
+        {"log": {"durability": "sync"}, "log": {"durability": "none"}}
+        """, "cfg.json"))
+        .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("'log'");
   }
 }

@@ -50,6 +50,19 @@ class DatasetConfigJsonTest {
   }
 
   @Test
+  void aKeyGivenTwiceFailsNamingIt() {
+    assertThatThrownBy(() -> DatasetConfigJson.parse("""
+        {"partitions": 2, "secondary-indexes": [], "partitions": 4}
+        """, "ds.json")).isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("ds.json").hasMessageContaining("'partitions'")
+        .hasMessageContaining("twice");
+    assertThatThrownBy(() -> DatasetConfigJson.parse("""
+        {"secondary-indexes": [{"name": "a", "field": "f", "name": "b"}]}
+        """, "ds.json")).isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("'name'");
+  }
+
+  @Test
   void anUnknownMaintenanceModeFailsListingTheAllowedOnes() {
     assertThatThrownBy(() -> DatasetConfigJson.parse("{\"secondary-maintenance\": \"eventual\"}",
         "test")).isInstanceOf(InvalidConfigurationException.class)

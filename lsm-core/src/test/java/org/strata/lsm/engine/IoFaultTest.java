@@ -141,4 +141,48 @@ class IoFaultTest {
     }
     assertThat(StoreVerifier.verify(dir).ok()).isTrue();
   }
+
+  @Test
+  void aFlushThatKeepsFailingLogsOneStackTraceAndCountsTheRetries() throws Exception {
+    Path dir = tmp.resolve("full-disk");
+    FaultyFileIo io = new FaultyFileIo(".cmp.tmp").withMessage("No space left on device");
+    java.util.List<LogEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+    AbstractAppender capture = new AbstractAppender("all", null, null, true,
+        Property.EMPTY_ARRAY) {
+      @Override
+      public void append(LogEvent e) {
+        events.add(e.toImmutable());
+      }
+    };
+    capture.start();
+    org.apache.logging.log4j.core.Logger logger =
+        (org.apache.logging.log4j.core.Logger) LogManager.getLogger(LsmTree.class);
+    logger.addAppender(capture);
+    Level level = logger.getLevel();
+    logger.setLevel(Level.WARN);
+    try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
+        .withMemoryComponent(1 << 20, 2), new StoreEnvironment(Clock.system(), io))) {
+      store.put(b("k"), b("v"));
+      io.failNextWrites(6);
+      for (int attempt = 1; attempt <= 6; attempt++) {
+        assertThatThrownBy(store::flush).as("attempt %d", attempt)
+            .isInstanceOf(StorageException.class)
+            .hasMessageContaining("No space left on device")
+            .satisfies(e -> assertThat(((StorageException) e.getCause()).path().toString())
+                .endsWith(".cmp.tmp"));
+      }
+      store.flush(); // the seventh attempt succeeds
+      assertThat(store.stats().flushes()).isEqualTo(1);
+    } finally {
+      logger.removeAppender(capture);
+      logger.setLevel(level);
+    }
+    java.util.List<LogEvent> traces = events.stream()
+        .filter(e -> e.getThrown() != null
+            && e.getMessage().getFormattedMessage().startsWith("flush of")).toList();
+    assertThat(traces).as("one stack trace for six failures of the same flush: %s",
+        traces.stream().map(e -> String.valueOf(e.getThrown())).toList()).hasSize(1);
+    assertThat(events).anySatisfy(e -> assertThat(e.getMessage().getFormattedMessage())
+        .contains("flush of").contains("succeeded after 6 failed attempt(s)"));
+  }
 }

@@ -9,17 +9,27 @@ import org.strata.lsm.io.FileIo;
 import org.strata.lsm.io.WritableFile;
 
 /**
- * A {@link FileIo} over the real file system that can fail the next N writes or forces of files
- * whose name ends with a given suffix, and can report each write (path, bytes) to a listener.
+ * A {@link FileIo} over the real file system that can fail the next N creations, writes or forces
+ * of files whose name ends with a given suffix, and can report each write (path, bytes) to a
+ * listener.
  */
 public final class FaultyFileIo implements FileIo {
   private final String suffix;
   private final AtomicInteger failWrites = new AtomicInteger();
   private final AtomicInteger failForces = new AtomicInteger();
+  private final AtomicInteger failCreates = new AtomicInteger();
   private volatile BiConsumer<Path, Integer> writeListener = (p, n) -> { };
+
+  private volatile String message = "injected";
 
   public FaultyFileIo(String suffix) {
     this.suffix = suffix;
+  }
+
+  /** The message of the injected errors, e.g. the one a full disk gives. */
+  public FaultyFileIo withMessage(String message) {
+    this.message = message;
+    return this;
   }
 
   public void failNextWrites(int n) {
@@ -30,12 +40,20 @@ public final class FaultyFileIo implements FileIo {
     failForces.set(n);
   }
 
+  public void failNextCreates(int n) {
+    failCreates.set(n);
+  }
+
   public void onWrite(BiConsumer<Path, Integer> listener) {
     this.writeListener = listener;
   }
 
   @Override
   public WritableFile create(Path path) throws IOException {
+    if (path.getFileName().toString().endsWith(suffix)
+        && failCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new IOException(message + " (create failure on " + path.getFileName() + ")");
+    }
     return wrap(path, FileIo.standard().create(path));
   }
 
@@ -50,7 +68,7 @@ public final class FaultyFileIo implements FileIo {
       @Override
       public void write(ByteBuffer buf) throws IOException {
         if (target && failWrites.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-          throw new IOException("injected write failure on " + path.getFileName());
+          throw new IOException(message + " (write failure on " + path.getFileName() + ")");
         }
         int n = buf.remaining();
         f.write(buf);
@@ -60,7 +78,7 @@ public final class FaultyFileIo implements FileIo {
       @Override
       public void force() throws IOException {
         if (target && failForces.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-          throw new IOException("injected force failure on " + path.getFileName());
+          throw new IOException(message + " (force failure on " + path.getFileName() + ")");
         }
         f.force();
       }

@@ -110,5 +110,9 @@ class TwoPhaseRunnerTest {
         .hasMessageContaining("records.distribution: 'normal'");
     assertThatThrownBy(() -> TwoPhaseConfigJson.parse("{\"dataset\": {}, \"runing\": {}}", "t",
         "x")).hasMessageContaining("unknown configuration key 'runing'");
+    assertThatThrownBy(() -> TwoPhaseConfigJson.parse("""
+        {"dataset": {}, "testing": {"duration-seconds": 60, "duration-seconds": 5}}
+        """, "t", "x")).isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("'duration-seconds'").hasMessageContaining("twice");
   }
 }

@@ -1,0 +1,110 @@
+package org.strata.lsm.io;
+
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * What an open of a new store or dataset created, so that a refused open can remove exactly that
+ * and leave the file system as it found it: directories it created (removed with their contents,
+ * all of which this open wrote) and, in a directory that already existed, the entries that were not
+ * there before. Not thread-safe; one per open.
+ */
+public final class CreatedPaths {
+  private static final Logger LOG = LogManager.getLogger(CreatedPaths.class);
+
+  private final List<Path> createdRoots = new ArrayList<>();
+  private final List<Path> watched = new ArrayList<>();
+  private final List<Set<String>> watchedBefore = new ArrayList<>();
+
+  /**
+   * Creates {@code dir} and its missing parents, remembering the topmost directory created.
+   *
+   * @throws IOException if a directory cannot be created; what was created so far is remembered
+   */
+  public void createDirectories(Path dir) throws IOException {
+    Path abs = dir.toAbsolutePath().normalize();
+    Path top = null;
+    for (Path p = abs; p != null && !Files.exists(p); p = p.getParent()) {
+      top = p;
+    }
+    if (top == null) {
+      Files.createDirectories(abs); // exists: fails clearly if it is not a directory
+      return;
+    }
+    try {
+      Files.createDirectories(abs);
+    } finally {
+      if (Files.isDirectory(top)) {
+        createdRoots.add(top);
+      }
+    }
+  }
+
+  /** Remembers the entries of the existing directory {@code dir}; later ones count as created. */
+  public void watch(Path dir) throws IOException {
+    Set<String> names = new HashSet<>();
+    try (Stream<Path> s = Files.list(dir)) {
+      s.forEach(p -> names.add(p.getFileName().toString()));
+    }
+    watched.add(dir);
+    watchedBefore.add(names);
+  }
+
+  /** Removes everything this open created; a failure is logged, never thrown. */
+  public void removeAll() {
+    for (int i = 0; i < watched.size(); i++) {
+      Set<String> before = watchedBefore.get(i);
+      try (Stream<Path> s = Files.list(watched.get(i))) {
+        for (Path p : (Iterable<Path>) s::iterator) {
+          if (!before.contains(p.getFileName().toString())) {
+            deleteRecursively(p);
+          }
+        }
+      } catch (IOException e) {
+        LOG.warn("cannot remove what a failed open created in {}: {}", watched.get(i),
+            e.toString());
+      }
+    }
+    for (int i = createdRoots.size() - 1; i >= 0; i--) {
+      try {
+        deleteRecursively(createdRoots.get(i));
+      } catch (IOException e) {
+        LOG.warn("cannot remove {}, created by a failed open: {}", createdRoots.get(i),
+            e.toString());
+      }
+    }
+  }
+
+  private static void deleteRecursively(Path root) throws IOException {
+    if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    Files.walkFileTree(root, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+        Files.delete(file);
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+        if (e != null) {
+          throw e;
+        }
+        Files.delete(d);
+        return FileVisitResult.CONTINUE;
+      }
+    });
+  }
+}

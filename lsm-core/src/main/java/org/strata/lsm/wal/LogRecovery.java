@@ -1,0 +1,183 @@
+package org.strata.lsm.wal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.strata.lsm.CorruptionException;
+import org.strata.lsm.LogRecoveryMode;
+import org.strata.lsm.io.Directories;
+import org.strata.lsm.wal.LogScan.Damage;
+import org.strata.lsm.wal.LogScan.DamageKind;
+import org.strata.lsm.wal.LogScan.Segment;
+
+/**
+ * Recovery of a write-ahead log under a {@link LogRecoveryMode}: scans every segment ({@link
+ * LogScan}), decides from the bad ranges found whether to refuse, replays what the mode allows, and
+ * only then changes files: cuts a torn tail, or (point-in-time) moves everything after the first
+ * corruption aside. A refusal changes nothing on disk.
+ */
+final class LogRecovery {
+  private static final Logger LOG = LogManager.getLogger(LogRecovery.class);
+
+  /**
+   * What recovery leaves for {@link WriteAheadLog#open} to finish.
+   *
+   * @param segments the segment files still in the log, by first sequence number
+   * @param lastLsn highest sequence number any record in the log or set aside carries: new writes
+   *     must start above it
+   * @param cutAfterNewSegment a segment to truncate at {@code cutOffset} once the new segment
+   *     exists (point-in-time), or null
+   */
+  record Outcome(TreeMap<Long, Path> segments, long lastLsn, Path cutAfterNewSegment,
+      long cutOffset) {}
+
+  private LogRecovery() {}
+
+  static Outcome recover(Path dir, LogRecoveryMode mode, long replayFrom, LogReplayer replayer)
+      throws IOException {
+    LogScan scan = LogScan.read(dir, replayFrom);
+    for (Path p : scan.unexpected()) {
+      LOG.warn("ignoring unexpected file {} in the log directory", p);
+    }
+    Damage firstLoss = null; // the first range that may hold operations not in disk components
+    Damage torn = null;
+    for (Damage d : scan.damages()) {
+      if (mode == LogRecoveryMode.ABSOLUTE_CONSISTENCY) {
+        throw refusal(d, mode, scan.damages().size());
+      }
+      switch (d.kind()) {
+        case FLUSHED -> LOG.warn("log {}; passing over it", d.describe());
+        case TORN_TAIL -> torn = d;
+        case CORRUPTION -> {
+          if (firstLoss == null) {
+            firstLoss = d;
+          }
+        }
+        default -> throw new IllegalStateException();
+      }
+    }
+    Damage stop = null; // point-in-time: where replay stops
+    if (firstLoss != null) {
+      switch (mode) {
+        case TOLERATE_TORN_TAIL -> throw refusal(firstLoss, mode, scan.damages().size());
+        case POINT_IN_TIME -> stop = firstLoss;
+        case SKIP_CORRUPTED -> {
+          for (Damage d : scan.damages()) {
+            if (d.kind() == DamageKind.CORRUPTION) {
+              LOG.error("log recovery (skip-corrupted) skips {}", d.describe());
+            }
+          }
+        }
+        default -> throw new IllegalStateException();
+      }
+    }
+    List<Segment> segs = scan.segments();
+    if (stop == null) {
+      scan.replay(segs.size(), 0, replayFrom, replayer);
+    } else {
+      scan.replay(stop.segment(), stop.offset(), replayFrom, replayer);
+    }
+    TreeMap<Long, Path> kept = new TreeMap<>();
+    for (Segment s : segs) {
+      kept.put(s.firstLsn(), s.file());
+    }
+    // Set-aside records keep their sequence numbers: new writes start above all of them.
+    long last = scan.lastLsn();
+    if (stop != null) {
+      setAside(scan, stop, kept);
+      return new Outcome(kept, last, stop.file(), stop.offset());
+    }
+    if (torn != null) {
+      LOG.warn("log segment {} ends with {} bytes of a torn record at offset {}; truncating{}",
+          torn.file().getFileName(), torn.length(), torn.offset(), torn.lengthFits()
+          ? " (its length fits the file: unless the machine crashed, the last record was corrupt"
+          + " and its operations are lost; absolute-consistency would have refused)" : "");
+      truncate(torn.file(), torn.offset());
+    }
+    return new Outcome(kept, last, null, 0);
+  }
+
+  /**
+   * Point-in-time: copies the bytes from the first corruption to the end of its segment into
+   * {@code <segment>.corrupt-<offset>} and renames every later segment to {@code
+   * <segment>.corrupt-0}, each forced, so a person can still recover them. The corrupt segment is
+   * truncated later, after the new segment exists ({@link Outcome#cutAfterNewSegment}), so that a
+   * crash in between can never let a later open hand out a sequence number a set-aside record
+   * carries: the new segment's name keeps them reserved.
+   */
+  private static void setAside(LogScan scan, Damage stop, TreeMap<Long, Path> kept)
+      throws IOException {
+    List<String> moved = new ArrayList<>();
+    Segment first = scan.segments().get(stop.segment());
+    Path tail = unique(first.file(), stop.offset());
+    try (FileChannel in = FileChannel.open(first.file(), StandardOpenOption.READ);
+        InputStream s = Channels.newInputStream(in.position(stop.offset()))) {
+      Files.copy(s, tail);
+    }
+    try (FileChannel ch = FileChannel.open(tail, StandardOpenOption.WRITE)) {
+      ch.force(true);
+    }
+    moved.add(tail.getFileName() + " (bytes " + stop.offset() + " to " + first.length() + " of "
+        + first.file().getFileName() + ")");
+    for (int i = stop.segment() + 1; i < scan.segments().size(); i++) {
+      Segment later = scan.segments().get(i);
+      Path to = unique(later.file(), 0);
+      Files.move(later.file(), to, StandardCopyOption.ATOMIC_MOVE);
+      kept.remove(later.firstLsn());
+      moved.add(to.getFileName().toString());
+    }
+    Directories.force(scan.directory());
+    LOG.error("log recovery (point-in-time) stopped at {}; not replayed and set aside in {}: {}"
+        + " intact records ({} operations) in {}", stop.describe(), scan.directory(),
+        stop.recordsAfter(), stop.operationsAfter(), String.join(", ", moved));
+  }
+
+  private static Path unique(Path segment, long offset) {
+    Path p = segment.resolveSibling(segment.getFileName() + LogScan.SET_ASIDE + offset);
+    for (int n = 1; Files.exists(p); n++) {
+      p = segment.resolveSibling(segment.getFileName() + LogScan.SET_ASIDE + offset + "." + n);
+    }
+    return p;
+  }
+
+  static void truncate(Path file, long offset) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ch.truncate(offset);
+      ch.force(true);
+    }
+  }
+
+  private static CorruptionException refusal(Damage d, LogRecoveryMode mode, int damages) {
+    String more = damages > 1 ? " (" + damages + " bad ranges in the log in all)" : "";
+    String what;
+    if (d.kind() == DamageKind.CORRUPTION) {
+      what = "a log record fails its checksum or framing (" + d.length() + " bad bytes) and "
+          + d.recordsAfter() + " intact records (" + d.operationsAfter() + " operations) follow it"
+          + " to the end of the log" + (d.laterSegments() > 0 ? ", in this segment and "
+          + d.laterSegments() + " later segment(s)" : "") + more + "; they may hold acknowledged"
+          + " writes, so the store is not opened (log.recovery-mode " + mode.configName() + ")."
+          + " To open it anyway set log.recovery-mode to skip-corrupted (replays every intact"
+          + " record; loses only the operations of the bad bytes) or point-in-time (replays up to"
+          + " this offset and moves the rest of the log aside into *.corrupt-* files); see"
+          + " docs/format.md";
+    } else {
+      what = (d.kind() == DamageKind.TORN_TAIL
+          ? "the last log segment ends with a torn record (" + d.length() + " bytes)"
+          : d.length() + " bad bytes whose operations are all in disk components already") + more
+          + ", and log.recovery-mode absolute-consistency refuses any bad record (a process killed"
+          + " in the middle of a write leaves a torn tail). To open it set log.recovery-mode to"
+          + " tolerate-torn-tail, which cuts a torn tail off; see docs/format.md";
+    }
+    return new CorruptionException(d.file(), d.offset(), what);
+  }
+}

@@ -1,0 +1,62 @@
+package org.strata.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.strata.lsm.testing.LogImages;
+
+/**
+ * A full disk, in a real child process: the command prints one clear line naming the file it could
+ * not write and the log file, which holds the stack trace; nothing else reaches the terminal.
+ * Linux's {@code /dev/full} fails every write with ENOSPC ("No space left on device"), so a file
+ * the command writes is made a symbolic link to it: here the new dataset's {@code dataset.json.tmp}.
+ */
+class DiskFullTest {
+  @TempDir Path tmp;
+
+  @Test
+  void aFullDiskPrintsOneLineAndPutsTheTraceInTheLogFile() throws Exception {
+    Path full = Path.of("/dev/full");
+    assumeTrue(Files.exists(full), "needs Linux's /dev/full");
+    Path dir = Files.createDirectories(tmp.resolve("ds"));
+    Files.createSymbolicLink(dir.resolve("dataset.json.tmp"), full);
+    Path records = tmp.resolve("records.jsonl");
+    Files.writeString(records, "{\"key\": \"k1\", \"fields\": {\"f\": \"v\"}}\n");
+    Path config = tmp.resolve("ds.json");
+    Files.writeString(config, "{\"secondary-indexes\": [{\"name\": \"by_f\", \"field\": \"f\"}]}");
+    Path logFile = tmp.resolve("cli.log");
+    Map<String, String> before = LogImages.snapshot(dir);
+
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String cp = System.getProperty("surefire.test.class.path", System.getProperty(
+        "java.class.path"));
+    Process p = new ProcessBuilder(java, "-Dstrata.log.file=" + logFile, "-cp", cp,
+        Main.class.getName(), "import", "--dir", dir.toString(), "--config", config.toString(),
+        "--file", records.toString()).start();
+    p.getOutputStream().close();
+    byte[] stdout = p.getInputStream().readAllBytes();
+    byte[] stderr = p.getErrorStream().readAllBytes();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String err = new String(stderr, StandardCharsets.UTF_8);
+
+    assertThat(p.exitValue()).as(err).isEqualTo(1);
+    List<String> lines = err.lines().toList();
+    assertThat(lines).as("stderr: %s", err).hasSize(1);
+    assertThat(lines.get(0)).startsWith("error: no space left on device: ")
+        .contains(dir.resolve("dataset.json.tmp").toString())
+        .endsWith("(the full error is in " + logFile + ")");
+    assertThat(new String(stdout, StandardCharsets.UTF_8)).doesNotContain("\tat ");
+    String log = Files.readString(logFile);
+    assertThat(log).contains("No space left on device").contains("\tat ");
+    // The refused open removed what it had created; the link is still there, /dev/full intact.
+    assertThat(LogImages.snapshot(dir).keySet()).isEqualTo(before.keySet());
+  }
+}
