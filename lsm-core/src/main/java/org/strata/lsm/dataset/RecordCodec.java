@@ -9,11 +9,15 @@ import org.strata.lsm.component.Varint;
 /**
  * The primary index's value: a record's fields as {@code count, (name length, name, value length,
  * value)*}, lengths as unsigned varints, strings UTF-8, fields sorted by name (docs/format.md).
+ *
+ * <p>Public so the codec can be measured on its own (the {@code benchmarks} module); datasets use
+ * it for every record they write and read.
  */
-final class RecordCodec {
+public final class RecordCodec {
   private RecordCodec() {}
 
-  static byte[] encode(Map<String, String> fields) {
+  /** Encodes a record's fields (any map; the encoding is sorted by field name). */
+  public static byte[] encode(Map<String, String> fields) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(64 + fields.size() * 16);
     Map<String, String> sorted = fields instanceof TreeMap ? fields : new TreeMap<>(fields);
     putVarint(out, sorted.size());
@@ -24,7 +28,12 @@ final class RecordCodec {
     return out.toByteArray();
   }
 
-  static Map<String, String> decode(byte[] data) {
+  /**
+   * Decodes what {@link #encode} produced into a map sorted by field name.
+   *
+   * @throws IllegalArgumentException if {@code data} is not a whole encoded record
+   */
+  public static Map<String, String> decode(byte[] data) {
     int[] pos = {0};
     long n = getVarint(data, pos);
     if (n > data.length) {

@@ -10,12 +10,15 @@ import java.util.Arrays;
  * {@code 0x00} in the value becomes {@code 0x00 0xFF}; the terminator is {@code 0x00 0x01}. Every
  * entry of value {@code v} lies in {@code [esc(v) 00 01, esc(v) 00 02]}, and no entry equals the
  * upper bound, which makes equality and range queries plain scans (docs/format.md).
+ *
+ * <p>Public so the encoding can be measured on its own (the {@code benchmarks} module); only
+ * {@link #encode} is public.
  */
-final class SecondaryKey {
+public final class SecondaryKey {
   private SecondaryKey() {}
 
   /** The entry key for {@code value} and {@code primaryKey}. */
-  static byte[] encode(String value, byte[] primaryKey) {
+  public static byte[] encode(String value, byte[] primaryKey) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(value.length() + primaryKey.length + 4);
     escape(out, value);
     out.write(0);
