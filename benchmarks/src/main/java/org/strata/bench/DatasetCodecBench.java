@@ -23,7 +23,7 @@ import org.strata.lsm.dataset.SecondaryKey;
 /**
  * The dataset codecs on records shaped like the two-phase runner's: 10 fields ({@code field0} ..
  * {@code field9}) of 100 random letters, except {@code field1} and {@code field2}, 12-digit numbers
- * (the secondary-key fields); about 880 bytes encoded. {@link RecordCodec} encodes a record (given
+ * (the secondary-key fields); 905 bytes encoded. {@link RecordCodec} encodes a record (given
  * in field order, as a feed delivers it) into the primary index's value and decodes it back;
  * {@link SecondaryKey} builds the entry key of a secondary index from a {@code field1} value and
  * the 16-byte primary key.

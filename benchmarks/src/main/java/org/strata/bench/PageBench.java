@@ -23,7 +23,7 @@ import org.strata.lsm.component.PageType;
 /**
  * One 4 KB leaf page: built from sorted 20-byte keys and values with {@link PageBuilder} and framed
  * with its CRC32C as a flush or merge writes it, and checked and decoded with {@link PageCodec} as
- * a page-cache miss reads it. With 100-byte values a page holds about 30 entries, with 1 KB values
+ * a page-cache miss reads it. With 100-byte values a page holds 31 entries, with 1 KB values
  * 3. Scores are per page.
  */
 @BenchmarkMode(Mode.AverageTime)

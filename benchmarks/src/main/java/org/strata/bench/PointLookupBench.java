@@ -22,7 +22,7 @@ import org.strata.lsm.LsmStore;
  * {@link LsmStore#get} through 1, 5 or 20 disk components of a real store (see {@link
  * StoreFixture}: 200,000 entries of 20-byte keys and 100-byte values, no merges, every component
  * spanning the whole key range, empty memory components). The store's 128 MB page cache holds all
- * 25 MB of it after warm-up, so this is the CPU path: the snapshot, a Bloom filter probe per
+ * 26 MB of it after warm-up, so this is the CPU path: the snapshot, a Bloom filter probe per
  * component, and one root-to-leaf descent in cached pages where the filter says yes. An existing
  * key is found after probing, on average, half of the components; a missing key probes all of
  * them and descends only on the 1% false positives.
