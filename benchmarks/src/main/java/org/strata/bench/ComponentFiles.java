@@ -17,9 +17,9 @@ final class ComponentFiles {
   private ComponentFiles() {}
 
   /**
-   * Bulk-loads {@code sortedKeys} (strictly ascending), each with {@code values[i % values.length]},
-   * into {@code file} (4 KB pages, 1% Bloom filter, forced at the end, as a flush writes it) and
-   * opens it through {@code cache}.
+   * Bulk-loads {@code sortedKeys} (strictly ascending), key {@code i} with value {@code i} modulo
+   * the number of values, into {@code file} (4 KB pages, 1% Bloom filter, forced at the end, as a
+   * flush writes it) and opens it through {@code cache}.
    */
   static DiskComponent write(Path file, long componentId, byte[][] sortedKeys, byte[][] values,
       PageCache cache) {

@@ -89,8 +89,15 @@ public class MergeBench {
       default -> throw new IllegalArgumentException("source must be memory or disk, not "
           + source);
     }
-    int merged = drain(null);
+    int merged;
+    try {
+      merged = drain(null);
+    } catch (RuntimeException e) {
+      tearDown(); // JMH does not tear down a state whose setup failed
+      throw e;
+    }
     if (merged != ENTRIES) {
+      tearDown();
       throw new IllegalStateException("the merge produced " + merged + " entries, not "
           + ENTRIES);
     }

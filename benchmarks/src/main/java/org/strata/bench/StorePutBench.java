@@ -54,7 +54,12 @@ public class StorePutBench {
     keys = BenchData.keys(0, KEYS);
     values = BenchData.values(64, valueSize, 12);
     dir = TempDir.create("put");
-    store = LsmStore.open(dir.path().resolve("store"), config);
+    try {
+      store = LsmStore.open(dir.path().resolve("store"), config);
+    } catch (RuntimeException e) {
+      dir.close(); // JMH does not tear down a state whose setup failed
+      throw e;
+    }
   }
 
   @TearDown(Level.Trial)

@@ -61,9 +61,14 @@ public class WalAppendBench {
     keys = BenchData.keys(0, KEYS);
     value = BenchData.values(1, valueSize, 1)[0];
     dir = TempDir.create("wal");
-    wal = WriteAheadLog.open(dir.path(), mode, 10, FileIo.standard(), 0, (lsn, op) -> {
-      throw new IllegalStateException("a fresh log has nothing to replay");
-    });
+    try {
+      wal = WriteAheadLog.open(dir.path(), mode, 10, FileIo.standard(), 0, (lsn, op) -> {
+        throw new IllegalStateException("a fresh log has nothing to replay");
+      });
+    } catch (RuntimeException e) {
+      dir.close(); // JMH does not tear down a state whose setup failed
+      throw e;
+    }
   }
 
   @TearDown(Level.Trial)

@@ -36,7 +36,8 @@ class BenchmarksRunOnceIT {
   private static final long HANG_GUARD_MINUTES = 15;
 
   private final Path jar = Path.of(System.getProperty("benchmarks.jar", "target/benchmarks.jar"));
-  private final Path work = Path.of(System.getProperty("benchmarks.work", "target/benchmarks-once"));
+  private final Path work =
+      Path.of(System.getProperty("benchmarks.work", "target/benchmarks-once"));
   private final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
 
   @Test
