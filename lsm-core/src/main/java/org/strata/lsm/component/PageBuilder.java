@@ -8,8 +8,11 @@ import java.util.Arrays;
  * Accumulates the entries of one leaf or interior page into a reusable buffer, with no allocation
  * per entry once the buffers have grown. {@link #encodeTo} frames it as a page: header, body and
  * CRC32C (docs/format.md).
+ *
+ * <p>Public so the page build can be measured on its own (the {@code benchmarks} module); the
+ * engine uses it only through {@link ComponentWriter}. Not thread-safe.
  */
-final class PageBuilder {
+public final class PageBuilder {
   /** Page header: body length u32 + type u8. */
   static final int HEADER = 5;
   /** Page trailer: CRC32C u32. */
@@ -20,25 +23,28 @@ final class PageBuilder {
   private int[] offsets = new int[256];
   private int count;
 
-  boolean isEmpty() {
+  /** True when no entry was added since the last {@link #encodeTo}. */
+  public boolean isEmpty() {
     return count == 0;
   }
 
-  int count() {
+  /** Entries added since the last {@link #encodeTo}. */
+  public int count() {
     return count;
   }
 
   /** Framed size of the page if it were finished now. */
-  int encodedSize() {
+  public int encodedSize() {
     return HEADER + pos + 4 * count + TRAILER;
   }
 
   /** Framed size after adding an entry of {@code entryBytes} bytes. */
-  int encodedSizeWith(int entryBytes) {
+  public int encodedSizeWith(int entryBytes) {
     return encodedSize() + entryBytes + 4;
   }
 
-  static int leafEntrySize(int keyLen, int valueLen, boolean antimatter) {
+  /** Body bytes of one leaf entry (without its 4-byte offset slot). */
+  public static int leafEntrySize(int keyLen, int valueLen, boolean antimatter) {
     return Varint.size(keyLen) + keyLen + 1 + (antimatter ? 0 : Varint.size(valueLen) + valueLen);
   }
 
@@ -55,7 +61,11 @@ final class PageBuilder {
     }
   }
 
-  void addLeaf(byte[] key, int keyOff, int keyLen, byte[] value, int valOff, int valLen,
+  /**
+   * Adds a leaf entry from slices of arrays ({@code antimatter} ignores the value slice). The
+   * caller keeps keys ascending and the page within its size (see {@link #encodedSizeWith}).
+   */
+  public void addLeaf(byte[] key, int keyOff, int keyLen, byte[] value, int valOff, int valLen,
       boolean antimatter) {
     ensure(leafEntrySize(keyLen, valLen, antimatter));
     offsets[count++] = pos;
@@ -85,7 +95,7 @@ final class PageBuilder {
    * Writes the framed page into {@code out} at {@code at}, which must have {@link #encodedSize()}
    * bytes of room, and resets the builder.
    */
-  void encodeTo(PageType type, byte[] out, int at) {
+  public void encodeTo(PageType type, byte[] out, int at) {
     int bodyLen = pos + 4 * count;
     BigEndian.putInt(body, 0, count);
     BigEndian.putInt(out, at, bodyLen);

@@ -11,16 +11,19 @@ import org.strata.lsm.component.Varint;
  * value)*}, lengths as unsigned varints, strings UTF-8, fields sorted by name (docs/format.md).
  * Both directions are strict ({@link Utf8}): a name or value that is not valid Unicode text is
  * refused rather than stored changed, and stored bytes that are not UTF-8 fail to decode.
+ *
+ * <p>Public so the codec can be measured on its own (the {@code benchmarks} module); datasets use
+ * it for every record they write and read.
  */
-final class RecordCodec {
+public final class RecordCodec {
   private RecordCodec() {}
 
   /**
-   * The stored form of {@code fields}.
+   * The stored form of {@code fields} (any map; the encoding is sorted by field name).
    *
    * @throws IllegalArgumentException naming the field whose name or value is not valid Unicode
    */
-  static byte[] encode(Map<String, String> fields) {
+  public static byte[] encode(Map<String, String> fields) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(64 + fields.size() * 16);
     Map<String, String> sorted = fields instanceof TreeMap ? fields : new TreeMap<>(fields);
     putVarint(out, sorted.size());
@@ -32,11 +35,11 @@ final class RecordCodec {
   }
 
   /**
-   * The fields stored in {@code data}.
+   * The fields stored in {@code data}, in a map sorted by field name.
    *
    * @throws IllegalArgumentException if {@code data} is not a well-formed record
    */
-  static Map<String, String> decode(byte[] data) {
+  public static Map<String, String> decode(byte[] data) {
     int[] pos = {0};
     long n = getVarint(data, pos);
     if (n > data.length) {

@@ -11,12 +11,15 @@ import org.strata.lsm.Utf8;
  * entry of value {@code v} lies in {@code [esc(v) 00 01, esc(v) 00 02]}, and no entry equals the
  * upper bound, which makes equality and range queries plain scans (docs/format.md). Values are
  * given as their UTF-8 bytes, converted strictly by the caller ({@link Utf8}).
+ *
+ * <p>Public so the encoding can be measured on its own (the {@code benchmarks} module); only
+ * {@link #encode} is public.
  */
-final class SecondaryKey {
+public final class SecondaryKey {
   private SecondaryKey() {}
 
   /** The entry key for the UTF-8 bytes {@code value} and {@code primaryKey}. */
-  static byte[] encode(byte[] value, byte[] primaryKey) {
+  public static byte[] encode(byte[] value, byte[] primaryKey) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(value.length + primaryKey.length + 4);
     escape(out, value);
     out.write(0);

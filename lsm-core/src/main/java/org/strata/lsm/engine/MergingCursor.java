@@ -10,8 +10,11 @@ import org.strata.lsm.component.EntryCursor;
  * entry of the newest source (lowest rank) survives; older versions are dropped. Anti-matter is
  * either kept (a partial merge must keep hiding older data) or skipped (scans, and merges that
  * include the oldest data).
+ *
+ * <p>Public so the k-way merge can be measured on its own (the {@code benchmarks} module); the
+ * engine builds it for scans and merges. Closing it closes every source.
  */
-final class MergingCursor implements EntryCursor {
+public final class MergingCursor implements EntryCursor {
   private final PriorityQueue<Head> queue;
   private final List<? extends EntryCursor> sources;
   private final boolean skipAntimatter;
@@ -43,7 +46,7 @@ final class MergingCursor implements EntryCursor {
    * @param sources cursors, newest first (index = rank)
    * @param skipAntimatter whether anti-matter entries are dropped from the output
    */
-  MergingCursor(List<? extends EntryCursor> sources, boolean skipAntimatter) {
+  public MergingCursor(List<? extends EntryCursor> sources, boolean skipAntimatter) {
     this.sources = sources;
     this.skipAntimatter = skipAntimatter;
     this.queue = new PriorityQueue<>(Math.max(1, sources.size()), (a, b) -> {
