@@ -68,19 +68,21 @@ public final class HyracksTarget implements TwoPhaseTarget {
    */
   public HyracksTarget(String label, StoreConfig store, NamedPlugin policy, long loadMemory) {
     if (!POLICIES.containsKey(policy.name())) {
-      throw new IllegalArgumentException("hyracks merge-policy '" + policy.name()
-          + "' is not one of " + policyNames());
+      throw new IllegalArgumentException("merge-policy.name: '" + policy.name()
+          + "' is not allowed; allowed: " + String.join(", ", policyNames()));
     }
     Set<String> allowed = POLICIES.get(policy.name()).getPropertiesNames();
     for (String k : policy.parameters().keySet()) {
       if (!allowed.contains(k)) {
-        throw new IllegalArgumentException("hyracks merge-policy '" + policy.name()
-            + "' has no parameter '" + k + "'; it takes " + allowed);
+        throw new IllegalArgumentException("merge-policy.parameters: Hyracks' '"
+            + policy.name() + "' has no parameter '" + k + "'; allowed: "
+            + new java.util.TreeSet<>(allowed));
       }
     }
     if (!policy.parameters().keySet().containsAll(allowed)) {
-      throw new IllegalArgumentException("hyracks merge-policy '" + policy.name()
-          + "' needs every one of " + allowed + ", got " + policy.parameters().keySet());
+      throw new IllegalArgumentException("merge-policy.parameters: Hyracks' '" + policy.name()
+          + "' needs every one of " + new java.util.TreeSet<>(allowed) + " (it has no"
+          + " defaults), got " + new java.util.TreeSet<>(policy.parameters().keySet()));
     }
     this.label = label;
     this.store = store;
@@ -151,7 +153,7 @@ public final class HyracksTarget implements TwoPhaseTarget {
       HyracksLsmTree tree = new HyracksLsmTree(dir.toFile(), HyracksLsmTree.Layout.BYTES_BYTES,
           p, scheduler, counters, pageWrites, store.memoryComponentCount(), pages,
           store.pageSize(), cachePages, !java.nio.file.Files.exists(dir.resolve("index")));
-      return new Open(tree, scheduler, counters);
+      return new Open(tree, scheduler, counters, pageWrites);
     } catch (Exception e) {
       scheduler.close();
       throw e;
@@ -162,6 +164,7 @@ public final class HyracksTarget implements TwoPhaseTarget {
     private final HyracksLsmTree tree;
     private final ILSMIOOperationScheduler scheduler;
     private final HyracksIoCounters counters;
+    private final HyracksPageWrites pageWrites;
     private final ThreadLocal<Writer> writers;
     private final AtomicLong userBytes = new AtomicLong();
     private final AtomicLong stalls = new AtomicLong();
@@ -172,10 +175,12 @@ public final class HyracksTarget implements TwoPhaseTarget {
     private record Writer(ILSMIndexAccessor accessor, ArrayTupleBuilder builder,
         ArrayTupleReference tuple) {}
 
-    Open(HyracksLsmTree tree, ILSMIOOperationScheduler scheduler, HyracksIoCounters counters) {
+    Open(HyracksLsmTree tree, ILSMIOOperationScheduler scheduler, HyracksIoCounters counters,
+        HyracksPageWrites pageWrites) {
       this.tree = tree;
       this.scheduler = scheduler;
       this.counters = counters;
+      this.pageWrites = pageWrites;
       this.writers = ThreadLocal.withInitial(() -> new Writer(tree.createAccessor(),
           new ArrayTupleBuilder(2), new ArrayTupleReference()));
     }
@@ -257,9 +262,16 @@ public final class HyracksTarget implements TwoPhaseTarget {
           Map.of("memoryFull", new StallTotals(stalls.get(), seconds)), shape.toString());
     }
 
+    /**
+     * Lets every flush and merge finish unthrottled (Hyracks fails a merge whose buffer cache
+     * closes under it), then deactivates the tree, leaving its files.
+     */
     @Override
     public void close() throws Exception {
       try {
+        pageWrites.unthrottle();
+        flush();
+        awaitMerges();
         tree.closeKeepingFiles();
       } finally {
         ((Closeable) scheduler).close();

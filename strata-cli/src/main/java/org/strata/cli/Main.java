@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
         ScanCommand.class, StatsCommand.class, VerifyCommand.class, ReadBenchCommand.class,
         SimulateCommand.class, TuneCommand.class, FiguresCommand.class, DesCommand.class,
         ImportCommand.class, QueryCommand.class, GenRecordsCommand.class,
-        FeedServerCommand.class, TwoPhaseCommand.class})
+        FeedServerCommand.class, TwoPhaseCommand.class, CompareCommand.class})
 public final class Main implements Runnable {
   @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
       description = "Print stack traces of errors.")

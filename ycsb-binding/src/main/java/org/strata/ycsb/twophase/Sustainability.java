@@ -89,6 +89,11 @@ public final class Sustainability {
 
   private static void describe(String what, Trend t, String unit, double scale,
       List<String> failed, List<String> passed) {
+    if (t.points() < 3) {
+      passed.add(String.format(Locale.ROOT, "%s: too few seconds in the second half (%d) to fit"
+          + " a trend, so none counts", what, t.points()));
+      return;
+    }
     String text = String.format(Locale.ROOT, "%s %s over the second half: fitted slope %.3g%s/s"
             + " (95%% interval %.3g to %.3g), fitted rise %.3g%s, range %.3g to %.3g%s",
         what, t.upward() ? "trend upward" : "do not trend upward", t.slope() / scale, unit,
