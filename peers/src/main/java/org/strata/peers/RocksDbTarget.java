@@ -136,11 +136,18 @@ public final class RocksDbTarget implements TwoPhaseTarget {
       }
     }
 
+    /**
+     * Waits until no flush or compaction runs and none is due: RocksDB's {@code
+     * compaction-pending} flag is off, or its estimate of pending compaction bytes is 0 (universal
+     * compaction can leave the flag on with nothing it will pick).
+     */
     @Override
     public void awaitMerges() throws Exception {
       quiescence.await(() -> db.getLongProperty("rocksdb.num-running-compactions") == 0
           && db.getLongProperty("rocksdb.num-running-flushes") == 0
-          && db.getLongProperty("rocksdb.compaction-pending") == 0);
+          && db.getLongProperty("rocksdb.mem-table-flush-pending") == 0
+          && (db.getLongProperty("rocksdb.compaction-pending") == 0
+              || db.getLongProperty("rocksdb.estimate-pending-compaction-bytes") == 0));
     }
 
     @Override

@@ -22,7 +22,7 @@ import org.strata.ycsb.twophase.TwoPhaseConfig;
  * configuration, through the dataset API (record codec) or {@code LsmStore.put} (the peers' raw
  * value bytes).
  *
- * @param label the label (default {@code strata-<policy>})
+ * @param label the label (default {@code strata-<policy>}, and {@code -<api>} when given)
  * @param api {@code dataset}, {@code store}, or null: the dataset API, and both in a load-only
  *     comparison
  * @param testingMergeScheduler the testing phase's scheduler instead of the configuration's
@@ -63,8 +63,10 @@ public record StrataSystem(@JsonProperty("label") String label, @JsonProperty("a
     TwoPhaseConfig c = configFor(base);
     List<Run> runs = new ArrayList<>();
     List<String> apis = api != null ? List.of(api) : loadOnly ? APIS : List.of("dataset");
+    String name = label != null ? label : dataset.containsKey("merge-policy") ? label()
+        : "strata-" + c.dataset().store().mergePolicy().name() + (api == null ? "" : "-" + api);
     for (String a : apis) {
-      String l = api == null && loadOnly ? label() + "-" + a : label();
+      String l = api == null && loadOnly ? name + "-" + a : name;
       runs.add(new Run(c, a.equals("store")
           ? new StrataStoreTarget(l, c.dataset().store(), c.load().memoryComponent())
           : new StrataDatasetTarget(l, c.dataset(), c.load().memoryComponent())));
