@@ -32,7 +32,7 @@ class CompareRunnerTest {
          "load": {"records": %d},
          "records": {"fields": 6, "field-length": 50},
          "testing": {"duration-seconds": 3, "warmup-seconds": 1},
-         "running": {"duration-seconds": 3, "drain-seconds": 2, "utilizations": [0.5]},
+         "running": {"duration-seconds": 3, "drain-seconds": 1, "utilizations": [0.5]},
          "chart-window-seconds": 1,
          "systems": %s}
         """.formatted(records, systems);

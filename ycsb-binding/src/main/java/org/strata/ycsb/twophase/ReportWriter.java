@@ -287,7 +287,30 @@ public final class ReportWriter {
     b.append("**").append(quote(result)).append("**\n\n");
     b.append("System: ").append(result.description()).append(".\n\n");
     b.append(result.machine().describe()).append("\n\n");
-    b.append(String.format(Locale.ROOT, "Dataset: policy `%s` %s, %d secondary index(es), %s"
+    if (!result.system().equals("strata")) {
+      b.append(String.format(Locale.ROOT, "Budgets (mapped to the system's options, docs/compare.md):"
+              + " memory component %s x %d; I/O limit %s; force every %s.%n%n",
+          org.strata.lsm.config.ByteSize.format(c.dataset().store().memoryComponentSize()),
+          c.dataset().store().memoryComponentCount(),
+          c.dataset().store().writeRateLimit() == 0 ? "none"
+              : org.strata.lsm.config.ByteSize.format(c.dataset().store().writeRateLimit()) + "/s",
+          org.strata.lsm.config.ByteSize.format(c.dataset().store().forceBytes())));
+    } else {
+      b.append(dataset(c));
+    }
+    b.append(String.format(Locale.ROOT, "Loaded %,d records in %.1f s (%,.0f records/s; %d disk"
+            + " components, %.1f MB after loading).%n%n", c.load().records(), result.loadSeconds(),
+        result.loadRecordsPerSecond(), result.loadedDiskComponents(),
+        result.loadedSpaceBytes() / 1048576.0));
+    PhaseResult t = result.testing();
+    if (t == null) {
+      return b.toString();
+    }
+    return testingAndRunning(b, result, c, t);
+  }
+
+  private static String dataset(TwoPhaseConfig c) {
+    return String.format(Locale.ROOT, "Dataset: policy `%s` %s, %d secondary index(es), %s"
             + " maintenance, %d partition(s); memory component %s x %d; I/O limit %s; force every"
             + " %s.%n%n", c.dataset().store().mergePolicy().name(),
         c.dataset().store().mergePolicy().parameters(), c.dataset().secondaryIndexes().size(),
@@ -296,15 +319,11 @@ public final class ReportWriter {
         c.dataset().store().memoryComponentCount(),
         c.dataset().store().writeRateLimit() == 0 ? "none"
             : org.strata.lsm.config.ByteSize.format(c.dataset().store().writeRateLimit()) + "/s",
-        org.strata.lsm.config.ByteSize.format(c.dataset().store().forceBytes())));
-    b.append(String.format(Locale.ROOT, "Loaded %,d records in %.1f s (%,.0f records/s; %d disk"
-            + " components, %s after loading).%n%n", c.load().records(), result.loadSeconds(),
-        result.loadRecordsPerSecond(), result.loadedDiskComponents(),
-        org.strata.lsm.config.ByteSize.format(result.loadedSpaceBytes())));
-    PhaseResult t = result.testing();
-    if (t == null) {
-      return b.toString();
-    }
+        org.strata.lsm.config.ByteSize.format(c.dataset().store().forceBytes()));
+  }
+
+  private static String testingAndRunning(StringBuilder b, TwoPhaseResult result,
+      TwoPhaseConfig c, PhaseResult t) {
     b.append("## Testing phase\n\n");
     b.append(String.format(Locale.ROOT, "Closed loop, %d writer(s), `%s` scheduler, %d s with"
             + " the first %d s excluded: **maximum write throughput %,.0f writes/s**. %d stalls"
@@ -330,7 +349,7 @@ public final class ReportWriter {
     b.append("A running phase is sustainable only if its queue drained by the end of the drain,"
         + " no stall started in the second half of its arrivals, and neither disk components nor"
         + " pending merge bytes trend upward over that half (least-squares slope whose 95%"
-        + " interval is above zero, with a fitted rise of at least half the range, a tenth of the"
+        + " interval is above zero, with a fitted rise of at least half the range, 5% of the"
         + " mean, and 2 components or one memory component of bytes; docs/compare.md).\n\n");
     for (PhaseResult r : result.runs()) {
       b.append("- ").append(r.name()).append(": **").append(r.verdict().word()).append("**: ")

@@ -7,7 +7,7 @@ import java.util.List;
  * its slope (Student's t with n - 2 degrees of freedom), and the test that calls it upward:
  * the interval's lower bound is above zero, AND the fitted rise over the window is at least half
  * of the series' range in the window (so a sawtooth of merges, whose fitted rise over k periods
- * is only 1/k of its range, does not count), AND the rise is at least a tenth of the series' mean
+ * is only 1/k of its range, does not count), AND the rise is at least 5% of the series' mean
  * and at least a floor (so a flat series that ticks up by one does not count).
  *
  * @param fromSecond the first second of the window
@@ -28,7 +28,7 @@ public record Trend(int fromSecond, int toSecond, int points, double slope, doub
   /** Fraction of the series' range the fitted rise must reach to count. */
   public static final double MIN_RISE_OF_RANGE = 0.5;
   /** Fraction of the series' mean the fitted rise must reach to count. */
-  public static final double MIN_RISE_OF_MEAN = 0.1;
+  public static final double MIN_RISE_OF_MEAN = 0.05;
 
   /**
    * Fits {@code y} against {@code x} (seconds). Fewer than three points give a flat trend with an

@@ -113,8 +113,9 @@ public final class TwoPhaseRunner {
   /**
    * Loads, runs the testing phase, then bisects the arrival rate between 0 and the testing
    * maximum with running phases of {@code phaseSeconds} on fresh copies of the loaded data until
-   * the bracket is within {@code tolerance} (0.05: 5%) of its top, and finally runs a phase at 95%
-   * of the highest sustainable rate for its latency.
+   * the bracket is within {@code tolerance} (0.05: 5%) of its top (or no rate down to 1% of the
+   * maximum was sustainable), and finally runs a phase at 95% of the highest sustainable rate for
+   * its latency.
    */
   public SustainableRate findSustainable(int phaseSeconds, double tolerance) throws Exception {
     Files.createDirectories(out);
@@ -141,6 +142,9 @@ public final class TwoPhaseRunner {
       }
       if (lo >= hi || hi - lo <= tolerance * hi) {
         break;
+      }
+      if (lo == 0 && hi < 0.01 * w) {
+        break; // nothing above 1% of the testing maximum was sustainable
       }
       rate = (lo + hi) / 2;
     }

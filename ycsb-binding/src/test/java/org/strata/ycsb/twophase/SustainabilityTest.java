@@ -131,6 +131,19 @@ class SustainabilityTest {
         + " upward");
   }
 
+  @org.junit.jupiter.api.Test
+  void aRiseBelowFivePercentOfTheMeanDoesNotCount() {
+    // 1,000 components gaining 30 over the second half, no noise: significant, spanning its
+    // range and far above the floor, but 3% of the level; 80 (8%) counts.
+    Sustainability.Verdict small = judge(series(s -> 1000 + (s > 60 ? (s - 60) / 2.0 : 0),
+        s -> 0, List.of(), 0, 0), 0);
+    assertThat(small.components().slopeLow()).isPositive();
+    assertThat(small.components().upward()).isFalse();
+    Sustainability.Verdict large = judge(series(s -> 1000 + (s > 60 ? (s - 60) * 4 / 3.0 : 0),
+        s -> 0, List.of(), 0, 0), 0);
+    assertThat(large.components().upward()).isTrue();
+  }
+
   @ParameterizedTest
   @ValueSource(longs = {1, 2, 3, 42, 1234})
   void aRiseBelowTheFloorDoesNotCount(long seed) {
