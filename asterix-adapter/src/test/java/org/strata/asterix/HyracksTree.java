@@ -1,16 +1,9 @@
 package org.strata.asterix;
 
 import java.io.File;
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import org.apache.hyracks.api.dataflow.value.IBinaryComparatorFactory;
-import org.apache.hyracks.api.dataflow.value.ITypeTraits;
-import org.apache.hyracks.api.io.FileReference;
-import org.apache.hyracks.api.io.IODeviceHandle;
-import org.apache.hyracks.control.nc.io.DefaultDeviceResolver;
-import org.apache.hyracks.control.nc.io.IOManager;
-import org.apache.hyracks.data.std.accessors.IntegerBinaryComparatorFactory;
 import org.apache.hyracks.data.std.primitive.IntegerPointable;
 import org.apache.hyracks.dataflow.common.comm.io.ArrayTupleBuilder;
 import org.apache.hyracks.dataflow.common.comm.io.ArrayTupleReference;
@@ -18,49 +11,27 @@ import org.apache.hyracks.dataflow.common.data.accessors.ITupleReference;
 import org.apache.hyracks.dataflow.common.utils.TupleUtils;
 import org.apache.hyracks.storage.am.btree.impls.RangePredicate;
 import org.apache.hyracks.storage.am.btree.util.BTreeUtils;
-import org.apache.hyracks.storage.am.common.freepage.AppendOnlyLinkedMetadataPageManagerFactory;
-import org.apache.hyracks.storage.am.common.impls.IndexAccessParameters;
-import org.apache.hyracks.storage.am.common.impls.NoOpOperationCallback;
 import org.apache.hyracks.storage.am.lsm.btree.impls.LSMBTree;
-import org.apache.hyracks.storage.am.lsm.btree.utils.LSMBTreeUtil;
-import org.apache.hyracks.storage.am.lsm.common.api.ILSMDiskComponent;
-import org.apache.hyracks.storage.am.lsm.common.api.ILSMComponent.ComponentState;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation;
-import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation.LSMIOOperationStatus;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperationScheduler;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndexAccessor;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMMergePolicy;
-import org.apache.hyracks.storage.am.lsm.common.api.IVirtualBufferCache;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMPageWriteCallbackFactory;
 import org.apache.hyracks.storage.am.lsm.common.impls.NoOpIOOperationCallbackFactory;
-import org.apache.hyracks.storage.am.lsm.common.impls.ThreadCountingTracker;
-import org.apache.hyracks.storage.am.lsm.common.impls.VirtualBufferCache;
 import org.apache.hyracks.storage.common.IIndexCursor;
 import org.apache.hyracks.storage.common.MultiComparator;
-import org.apache.hyracks.storage.common.buffercache.BufferCache;
-import org.apache.hyracks.storage.common.buffercache.ClockPageReplacementStrategy;
-import org.apache.hyracks.storage.common.buffercache.DelayPageCleanerPolicy;
-import org.apache.hyracks.storage.common.buffercache.HeapBufferAllocator;
-import org.apache.hyracks.storage.common.compression.NoOpCompressorDecompressorFactory;
-import org.apache.hyracks.storage.common.file.FileMapManager;
-import org.apache.hyracks.util.trace.ITracer;
+import org.strata.peers.HyracksLsmTree;
 
 /**
- * A real, standalone Hyracks 0.3.8 LSM B+-tree of (int key, int value) tuples on a real directory:
- * Hyracks' IOManager, buffer cache, two virtual-buffer-cache memory components, Bloom filters and
- * the thread-counting operation tracker (which flushes a full memory component by itself), with
- * the merge policy, I/O scheduler and page-write callback factory under test.
+ * The adapter tests' view of a standalone Hyracks 0.3.8 LSM B+-tree ({@link HyracksLsmTree}, the
+ * same tree the Hyracks peer runs) of (int key, int value) tuples: two memory components of the
+ * given pages, a 2,048-page buffer cache, 4 KB pages, and the merge policy, I/O scheduler and
+ * page-write callback factory under test.
  */
 final class HyracksTree implements AutoCloseable {
   static final int PAGE_SIZE = 4096;
 
-  private static final IBinaryComparatorFactory[] CMP = {IntegerBinaryComparatorFactory.INSTANCE};
-  private static final ITypeTraits[] TRAITS = {IntegerPointable.TYPE_TRAITS,
-      IntegerPointable.TYPE_TRAITS};
-
-  private final IOManager io;
-  private final BufferCache bufferCache;
-  private final LSMBTree tree;
+  private final HyracksLsmTree tree;
   private final ILSMIndexAccessor accessor;
   private final ArrayTupleBuilder builder = new ArrayTupleBuilder(2);
   private final ArrayTupleReference tuple = new ArrayTupleReference();
@@ -80,33 +51,14 @@ final class HyracksTree implements AutoCloseable {
   HyracksTree(File dir, ILSMMergePolicy policy, ILSMIOOperationScheduler scheduler,
       ILSMPageWriteCallbackFactory pageWrites, int memoryPagesPerComponent, boolean create)
       throws Exception {
-    io = new IOManager(List.of(new IODeviceHandle(dir, "dev0")), new DefaultDeviceResolver(), 2,
-        10);
-    bufferCache = new BufferCache(io,
-        new ClockPageReplacementStrategy(new HeapBufferAllocator(), PAGE_SIZE, 2048),
-        new DelayPageCleanerPolicy(1000), new FileMapManager(), Integer.MAX_VALUE, 10,
-        Thread::new);
-    List<IVirtualBufferCache> memory = new ArrayList<>();
-    for (int i = 0; i < 2; i++) {
-      memory.add(new VirtualBufferCache(new HeapBufferAllocator(), PAGE_SIZE,
-          memoryPagesPerComponent));
-    }
-    FileReference file = io.resolveAbsolutePath(new File(dir, "index").getAbsolutePath());
-    tree = LSMBTreeUtil.createLSMTree(io, memory, file, bufferCache, TRAITS, CMP, new int[] {0},
-        0.01, policy, new ThreadCountingTracker(), scheduler,
-        NoOpIOOperationCallbackFactory.INSTANCE, pageWrites, true, null, null, null, null, true,
-        AppendOnlyLinkedMetadataPageManagerFactory.INSTANCE, false, ITracer.NONE,
-        NoOpCompressorDecompressorFactory.INSTANCE, true, null, null);
-    if (create) {
-      tree.create();
-    }
-    tree.activate();
-    accessor = tree.createAccessor(new IndexAccessParameters(NoOpOperationCallback.INSTANCE,
-        NoOpOperationCallback.INSTANCE));
+    tree = new HyracksLsmTree(dir, HyracksLsmTree.Layout.INT_INT, policy, scheduler,
+        NoOpIOOperationCallbackFactory.INSTANCE, pageWrites, 2, memoryPagesPerComponent,
+        PAGE_SIZE, 2048, create);
+    accessor = tree.createAccessor();
   }
 
   LSMBTree index() {
-    return tree;
+    return tree.index();
   }
 
   void insert(int key, int value) throws Exception {
@@ -116,46 +68,27 @@ final class HyracksTree implements AutoCloseable {
 
   /** Schedules a flush of the memory component without waiting for it. */
   ILSMIOOperation scheduleFlush() throws Exception {
-    return accessor.scheduleFlush();
+    return tree.scheduleFlush(accessor);
   }
 
   /** Flushes the memory component and waits for the flush. */
   void flush() throws Exception {
-    ILSMIOOperation op = accessor.scheduleFlush();
-    op.sync();
-    if (op.getStatus() != LSMIOOperationStatus.SUCCESS) {
-      throw new AssertionError("flush failed", op.getFailure());
-    }
+    tree.flush(accessor);
   }
 
   /** The number of disk components, read under Hyracks' operation-tracker lock. */
   int diskComponentCount() {
-    synchronized (tree.getOperationTracker()) {
-      return tree.getDiskComponents().size();
-    }
+    return tree.diskComponentCount();
   }
 
   /** The disk component sizes, newest first. */
   List<Long> diskComponentSizes() {
-    synchronized (tree.getOperationTracker()) {
-      List<Long> out = new ArrayList<>();
-      for (ILSMDiskComponent c : tree.getDiskComponents()) {
-        out.add(c.getComponentSize());
-      }
-      return out;
-    }
+    return tree.diskComponentSizes();
   }
 
   /** True while any disk component is an input of a scheduled or running merge. */
   boolean merging() {
-    synchronized (tree.getOperationTracker()) {
-      for (ILSMDiskComponent c : tree.getDiskComponents()) {
-        if (c.getState() == ComponentState.READABLE_MERGING) {
-          return true;
-        }
-      }
-      return false;
-    }
+    return tree.merging();
   }
 
   /** The value stored under {@code key}, or null. */
@@ -163,7 +96,8 @@ final class HyracksTree implements AutoCloseable {
     ArrayTupleBuilder kb = new ArrayTupleBuilder(1);
     ArrayTupleReference k = new ArrayTupleReference();
     TupleUtils.createIntegerTuple(kb, k, key);
-    MultiComparator cmp = BTreeUtils.getSearchMultiComparator(CMP, k);
+    MultiComparator cmp = BTreeUtils.getSearchMultiComparator(
+        new IBinaryComparatorFactory[] {tree.layout().keyComparator()}, k);
     IIndexCursor cursor = accessor.createSearchCursor(false);
     try {
       accessor.search(cursor, new RangePredicate(k, k, true, true, cmp, cmp));
@@ -212,31 +146,13 @@ final class HyracksTree implements AutoCloseable {
     return IntegerPointable.getInteger(t.getFieldData(field), t.getFieldStart(field));
   }
 
-  private boolean closed;
-
   @Override
   public void close() throws Exception {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    try {
-      tree.deactivate(true);
-      tree.destroy();
-    } finally {
-      bufferCache.close();
-      io.close();
-    }
+    tree.close();
   }
 
   /** Flushes, deactivates and closes, leaving the index's files for a later open. */
   void closeKeepingFiles() throws Exception {
-    closed = true;
-    try {
-      tree.deactivate(true);
-    } finally {
-      bufferCache.close();
-      io.close();
-    }
+    tree.closeKeepingFiles();
   }
 }

@@ -25,6 +25,12 @@ import java.util.Map;
  * @param mergeLog the most recent merges, oldest first
  * @param pageCacheHits page cache hits
  * @param pageCacheMisses page cache misses
+ * @param diskBytes bytes of the disk component files (the space the index uses on disk)
+ * @param pendingMergeBytes input bytes that scheduled merges have not read yet: for each merge
+ *     scheduled or running, its input bytes times the share of its input pages still to read (the
+ *     analogue of RocksDB's {@code estimate-pending-compaction-bytes}; merges the policy has not
+ *     asked for are not counted, see docs/compare.md)
+ * @param stalledNow true while a writer is waiting (a stall of any cause is ongoing)
  */
 public record StoreStats(
     int diskComponents,
@@ -42,7 +48,10 @@ public record StoreStats(
     Map<StallCause, StallTotals> stalls,
     List<MergeRecord> mergeLog,
     long pageCacheHits,
-    long pageCacheMisses) {
+    long pageCacheMisses,
+    long diskBytes,
+    long pendingMergeBytes,
+    boolean stalledNow) {
 
   /** Count and total duration of stalls of one cause. */
   public record StallTotals(long count, double seconds) {}

@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
         ScanCommand.class, StatsCommand.class, VerifyCommand.class, ReadBenchCommand.class,
         SimulateCommand.class, TuneCommand.class, FiguresCommand.class, DesCommand.class,
         ImportCommand.class, QueryCommand.class, GenRecordsCommand.class,
-        FeedServerCommand.class, TwoPhaseCommand.class})
+        FeedServerCommand.class, TwoPhaseCommand.class, CompareCommand.class})
 public final class Main implements Runnable {
   /** System property naming the log file; set by {@link #main} unless given. */
   static final String LOG_FILE_PROPERTY = "strata.log.file";

@@ -30,6 +30,8 @@ final class StatsJson {
     o.put("merges", s.merges());
     o.put("writeAmplification", s.writeAmplification());
     o.put("modelWriteAmplification", s.modelWriteAmplification());
+    o.put("diskBytes", s.diskBytes());
+    o.put("pendingMergeBytes", s.pendingMergeBytes());
     ObjectNode stalls = o.putObject("stalls");
     for (StallCause c : StallCause.values()) {
       StoreStats.StallTotals t = s.stalls().get(c);

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.strata.ycsb.twophase.PhaseResult;
 import org.strata.ycsb.twophase.ReportWriter;
+import org.strata.ycsb.twophase.SustainableRate;
 import org.strata.ycsb.twophase.TwoPhaseConfig;
 import org.strata.ycsb.twophase.TwoPhaseConfigJson;
 import org.strata.ycsb.twophase.TwoPhaseResult;
@@ -33,15 +34,40 @@ final class TwoPhaseCommand implements Callable<Integer> {
   @Option(names = "--keep-data", description = "Keep the datasets under DIR/data.")
   boolean keepData;
 
+  @Option(names = "--find-sustainable", description = "After the testing phase, bisect the"
+      + " arrival rate between 0 and the testing maximum with running phases on fresh copies"
+      + " until the bracket is within 5%; report the highest sustainable rate and the write"
+      + " latency at 95% of it (sustainable.json, report.md).")
+  boolean findSustainable;
+
+  @Option(names = "--phase-seconds", paramLabel = "S", description = "Seconds of arrivals of"
+      + " each running phase of --find-sustainable (default: running.duration-seconds).")
+  Integer phaseSeconds;
+
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() throws Exception {
+    if (phaseSeconds != null && (!findSustainable || phaseSeconds < 2)) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--phase-seconds: "
+          + phaseSeconds + " is not allowed; allowed: an integer of at least 2, with"
+          + " --find-sustainable");
+    }
     TwoPhaseConfig cfg = TwoPhaseConfigJson.read(config);
-    TwoPhaseResult r = new TwoPhaseRunner(cfg, out, System.err, System.console() != null,
-        keepData).run();
-    ReportWriter.write(out, r);
+    TwoPhaseRunner runner = new TwoPhaseRunner(cfg, out, System.err, System.console() != null,
+        keepData);
     PrintWriter o = spec.commandLine().getOut();
+    if (findSustainable) {
+      SustainableRate s = runner.findSustainable(phaseSeconds == null
+          ? cfg.running().durationSeconds() : phaseSeconds, 0.05);
+      ReportWriter.writeSearch(out, s);
+      o.println(s.quote());
+      o.println("report: " + out.resolve("report.md"));
+      o.flush();
+      return 0;
+    }
+    TwoPhaseResult r = runner.run();
+    ReportWriter.write(out, r);
     o.printf(Locale.ROOT, "maximum write throughput (testing, %s): %,.0f writes/s%n",
         r.testing().scheduler(), r.testing().throughput());
     for (PhaseResult p : r.runs()) {
@@ -51,6 +77,7 @@ final class TwoPhaseCommand implements Callable<Integer> {
           p.writeLatency().max(), p.processingLatency().p99(), p.stallCount(), p.stallSeconds(),
           p.maxDiskComponents());
     }
+    o.println(ReportWriter.quote(r));
     o.println("report: " + out.resolve("report.md"));
     o.flush();
     return 0;

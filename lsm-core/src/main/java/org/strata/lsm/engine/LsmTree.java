@@ -1427,8 +1427,14 @@ public final class LsmTree implements LsmStore {
     try {
       Version v = current;
       long diskEntries = 0;
+      long diskBytes = 0;
       for (Run r : v.runs) {
         diskEntries += r.entries();
+        diskBytes += r.sizeBytes();
+      }
+      long pendingMergeBytes = 0;
+      for (MergeOperation op : liveMerges) {
+        pendingMergeBytes += op.remainingInputBytes();
       }
       long memEntries = 0;
       long memUser = 0;
@@ -1442,7 +1448,7 @@ public final class LsmTree implements LsmStore {
       return new StoreStats(v.diskComponentCount(), v.runs.size(), diskEntries, memEntries,
           userBytesFlushed + memUser, userBytesFlushed, bytesFlushed, bytesMerged, flushes, merges,
           wa, mwa, stalls.totals(clock.nanoTime()), List.copyOf(mergeLog), cache.hits(),
-          cache.misses());
+          cache.misses(), diskBytes, pendingMergeBytes, stalls.ongoing());
     } finally {
       lock.unlock();
     }

@@ -95,6 +95,22 @@ final class MergeOperation implements IoOperation {
     return Math.max(0, totalInputPages - pagesConsumed);
   }
 
+  /**
+   * Input bytes not read yet: the inputs' file bytes times the share of input pages still to
+   * read (all of them before the merge starts, none once it has read its last page).
+   */
+  long remainingInputBytes() {
+    long total = totalInputPages;
+    if (total <= 0) {
+      return 0;
+    }
+    long bytes = 0;
+    for (Run r : inputs) {
+      bytes += r.sizeBytes();
+    }
+    return (long) ((double) bytes * remainingInputPages() / total);
+  }
+
   @Override
   public void pause() {
     synchronized (pauseLock) {

@@ -42,6 +42,11 @@ final class StallTracker {
     return m;
   }
 
+  /** True while a stall is ongoing. */
+  boolean ongoing() {
+    return current != null;
+  }
+
   void restore(StallCause c, long count, long totalNanos) {
     counts[c.ordinal()] = count;
     nanos[c.ordinal()] = totalNanos;

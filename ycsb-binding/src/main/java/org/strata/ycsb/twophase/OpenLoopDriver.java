@@ -36,8 +36,9 @@ final class OpenLoopDriver {
    * @param completed writes applied (including during the drain)
    * @param unfinished writes still queued when the drain ended; not in the latency histograms
    * @param maxQueue longest queue seen
+   * @param queueAtEnd writes queued when the arrivals stopped (before the drain)
    */
-  record Result(long arrived, long completed, long unfinished, long maxQueue) {}
+  record Result(long arrived, long completed, long unfinished, long maxQueue, long queueAtEnd) {}
 
   OpenLoopDriver(ArrivalProcess arrivals, int writers, WriteTarget target, Recorder writeLatency,
       Recorder processingLatency) {
@@ -119,6 +120,7 @@ final class OpenLoopDriver {
     } finally {
       generating.set(false);
     }
+    long queueAtEnd = queue.size();
     long drainEnd = System.nanoTime() + drainNanos;
     while (!queue.isEmpty() && System.nanoTime() < drainEnd && failure.get() == null) {
       Thread.sleep(20);
@@ -130,6 +132,6 @@ final class OpenLoopDriver {
     if (failure.get() != null) {
       throw failure.get();
     }
-    return new Result(arrived.get(), completed.get(), queue.size(), maxQueue.get());
+    return new Result(arrived.get(), completed.get(), queue.size(), maxQueue.get(), queueAtEnd);
   }
 }

@@ -25,7 +25,11 @@ import java.util.List;
  * @param unfinished writes still queued when the drain ended
  * @param queries queries run alongside, or null
  * @param mergeWidths merges completed in the phase by their number of input components (from
- *     each tree's merge log, which keeps the last 1,000 merges)
+ *     each tree's merge log, which keeps the last 1,000 merges; empty for peers)
+ * @param queueAtEnd writes queued when the arrivals stopped, before the drain (0 for testing)
+ * @param pendingMergeBytesAtEnd pending merge bytes when the phase ended
+ * @param spaceBytesAtEnd bytes of disk components when the phase ended
+ * @param verdict whether the running phase's rate is sustainable (null for the testing phase)
  */
 public record PhaseResult(String name, String scheduler, double utilization, double arrivalRate,
     double throughput, List<PhaseSample> samples, Latency writeLatency, Latency processingLatency,
@@ -33,7 +37,8 @@ public record PhaseResult(String name, String scheduler, double utilization, dou
     java.util.Map<String, org.strata.lsm.StoreStats.StallTotals> stallsByCause,
     long maxDiskComponents, double writeAmplification,
     long arrived, long completed, long unfinished, QueryResult queries,
-    java.util.SortedMap<Integer, Long> mergeWidths) {
+    java.util.SortedMap<Integer, Long> mergeWidths, long queueAtEnd,
+    long pendingMergeBytesAtEnd, long spaceBytesAtEnd, Sustainability.Verdict verdict) {
 
   /**
    * Queries run alongside a running phase.

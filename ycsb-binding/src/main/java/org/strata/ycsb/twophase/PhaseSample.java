@@ -17,20 +17,26 @@ package org.strata.ycsb.twophase;
  * @param writeP99Millis 99th percentile write latency of the writes completed in the second, or
  *     NaN if none
  * @param processingP99Millis the same for processing latency
+ * @param stallsStarted write stalls that started in the second (a stall counted by the system,
+ *     or stalled time in this second after a second without any)
+ * @param pendingMergeBytes merge input bytes scheduled but not yet merged at the end of the
+ *     second (the system's estimate; see docs/compare.md)
  */
-record PhaseSample(String phase, int second, long arrivals, long completed, long queueLength,
-    long diskComponents, boolean stalled, double stallSeconds, long bytesFlushed,
-    long bytesMerged, double writeP99Millis, double processingP99Millis) {
+public record PhaseSample(String phase, int second, long arrivals, long completed,
+    long queueLength, long diskComponents, boolean stalled, double stallSeconds,
+    long bytesFlushed, long bytesMerged, double writeP99Millis, double processingP99Millis,
+    long stallsStarted, long pendingMergeBytes) {
 
   static final String CSV_HEADER = "phase,second,arrivals,completed,queue_length,disk_components,"
-      + "stalled,stall_seconds,bytes_flushed,bytes_merged,write_p99_ms,processing_p99_ms";
+      + "stalled,stall_seconds,bytes_flushed,bytes_merged,write_p99_ms,processing_p99_ms,"
+      + "stalls_started,pending_merge_bytes";
 
   String csv() {
     return String.join(",", phase, Integer.toString(second), Long.toString(arrivals),
         Long.toString(completed), Long.toString(queueLength), Long.toString(diskComponents),
         stalled ? "1" : "0", String.format(java.util.Locale.ROOT, "%.3f", stallSeconds),
         Long.toString(bytesFlushed), Long.toString(bytesMerged), num(writeP99Millis),
-        num(processingP99Millis));
+        num(processingP99Millis), Long.toString(stallsStarted), Long.toString(pendingMergeBytes));
   }
 
   private static String num(double v) {

@@ -13,16 +13,15 @@ import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.HdrHistogram.Recorder;
-import org.strata.lsm.dataset.Dataset;
 
 /**
- * Samples a phase once a second on its own thread: the driver's counters, the dataset's totals,
+ * Samples a phase once a second on its own thread: the driver's counters, the system's statistics,
  * and the latency recorders, whose one-second interval histograms go to HdrHistogram log files
  * ({@code .hlog}) and into whole-phase histograms. Prints the progress line.
  */
 final class PhaseSampler implements AutoCloseable {
   private final String phase;
-  private final Dataset dataset;
+  private final java.util.function.Supplier<TargetStats> system;
   private final LongSupplier arrived;
   private final LongSupplier completed;
   private final IntSupplier queue;
@@ -39,7 +38,8 @@ final class PhaseSampler implements AutoCloseable {
   private final Thread thread;
   private final long startNanos;
   private volatile boolean stop;
-  private DatasetTotals last;
+  private TargetStats last;
+  private boolean lastStalled;
   private long lastArrived;
   private long lastCompleted;
   private Histogram writeInterval;
@@ -50,11 +50,11 @@ final class PhaseSampler implements AutoCloseable {
    * no latency); {@code logDir} receives {@code <phase>-write.hlog} and {@code
    * <phase>-processing.hlog}.
    */
-  PhaseSampler(String phase, Dataset dataset, LongSupplier arrived, LongSupplier completed,
+  PhaseSampler(String phase, java.util.function.Supplier<TargetStats> system, LongSupplier arrived, LongSupplier completed,
       IntSupplier queue, Recorder write, Recorder processing, Path logDir, Progress progress,
       int totalSeconds) throws IOException {
     this.phase = phase;
-    this.dataset = dataset;
+    this.system = system;
     this.arrived = arrived;
     this.completed = completed;
     this.queue = queue;
@@ -65,7 +65,7 @@ final class PhaseSampler implements AutoCloseable {
     this.writeLog = write == null ? null : log(logDir.resolve(phase + "-write.hlog"));
     this.processingLog = processing == null ? null
         : log(logDir.resolve(phase + "-processing.hlog"));
-    this.last = DatasetTotals.of(dataset);
+    this.last = system.get();
     this.startNanos = System.nanoTime();
     if (writeLog != null) {
       long startMillis = System.currentTimeMillis();
@@ -105,7 +105,7 @@ final class PhaseSampler implements AutoCloseable {
   }
 
   private synchronized void sample(int second) {
-    DatasetTotals now = DatasetTotals.of(dataset);
+    TargetStats now = system.get();
     long a = arrived.getAsLong();
     long c = completed.getAsLong();
     double wp99 = Double.NaN;
@@ -123,11 +123,14 @@ final class PhaseSampler implements AutoCloseable {
       }
     }
     double stallDelta = now.stallSeconds() - last.stallSeconds();
+    long counted = Math.max(0, now.stallCount() - last.stallCount());
+    boolean stalled = stallDelta > 0 || counted > 0 || now.stalledNow();
+    long started = Math.max(counted, stalled && !lastStalled ? 1 : 0);
     PhaseSample s = new PhaseSample(phase, second, a - lastArrived, c - lastCompleted,
-        queue.getAsInt(), now.diskComponents(),
-        stallDelta > 0 || now.stallCount() > last.stallCount(), Math.max(0, stallDelta),
+        queue.getAsInt(), now.diskComponents(), stalled, Math.max(0, stallDelta),
         now.bytesFlushed() - last.bytesFlushed(), now.bytesMerged() - last.bytesMerged(),
-        wp99, pp99);
+        wp99, pp99, started, now.pendingMergeBytes());
+    lastStalled = stalled;
     samples.add(s);
     progress.update(phase, second, totalSeconds, s);
     last = now;

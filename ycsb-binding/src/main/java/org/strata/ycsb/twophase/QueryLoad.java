@@ -6,36 +6,42 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Recorder;
-import org.strata.lsm.dataset.Dataset;
 
 /**
  * Query threads alongside a running phase (Luo & Carey 3.6): point lookups of random loaded keys,
  * short scans of 100 records, or long scans, each from a random key, as fast as they complete.
  */
 final class QueryLoad implements AutoCloseable {
+
   private final AtomicBoolean stop = new AtomicBoolean();
   private final AtomicLong count = new AtomicLong();
+  private final java.util.concurrent.atomic.AtomicReference<Exception> failure =
+      new java.util.concurrent.atomic.AtomicReference<>();
   private final Recorder latency = new Recorder(3);
   private final List<Thread> threads = new ArrayList<>();
   private final TwoPhaseConfig.Queries spec;
   private final long startNanos = System.nanoTime();
   private long endNanos;
 
-  QueryLoad(Dataset dataset, TwoPhaseConfig.Queries spec, long keys, long seed) {
+  QueryLoad(QueryTarget dataset, TwoPhaseConfig.Queries spec, long keys, long seed) {
     this.spec = spec;
     for (int i = 0; i < spec.threads(); i++) {
       SplittableRandom random = new SplittableRandom(seed * 31 + i);
       Thread t = new Thread(() -> {
-        while (!stop.get()) {
-          String key = RecordShape.key(random.nextLong(keys));
-          long start = System.nanoTime();
-          switch (spec.kind()) {
-            case "point" -> dataset.get(key);
-            case "short-scan" -> dataset.scan(key, 100);
-            default -> dataset.scan(key, spec.longScanLength());
+        try {
+          while (!stop.get()) {
+            String key = RecordShape.key(random.nextLong(keys));
+            long start = System.nanoTime();
+            switch (spec.kind()) {
+              case "point" -> dataset.get(key);
+              case "short-scan" -> dataset.scan(key, 100);
+              default -> dataset.scan(key, spec.longScanLength());
+            }
+            latency.recordValue((System.nanoTime() - start) / 1000);
+            count.incrementAndGet();
           }
-          latency.recordValue((System.nanoTime() - start) / 1000);
-          count.incrementAndGet();
+        } catch (Exception e) {
+          failure.compareAndSet(null, e);
         }
       }, "strata-query-" + i);
       t.setDaemon(true);
@@ -44,13 +50,17 @@ final class QueryLoad implements AutoCloseable {
     }
   }
 
+  /** Stops the query threads; rethrows the first query failure. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() throws Exception {
     stop.set(true);
     for (Thread t : threads) {
       t.join();
     }
     endNanos = System.nanoTime();
+    if (failure.get() != null) {
+      throw failure.get();
+    }
   }
 
   PhaseResult.QueryResult result() {

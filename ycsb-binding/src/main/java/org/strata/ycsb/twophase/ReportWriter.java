@@ -9,6 +9,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -26,6 +27,10 @@ public final class ReportWriter {
     Files.createDirectories(dir);
     Files.writeString(dir.resolve("summary.json"),
         MAPPER.writeValueAsString(summary(result)) + "\n");
+    if (result.testing() == null) {
+      Files.writeString(dir.resolve("report.md"), markdown(result));
+      return;
+    }
     try (Writer w = Files.newBufferedWriter(dir.resolve("timeseries.csv"),
         StandardCharsets.UTF_8)) {
       w.write(PhaseSample.CSV_HEADER + "\n");
@@ -42,15 +47,138 @@ public final class ReportWriter {
     Files.writeString(dir.resolve("report.md"), markdown(result));
   }
 
+  /**
+   * Writes a sustainable-rate search's outputs into {@code dir}: {@code sustainable.json}, {@code
+   * timeseries.csv}, the charts and {@code report.md}.
+   */
+  public static void writeSearch(Path dir, SustainableRate search) throws IOException {
+    Files.createDirectories(dir);
+    TwoPhaseResult result = search.result();
+    List<PhaseResult> all = new java.util.ArrayList<>(result.runs());
+    if (search.at95() != null) {
+      all.add(search.at95());
+    }
+    TwoPhaseResult withAt95 = new TwoPhaseResult(result.config(), result.system(),
+        result.label(), result.description(), result.machine(), result.loadSeconds(),
+        result.loadedDiskComponents(), result.loadedSpaceBytes(), result.liveDataBytes(),
+        result.verifiedKeys(), result.testing(), all);
+    Files.writeString(dir.resolve("sustainable.json"),
+        MAPPER.writeValueAsString(searchJson(search)) + "\n");
+    try (Writer w = Files.newBufferedWriter(dir.resolve("timeseries.csv"),
+        StandardCharsets.UTF_8)) {
+      w.write(PhaseSample.CSV_HEADER + "\n");
+      for (PhaseSample s : result.testing().samples()) {
+        w.write(s.csv() + "\n");
+      }
+      for (PhaseResult r : all) {
+        for (PhaseSample s : r.samples()) {
+          w.write(s.csv() + "\n");
+        }
+      }
+    }
+    TwoPhaseCharts.write(dir, withAt95);
+    StringBuilder b = new StringBuilder();
+    b.append("# Highest sustainable rate: ").append(result.config().name()).append(" on ")
+        .append(result.label()).append("\n\n");
+    b.append(result.description()).append(".\n\n");
+    b.append(result.machine().describe()).append("\n\n");
+    b.append("**").append(search.quote()).append("**\n\n");
+    b.append(String.format(Locale.ROOT, "Testing phase: maximum write throughput %,.0f"
+        + " writes/s. The search bisected the arrival rate between 0 and it with %d s running"
+        + " phases on fresh copies of the loaded data until the bracket was within %.0f%%.%n%n",
+        result.testing().throughput(), search.phaseSeconds(), search.tolerance() * 100));
+    b.append("| rate tried (writes/s) | verdict | completed | queued at end | unfinished"
+        + " | write p99 ms | max ms | stalls | why |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (PhaseResult r : all) {
+      b.append(String.format(Locale.ROOT, "| %,.0f | %s | %,d | %,d | %,d | %.2f | %.2f | %d |"
+              + " %s |%n", r.arrivalRate(), r.verdict().word(), r.completed(), r.queueAtEnd(),
+          r.unfinished(), r.writeLatency().p99(), r.writeLatency().max(), r.stallCount(),
+          String.join("; ", r.verdict().reasons()).replace("|", "/")));
+    }
+    b.append("\n![write throughput](").append(TwoPhaseCharts.THROUGHPUT).append(")\n\n");
+    b.append("![disk components](").append(TwoPhaseCharts.COMPONENTS).append(")\n\n");
+    b.append("![pending merge bytes](").append(TwoPhaseCharts.PENDING).append(")\n\n");
+    Files.writeString(dir.resolve("report.md"), b.toString());
+  }
+
+  /** A sustainable-rate search as JSON. */
+  public static ObjectNode searchJson(SustainableRate search) {
+    ObjectNode o = MAPPER.createObjectNode();
+    TwoPhaseResult result = search.result();
+    o.put("system", result.system());
+    o.put("label", result.label());
+    o.put("description", result.description());
+    o.put("quote", search.quote());
+    o.put("testingMaxThroughput", result.testing().throughput());
+    o.put("phaseSeconds", search.phaseSeconds());
+    o.put("tolerance", search.tolerance());
+    o.put("highestSustainableRate", search.sustainable());
+    o.put("lowestUnsustainableRate", search.unsustainable());
+    ArrayNode tried = o.putArray("tried");
+    for (PhaseResult r : result.runs()) {
+      ObjectNode t = tried.addObject();
+      t.put("rate", r.arrivalRate());
+      t.put("sustainable", r.verdict().sustainable());
+      r.verdict().reasons().forEach(t.putArray("reasons")::add);
+      t.put("writeP99", r.writeLatency().p99());
+    }
+    if (search.at95() != null) {
+      o.set("at95", phase(search.at95()));
+    }
+    o.set("machine", result.machine().json());
+    o.set("config", TwoPhaseConfigJson.toJson(result.config()));
+    return o;
+  }
+
+  /** The sentence of a two-phase report that says which figure a reader should quote. */
+  public static String quote(TwoPhaseResult result) {
+    if (result.testing() == null) {
+      return String.format(Locale.ROOT, "Quote the load rate, %,.0f records/s; it says nothing"
+          + " about sustained updates.", result.loadRecordsPerSecond());
+    }
+    if (result.runs().isEmpty()) {
+      return "No running phase ran, so no rate is known to be sustainable: do not quote the"
+          + " testing maximum as a sustainable throughput.";
+    }
+    PhaseResult r = result.runs().get(0);
+    if (r.verdict().sustainable()) {
+      return String.format(Locale.ROOT, "Quote %,.0f writes/s as sustained for %d s (the running"
+              + " phase at %,.0f arrivals/s was sustainable) with write latency p99 %.2f ms; the"
+              + " testing maximum (%,.0f writes/s) is an upper bound, and a longer running phase"
+              + " (--find-sustainable) may still find this rate unsustainable.", r.throughput(),
+          result.config().running().durationSeconds(), r.arrivalRate(), r.writeLatency().p99(),
+          result.testing().throughput());
+    }
+    return String.format(Locale.ROOT, "Do not quote the testing maximum (%,.0f writes/s): the"
+            + " running phase at %,.0f arrivals/s was unsustainable (%s). Quote the highest"
+            + " sustainable rate from --find-sustainable instead.", result.testing().throughput(),
+        r.arrivalRate(), String.join("; ", r.verdict().reasons()));
+  }
+
   /** The summary: the testing throughput, the first running phase, every phase, the config. */
   public static ObjectNode summary(TwoPhaseResult result) {
     ObjectNode o = MAPPER.createObjectNode();
     o.put("name", result.config().name());
+    o.put("system", result.system());
+    o.put("label", result.label());
+    o.put("description", result.description());
+    o.put("quote", quote(result));
+    o.set("machine", result.machine().json());
     ObjectNode load = o.putObject("load");
     load.put("records", result.config().load().records());
     load.put("seconds", result.loadSeconds());
+    load.put("recordsPerSecond", result.loadRecordsPerSecond());
     load.put("diskComponents", result.loadedDiskComponents());
+    load.put("spaceBytes", result.loadedSpaceBytes());
+    load.put("liveDataBytes", result.liveDataBytes());
+    load.put("verifiedKeys", result.verifiedKeys());
+    o.put("spaceAmplification", result.spaceAmplification());
     PhaseResult t = result.testing();
+    if (t == null) {
+      o.putArray("runs");
+      o.set("config", TwoPhaseConfigJson.toJson(result.config()));
+      return o;
+    }
     ObjectNode testing = o.putObject("testing");
     testing.put("scheduler", t.scheduler());
     testing.put("maxThroughput", t.throughput());
@@ -72,7 +200,8 @@ public final class ReportWriter {
     return o;
   }
 
-  private static ObjectNode phase(PhaseResult r) {
+  /** One running phase as JSON (the shape of {@code summary.json}'s {@code running}). */
+  public static ObjectNode phase(PhaseResult r) {
     ObjectNode p = MAPPER.createObjectNode();
     p.put("name", r.name());
     p.put("scheduler", r.scheduler());
@@ -90,6 +219,14 @@ public final class ReportWriter {
     p.put("maxDiskComponents", r.maxDiskComponents());
     p.put("writeAmplification", r.writeAmplification());
     merges(p, r);
+    ObjectNode backlog = p.putObject("backlogAtEnd");
+    backlog.put("queuedWrites", r.queueAtEnd());
+    backlog.put("unfinishedWrites", r.unfinished());
+    backlog.put("pendingMergeBytes", r.pendingMergeBytesAtEnd());
+    p.put("spaceBytesAtEnd", r.spaceBytesAtEnd());
+    if (r.verdict() != null) {
+      p.set("sustainable", verdictJson(r.verdict()));
+    }
     if (r.queries() != null) {
       ObjectNode q = p.putObject("queries");
       q.put("kind", r.queries().kind());
@@ -99,6 +236,28 @@ public final class ReportWriter {
       q.set("latency", r.queries().latency().json());
     }
     return p;
+  }
+
+  /** A verdict as JSON: {@code verdict}, {@code reasons} and the two fitted trends. */
+  public static ObjectNode verdictJson(Sustainability.Verdict v) {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("verdict", v.word());
+    v.reasons().forEach(o.putArray("reasons")::add);
+    o.set("diskComponentsTrend", trendJson(v.components()));
+    o.set("pendingMergeBytesTrend", trendJson(v.pendingMergeBytes()));
+    return o;
+  }
+
+  private static ObjectNode trendJson(Trend t) {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("fromSecond", t.fromSecond());
+    o.put("toSecond", t.toSecond());
+    o.put("slopePerSecond", t.slope());
+    o.put("slopeLow95", t.slopeLow());
+    o.put("slopeHigh95", t.slopeHigh());
+    o.put("rise", t.rise());
+    o.put("upward", t.upward());
+    return o;
   }
 
   private static void merges(ObjectNode o, PhaseResult r) {
@@ -120,11 +279,38 @@ public final class ReportWriter {
   private static String markdown(TwoPhaseResult result) {
     TwoPhaseConfig c = result.config();
     StringBuilder b = new StringBuilder();
-    b.append("# Two-phase report: ").append(c.name()).append("\n\n");
+    b.append("# Two-phase report: ").append(c.name()).append(" on ").append(result.label())
+        .append("\n\n");
     if (!c.description().isEmpty()) {
       b.append(c.description()).append("\n\n");
     }
-    b.append(String.format(Locale.ROOT, "Dataset: policy `%s` %s, %d secondary index(es), %s"
+    b.append("**").append(quote(result)).append("**\n\n");
+    b.append("System: ").append(result.description()).append(".\n\n");
+    b.append(result.machine().describe()).append("\n\n");
+    if (!result.system().equals("strata")) {
+      b.append(String.format(Locale.ROOT, "Budgets (mapped to the system's options, docs/compare.md):"
+              + " memory component %s x %d; I/O limit %s; force every %s.%n%n",
+          org.strata.lsm.config.ByteSize.format(c.dataset().store().memoryComponentSize()),
+          c.dataset().store().memoryComponentCount(),
+          c.dataset().store().writeRateLimit() == 0 ? "none"
+              : org.strata.lsm.config.ByteSize.format(c.dataset().store().writeRateLimit()) + "/s",
+          org.strata.lsm.config.ByteSize.format(c.dataset().store().forceBytes())));
+    } else {
+      b.append(dataset(c));
+    }
+    b.append(String.format(Locale.ROOT, "Loaded %,d records in %.1f s (%,.0f records/s; %d disk"
+            + " components, %.1f MB after loading).%n%n", c.load().records(), result.loadSeconds(),
+        result.loadRecordsPerSecond(), result.loadedDiskComponents(),
+        result.loadedSpaceBytes() / 1048576.0));
+    PhaseResult t = result.testing();
+    if (t == null) {
+      return b.toString();
+    }
+    return testingAndRunning(b, result, c, t);
+  }
+
+  private static String dataset(TwoPhaseConfig c) {
+    return String.format(Locale.ROOT, "Dataset: policy `%s` %s, %d secondary index(es), %s"
             + " maintenance, %d partition(s); memory component %s x %d; I/O limit %s; force every"
             + " %s.%n%n", c.dataset().store().mergePolicy().name(),
         c.dataset().store().mergePolicy().parameters(), c.dataset().secondaryIndexes().size(),
@@ -133,11 +319,11 @@ public final class ReportWriter {
         c.dataset().store().memoryComponentCount(),
         c.dataset().store().writeRateLimit() == 0 ? "none"
             : org.strata.lsm.config.ByteSize.format(c.dataset().store().writeRateLimit()) + "/s",
-        org.strata.lsm.config.ByteSize.format(c.dataset().store().forceBytes())));
-    b.append(String.format(Locale.ROOT, "Loaded %,d records in %.1f s (%d disk components"
-            + " after loading).%n%n", c.load().records(), result.loadSeconds(),
-        result.loadedDiskComponents()));
-    PhaseResult t = result.testing();
+        org.strata.lsm.config.ByteSize.format(c.dataset().store().forceBytes()));
+  }
+
+  private static String testingAndRunning(StringBuilder b, TwoPhaseResult result,
+      TwoPhaseConfig c, PhaseResult t) {
     b.append("## Testing phase\n\n");
     b.append(String.format(Locale.ROOT, "Closed loop, %d writer(s), `%s` scheduler, %d s with"
             + " the first %d s excluded: **maximum write throughput %,.0f writes/s**. %d stalls"
@@ -159,6 +345,16 @@ public final class ReportWriter {
           w.max(), r.processingLatency().p99(), r.stallCount(), r.stallSeconds(),
           r.maxDiskComponents(), r.writeAmplification()));
     }
+    b.append("\n### Sustainability\n\n");
+    b.append("A running phase is sustainable only if its queue drained by the end of the drain,"
+        + " no stall started in the second half of its arrivals, and neither disk components nor"
+        + " pending merge bytes trend upward over that half (least-squares slope whose 95%"
+        + " interval is above zero, with a fitted rise of at least half the range, 5% of the"
+        + " mean, and 2 components or one memory component of bytes; docs/compare.md).\n\n");
+    for (PhaseResult r : result.runs()) {
+      b.append("- ").append(r.name()).append(": **").append(r.verdict().word()).append("**: ")
+          .append(String.join("; ", r.verdict().reasons())).append("\n");
+    }
     for (PhaseResult r : result.runs()) {
       if (r.queries() != null) {
         b.append(String.format(Locale.ROOT, "%nQueries during %s: %d thread(s) of %s, %,.0f/s,"
@@ -169,6 +365,7 @@ public final class ReportWriter {
     b.append("\n## Charts\n\n");
     b.append("![write throughput](").append(TwoPhaseCharts.THROUGHPUT).append(")\n\n");
     b.append("![disk components](").append(TwoPhaseCharts.COMPONENTS).append(")\n\n");
+    b.append("![pending merge bytes](").append(TwoPhaseCharts.PENDING).append(")\n\n");
     if (!result.runs().isEmpty()) {
       b.append("![latency percentiles](").append(TwoPhaseCharts.LATENCY).append(")\n\n");
     }

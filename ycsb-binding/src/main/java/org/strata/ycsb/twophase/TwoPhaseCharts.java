@@ -13,13 +13,15 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The PNG charts of a two-phase run: instantaneous write throughput (windows of {@code
- * chart-window-seconds}), disk components over time, and write and processing latency
- * percentiles; one series per phase.
+ * chart-window-seconds}), disk components and pending merge bytes over time (with each running
+ * phase's fitted trend line over its second half, the line the sustainability verdict tests), and
+ * write and processing latency percentiles; one series per phase.
  */
 final class TwoPhaseCharts {
   static final String THROUGHPUT = "throughput.png";
   static final String COMPONENTS = "disk-components.png";
   static final String LATENCY = "latency.png";
+  static final String PENDING = "pending-merge-bytes.png";
 
   private static final List<String> PERCENTILES = List.of("p50", "p90", "p99", "p99.9", "max");
 
@@ -34,7 +36,10 @@ final class TwoPhaseCharts {
     XYChart comps = new XYChartBuilder().width(1000).height(450)
         .title(title + ": disk components (all trees)").xAxisTitle("time (s)")
         .yAxisTitle("disk components").build();
-    for (XYChart c : List.of(tput, comps)) {
+    XYChart pending = new XYChartBuilder().width(1000).height(450)
+        .title(title + ": pending merge bytes").xAxisTitle("time (s)")
+        .yAxisTitle("MB").build();
+    for (XYChart c : List.of(tput, comps, pending)) {
       c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
       c.getStyler().setMarkerSize(0);
     }
@@ -73,6 +78,15 @@ final class TwoPhaseCharts {
       }
       if (!cx.isEmpty()) {
         comps.addSeries(p.name(), cx, cy).setMarker(SeriesMarkers.NONE);
+        List<Double> py = new ArrayList<>();
+        for (PhaseSample x : s) {
+          py.add(x.pendingMergeBytes() / 1048576.0);
+        }
+        pending.addSeries(p.name(), cx, py).setMarker(SeriesMarkers.NONE);
+      }
+      if (p.verdict() != null) {
+        fitLine(comps, p.name(), p.verdict().components(), 1);
+        fitLine(pending, p.name(), p.verdict().pendingMergeBytes(), 1048576.0);
       }
       if (p.writeLatency() != null && p.writeLatency().count() > 0) {
         for (boolean processing : new boolean[] {false, true}) {
@@ -87,10 +101,22 @@ final class TwoPhaseCharts {
     List<Path> files = new ArrayList<>();
     files.add(save(tput, dir.resolve(THROUGHPUT)));
     files.add(save(comps, dir.resolve(COMPONENTS)));
+    files.add(save(pending, dir.resolve(PENDING)));
     if (!lat.getSeriesMap().isEmpty()) {
       files.add(save(lat, dir.resolve(LATENCY)));
     }
     return files;
+  }
+
+  /** Draws a phase's fitted trend over its second half, labelled with the verdict's test. */
+  static void fitLine(XYChart chart, String phase, Trend t, double scale) {
+    if (t.points() < 3) {
+      return;
+    }
+    chart.addSeries(phase + " trend (" + (t.upward() ? "upward" : "not upward") + ")",
+        List.of((double) t.fromSecond(), (double) t.toSecond()),
+        List.of(t.at(t.fromSecond()) / scale, t.at(t.toSecond()) / scale))
+        .setMarker(SeriesMarkers.NONE);
   }
 
   /** A logarithmic axis cannot show 0; latencies below a microsecond are drawn at 0.001 ms. */

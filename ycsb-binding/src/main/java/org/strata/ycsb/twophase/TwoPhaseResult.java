@@ -6,10 +6,36 @@ import java.util.List;
  * Everything a two-phase run measured.
  *
  * @param config the experiment
- * @param loadSeconds time to load (and compact) the dataset
+ * @param system the system's name ({@code strata}, {@code rocksdb}, {@code hyracks})
+ * @param label the system's label in a comparison
+ * @param description what ran, in words
+ * @param machine the machine, JVM, load average and cache fit
+ * @param loadSeconds time to load (and compact) the data
  * @param loadedDiskComponents disk components after loading
- * @param testing the testing phase; its throughput is the maximum write throughput
+ * @param loadedSpaceBytes disk component bytes after loading
+ * @param liveDataBytes key and value bytes of the loaded records (the denominator of space
+ *     amplification)
+ * @param verifiedKeys loaded keys read back and checked (0 if not asked for)
+ * @param testing the testing phase (its throughput is the maximum write throughput); null when
+ *     only loading
  * @param runs the running phases, in configuration order
  */
-public record TwoPhaseResult(TwoPhaseConfig config, double loadSeconds, long loadedDiskComponents,
-    PhaseResult testing, List<PhaseResult> runs) {}
+public record TwoPhaseResult(TwoPhaseConfig config, String system, String label,
+    String description, MachineInfo machine, double loadSeconds, long loadedDiskComponents,
+    long loadedSpaceBytes, long liveDataBytes, long verifiedKeys, PhaseResult testing,
+    List<PhaseResult> runs) {
+
+  /** Records loaded per second. */
+  public double loadRecordsPerSecond() {
+    return loadSeconds <= 0 ? 0 : config.load().records() / loadSeconds;
+  }
+
+  /**
+   * Space amplification at the end of the first running phase (or after loading): disk component
+   * bytes over the loaded records' key and value bytes.
+   */
+  public double spaceAmplification() {
+    long space = runs.isEmpty() ? loadedSpaceBytes : runs.get(0).spaceBytesAtEnd();
+    return liveDataBytes <= 0 ? 0 : (double) space / liveDataBytes;
+  }
+}

@@ -5,36 +5,39 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.HdrHistogram.Recorder;
-import org.strata.lsm.Durability;
 import org.strata.lsm.config.NamedPlugin;
-import org.strata.lsm.config.StoreConfig;
-import org.strata.lsm.dataset.Dataset;
 import org.strata.scheduler.des.ArrivalProcess;
 
 /**
- * Runs a two-phase experiment (Luo & Carey section 2): loads the dataset once, runs the testing
- * phase (closed loop, the testing scheduler, warm-up excluded) on a copy of it to find the maximum
- * write throughput W, then each running phase (open loop: constant arrivals at a fraction of W, a
- * given rate or a burst pattern, every scheduler on the same arrivals) on a fresh copy. Each phase
- * starts from the same loaded state, as each of the paper's experiments starts from a freshly
- * loaded tree.
+ * Runs a two-phase experiment (Luo & Carey section 2) on one system under test: loads it once,
+ * runs the testing phase (closed loop, the testing scheduler, warm-up excluded) on a copy of it to
+ * find the maximum write throughput W, then each running phase (open loop: constant arrivals at a
+ * fraction of W, a given rate or a burst pattern, every scheduler on the same arrivals) on a fresh
+ * copy. Each phase starts from the same loaded state, as each of the paper's experiments starts
+ * from a freshly loaded tree. Every system gets the same driver, keys, value bytes, arrival
+ * process and sampler; each running phase gets a {@link Sustainability} verdict.
  */
 public final class TwoPhaseRunner {
   private final TwoPhaseConfig config;
+  private final TwoPhaseTarget target;
   private final Path out;
   private final Progress progress;
   private final boolean keepData;
+  private final boolean verifyLoad;
 
   /**
+   * Runs Strata's dataset as configured.
+   *
    * @param out the output directory; data goes to {@code out/data} and is deleted at the end
    *     unless {@code keepData}
    * @param console where the progress line goes (null: nowhere)
@@ -42,83 +45,165 @@ public final class TwoPhaseRunner {
    */
   public TwoPhaseRunner(TwoPhaseConfig config, Path out, PrintStream console, boolean terminal,
       boolean keepData) {
+    this(config, StrataDatasetTarget.of(config), out, console, terminal, keepData, false);
+  }
+
+  /**
+   * Runs {@code target}.
+   *
+   * @param verifyLoad true to read back every loaded key after loading and check its value
+   */
+  public TwoPhaseRunner(TwoPhaseConfig config, TwoPhaseTarget target, Path out,
+      PrintStream console, boolean terminal, boolean keepData, boolean verifyLoad) {
     this.config = config;
+    this.target = target;
     this.out = out;
     this.progress = new Progress(console, terminal);
     this.keepData = keepData;
+    this.verifyLoad = verifyLoad;
   }
 
   /** Runs every phase and returns the measurements (reports are {@link ReportWriter}'s job). */
   public TwoPhaseResult run() throws Exception {
+    return run(true);
+  }
+
+  /** Loads only (the load comparison of {@code strata compare --phases load}). */
+  public TwoPhaseResult runLoadOnly() throws Exception {
+    return run(false);
+  }
+
+  private TwoPhaseResult run(boolean phases) throws Exception {
     Files.createDirectories(out);
     Path data = out.resolve("data");
     deleteTree(data);
+    MachineInfo machine = MachineInfo.capture(data);
     Path loaded = data.resolve("loaded");
-    long keys = config.load().records();
-    RecordShape shape = new RecordShape(config.records(), keys);
-    KeyChooser chooser = new KeyChooser(config.records(), keys);
-
-    long t0 = System.nanoTime();
-    long loadedComponents = load(loaded, shape);
-    double loadSeconds = (System.nanoTime() - t0) / 1e9;
-    progress.message(String.format(Locale.ROOT, "loaded %,d records in %.1f s: %d disk"
-        + " components", keys, loadSeconds, loadedComponents));
-
-    PhaseResult testing = testing(copy(loaded, data.resolve("testing")), shape, chooser);
-    progress.message(String.format(Locale.ROOT, "testing phase: maximum write throughput %,.0f"
-        + " writes/s (%s scheduler, first %d s excluded)", testing.throughput(),
-        testing.scheduler(), config.testing().warmupSeconds()));
-
+    Loaded l = load(loaded);
+    PhaseResult testing = null;
     List<PhaseResult> runs = new ArrayList<>();
-    TwoPhaseConfig.Running r = config.running();
-    for (NamedPlugin scheduler : r.schedulers()) {
-      if (r.bursts() != null) {
-        runs.add(running(loaded, data, shape, chooser, scheduler, Double.NaN,
-            ArrivalProcess.bursts(ArrivalProcess.Burst.parseAll(r.bursts())), "bursts"));
-      } else if (r.rate() > 0) {
-        runs.add(running(loaded, data, shape, chooser, scheduler, Double.NaN,
-            ArrivalProcess.constant(r.rate()), String.format(Locale.ROOT, "%.0f", r.rate())));
-      } else {
-        for (double u : r.utilizations()) {
-          double rate = u * testing.throughput();
-          if (!(rate > 0)) {
-            throw new IllegalStateException("the testing phase completed no write after its"
-                + " warm-up, so there is no arrival rate to run at");
+    if (phases) {
+      testing = testing(copy(loaded, data.resolve("testing")));
+      TwoPhaseConfig.Running r = config.running();
+      for (NamedPlugin scheduler : target.runningSchedulers(r.schedulers())) {
+        if (r.bursts() != null) {
+          runs.add(running(loaded, data, scheduler, Double.NaN,
+              ArrivalProcess.bursts(ArrivalProcess.Burst.parseAll(r.bursts())), "bursts",
+              r.durationSeconds()));
+        } else if (r.rate() > 0) {
+          runs.add(running(loaded, data, scheduler, Double.NaN, ArrivalProcess.constant(r.rate()),
+              String.format(Locale.ROOT, "%.0f", r.rate()), r.durationSeconds()));
+        } else {
+          for (double u : r.utilizations()) {
+            double rate = u * requireRate(testing);
+            runs.add(running(loaded, data, scheduler, u, ArrivalProcess.constant(rate),
+                String.format(Locale.ROOT, "%.0f%%", u * 100), r.durationSeconds()));
           }
-          runs.add(running(loaded, data, shape, chooser, scheduler, u,
-              ArrivalProcess.constant(rate), String.format(Locale.ROOT, "%.0f%%", u * 100)));
         }
       }
     }
     if (!keepData) {
       deleteTree(data);
     }
-    return new TwoPhaseResult(config, loadSeconds, loadedComponents, testing, runs);
+    return new TwoPhaseResult(config, target.system(), target.label(), target.description(),
+        machine.finish(l.spaceBytes), l.seconds, l.components, l.spaceBytes, liveDataBytes(),
+        l.verified, testing, runs);
   }
 
-  /** Writes every record once, in random order, then flushes and (optionally) compacts. */
-  private long load(Path dir, RecordShape shape) throws Exception {
-    StoreConfig s = config.dataset().store();
-    StoreConfig loadStore = s.withMemoryComponent(config.load().memoryComponent(),
-        s.memoryComponentCount()).withIo(0, s.forceBytes(), s.pageSize())
-        .withDurability(Durability.NONE).withScheduler(new NamedPlugin("fair", Map.of()));
+  /**
+   * Loads, runs the testing phase, then bisects the arrival rate between 0 and the testing
+   * maximum with running phases of {@code phaseSeconds} on fresh copies of the loaded data until
+   * the bracket is within {@code tolerance} (0.05: 5%) of its top (or no rate down to 1% of the
+   * maximum was sustainable), and finally runs a phase at 95% of the highest sustainable rate for
+   * its latency.
+   */
+  public SustainableRate findSustainable(int phaseSeconds, double tolerance) throws Exception {
+    Files.createDirectories(out);
+    Path data = out.resolve("data");
+    deleteTree(data);
+    MachineInfo machine = MachineInfo.capture(data);
+    Path loaded = data.resolve("loaded");
+    Loaded l = load(loaded);
+    PhaseResult testing = testing(copy(loaded, data.resolve("testing")));
+    double w = requireRate(testing);
+    NamedPlugin scheduler = target.runningSchedulers(config.running().schedulers()).get(0);
+    List<PhaseResult> tried = new ArrayList<>();
+    double lo = 0;
+    double hi = w;
+    double rate = w;
+    for (int i = 0; i < 30; i++) {
+      PhaseResult p = running(loaded, data, scheduler, rate / w, ArrivalProcess.constant(rate),
+          String.format(Locale.ROOT, "%.0f", rate), phaseSeconds);
+      tried.add(p);
+      if (p.verdict().sustainable()) {
+        lo = rate;
+      } else {
+        hi = rate;
+      }
+      if (lo >= hi || hi - lo <= tolerance * hi) {
+        break;
+      }
+      if (lo == 0 && hi < 0.01 * w) {
+        break; // nothing above 1% of the testing maximum was sustainable
+      }
+      rate = (lo + hi) / 2;
+    }
+    PhaseResult at95 = null;
+    if (lo > 0) {
+      at95 = running(loaded, data, scheduler, 0.95 * lo / w, ArrivalProcess.constant(0.95 * lo),
+          String.format(Locale.ROOT, "%.0f-at95", 0.95 * lo), phaseSeconds);
+    }
+    if (!keepData) {
+      deleteTree(data);
+    }
+    TwoPhaseResult base = new TwoPhaseResult(config, target.system(), target.label(),
+        target.description(), machine.finish(l.spaceBytes), l.seconds, l.components,
+        l.spaceBytes, liveDataBytes(), l.verified, testing, tried);
+    return new SustainableRate(base, phaseSeconds, tolerance, lo, hi, at95);
+  }
+
+  private static double requireRate(PhaseResult testing) {
+    if (!(testing.throughput() > 0)) {
+      throw new IllegalStateException("the testing phase completed no write after its warm-up,"
+          + " so there is no arrival rate to run at");
+    }
+    return testing.throughput();
+  }
+
+  private long liveDataBytes() {
+    return config.load().records() * shape().recordBytes();
+  }
+
+  private RecordShape shape() {
+    return new RecordShape(config.records(), config.load().records());
+  }
+
+  private record Loaded(double seconds, long components, long spaceBytes, long verified) {}
+
+  /**
+   * Writes every record once, in random key order, with two threads; then flushes, waits for
+   * merges, and (if asked) reads every key back. Record {@code id}'s fields come from a random
+   * source seeded by the seed and the id, so every system loads the same bytes.
+   */
+  private Loaded load(Path dir) throws Exception {
+    RecordShape shape = shape();
     long n = config.load().records();
     long[] order = RecordShape.permutation(n, config.seed());
-    progress.message(String.format(Locale.ROOT, "loading %,d records of %,d bytes into %s", n,
-        shape.recordBytes(), config.dataset().partitions() > 1 ? config.dataset().partitions()
-            + " partitions" : "the dataset"));
-    try (Dataset ds = Dataset.open(dir, config.dataset().withStore(loadStore))) {
-      int threads = 2;
+    progress.message(String.format(Locale.ROOT, "%s: loading %,d records of %,d bytes",
+        target.label(), n, shape.recordBytes()));
+    Files.createDirectories(dir);
+    try (SystemUnderTest sut = target.open(dir, new PhaseSetup(PhaseSetup.Kind.LOAD, null,
+        null))) {
+      long t0 = System.nanoTime();
       AtomicLong next = new AtomicLong();
       List<Thread> ts = new ArrayList<>();
-      List<Exception> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        SplittableRandom random = new SplittableRandom(config.seed() + t);
+      List<Exception> failures = new CopyOnWriteArrayList<>();
+      for (int t = 0; t < 2; t++) {
         Thread th = new Thread(() -> {
           try {
             long i;
-            while ((i = next.getAndIncrement()) < n) {
-              ds.upsert(RecordShape.key(order[(int) i]), shape.fields(random));
+            while ((i = next.getAndIncrement()) < n && failures.isEmpty()) {
+              sut.write(loadRecord(shape, order[(int) i]));
             }
           } catch (Exception e) {
             failures.add(e);
@@ -133,27 +218,54 @@ public final class TwoPhaseRunner {
       if (!failures.isEmpty()) {
         throw failures.get(0);
       }
-      ds.flush();
-      if (config.load().compact()) {
-        ds.compact();
-      }
-      ds.awaitMerges();
-      return DatasetTotals.of(ds).diskComponents();
+      sut.flush();
+      sut.awaitMerges();
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      TargetStats s = sut.stats();
+      progress.message(String.format(Locale.ROOT, "%s: loaded %,d records in %.1f s"
+          + " (%,.0f records/s): %d disk components, %s", target.label(), n, seconds,
+          n / seconds, s.diskComponents(), s.shape()));
+      long verified = verifyLoad ? verify(sut, shape, n) : 0;
+      return new Loaded(seconds, s.diskComponents(), s.spaceBytes(), verified);
     }
   }
 
-  private PhaseResult testing(Path dir, RecordShape shape, KeyChooser chooser) throws Exception {
-    TwoPhaseConfig.Testing t = config.testing();
-    StoreConfig s = config.dataset().store().withScheduler(t.scheduler());
-    if (t.policy() != null) {
-      s = s.withMergePolicy(t.policy());
+  private GeneratedRecord loadRecord(RecordShape shape, long id) {
+    return new GeneratedRecord(RecordShape.key(id),
+        shape.fields(new SplittableRandom(config.seed() * 0x9E3779B97F4A7C15L + id)));
+  }
+
+  /** Reads every loaded key back; fails naming the first key that is missing or different. */
+  private long verify(SystemUnderTest sut, RecordShape shape, long n) throws Exception {
+    for (long id = 0; id < n; id++) {
+      GeneratedRecord expected = loadRecord(shape, id);
+      byte[] got = sut.read(expected.key());
+      if (got == null) {
+        throw new IllegalStateException(target.label() + " lost key " + expected.key()
+            + " after loading " + n + " records");
+      }
+      if (!Arrays.equals(got, expected.valueBytes())) {
+        throw new IllegalStateException(target.label() + " returned a different value for "
+            + expected.key() + " after loading (" + got.length + " bytes, expected "
+            + expected.valueBytes().length + ")");
+      }
     }
-    try (Dataset ds = Dataset.open(dir, config.dataset().withStore(s))) {
+    progress.message(String.format(Locale.ROOT, "%s: read back all %,d loaded keys",
+        target.label(), n));
+    return n;
+  }
+
+  private PhaseResult testing(Path dir) throws Exception {
+    TwoPhaseConfig.Testing t = config.testing();
+    NamedPlugin scheduler = target.testingScheduler(t.scheduler());
+    try (SystemUnderTest sut = target.open(dir, new PhaseSetup(PhaseSetup.Kind.TESTING,
+        t.scheduler(), t.policy()))) {
       long phaseStart = System.currentTimeMillis();
-      ClosedLoopDriver driver = new ClosedLoopDriver(t.writers(), target(ds, shape, chooser));
-      DatasetTotals before = DatasetTotals.of(ds);
-      PhaseSampler sampler = new PhaseSampler("testing", ds, driver::completed,
-          driver::completed, () -> 0, null, null, out, progress, t.durationSeconds());
+      ClosedLoopDriver driver = new ClosedLoopDriver(t.writers(), writes(sut));
+      TargetStats before = sut.stats();
+      PhaseSampler sampler = new PhaseSampler("testing", sut::stats,
+          driver::completed, driver::completed, () -> 0, null, null, out, progress,
+          t.durationSeconds());
       try {
         driver.run(TimeUnit.SECONDS.toNanos(t.durationSeconds()));
       } finally {
@@ -169,41 +281,53 @@ public final class TwoPhaseRunner {
         }
       }
       double w = seconds == 0 ? 0 : (double) afterWarmup / seconds;
-      DatasetTotals after = DatasetTotals.of(ds);
-      return new PhaseResult("testing", t.scheduler().name(), Double.NaN, 0, w, samples,
+      TargetStats after = sut.stats();
+      progress.message(String.format(Locale.ROOT, "%s: testing phase: maximum write throughput"
+          + " %,.0f writes/s (%s scheduler, first %d s excluded)", target.label(), w,
+          scheduler.name(), t.warmupSeconds()));
+      return new PhaseResult("testing", scheduler.name(), Double.NaN, 0, w, samples,
           null, null, after.stallCount() - before.stallCount(),
           after.stallSeconds() - before.stallSeconds(), after.stallsSince(before),
           maxComponents(samples), after.writeAmplificationSince(before), driver.completed(),
-          driver.completed(), 0, null, mergeWidths(ds, phaseStart));
+          driver.completed(), 0, null, sut.mergeWidths(phaseStart), 0,
+          after.pendingMergeBytes(), after.spaceBytes(), null);
     } finally {
       deleteTree(dir);
     }
   }
 
-  private PhaseResult running(Path loaded, Path data, RecordShape shape, KeyChooser chooser,
-      NamedPlugin scheduler, double utilization, ArrivalProcess arrivals, String label)
-      throws Exception {
+  private PhaseResult running(Path loaded, Path data, NamedPlugin scheduler, double utilization,
+      ArrivalProcess arrivals, String label, int durationSeconds) throws Exception {
     String name = "running-" + scheduler.name() + "-" + label.replace("%", "pct");
     Path dir = copy(loaded, data.resolve(name));
     TwoPhaseConfig.Running r = config.running();
-    progress.message(String.format(Locale.ROOT, "running phase %s: %,.0f writes/s (mean) for"
-        + " %d s", name, arrivals.meanRate(), r.durationSeconds()));
-    StoreConfig s = config.dataset().store().withScheduler(scheduler);
-    try (Dataset ds = Dataset.open(dir, config.dataset().withStore(s))) {
+    progress.message(String.format(Locale.ROOT, "%s: running phase %s: %,.0f writes/s (mean)"
+        + " for %d s", target.label(), name, arrivals.meanRate(), durationSeconds));
+    try (SystemUnderTest sut = target.open(dir, new PhaseSetup(PhaseSetup.Kind.RUNNING,
+        scheduler, null))) {
       long phaseStart = System.currentTimeMillis();
       Recorder write = new Recorder(3);
       Recorder processing = new Recorder(3);
       double meanRate = arrivals.meanRate();
-      OpenLoopDriver driver = new OpenLoopDriver(arrivals, r.writers(),
-          target(ds, shape, chooser), write, processing);
-      DatasetTotals before = DatasetTotals.of(ds);
-      PhaseSampler sampler = new PhaseSampler(name, ds, driver::arrived, driver::completed,
-          driver::queueLength, write, processing, out, progress, r.durationSeconds());
-      QueryLoad queries = r.queries().threads() > 0
-          ? new QueryLoad(ds, r.queries(), config.load().records(), config.seed()) : null;
+      OpenLoopDriver driver = new OpenLoopDriver(arrivals, r.writers(), writes(sut), write,
+          processing);
+      TargetStats before = sut.stats();
+      PhaseSampler sampler = new PhaseSampler(name, sut::stats, driver::arrived,
+          driver::completed, driver::queueLength, write, processing, out, progress,
+          durationSeconds);
+      QueryLoad queries = null;
+      if (r.queries().threads() > 0) {
+        QueryTarget q = sut.queries();
+        if (q == null) {
+          sampler.close();
+          throw new IllegalArgumentException(target.label() + " does not run queries alongside"
+              + " writes; set running.queries.threads to 0 for it");
+        }
+        queries = new QueryLoad(q, r.queries(), config.load().records(), config.seed());
+      }
       OpenLoopDriver.Result res;
       try {
-        res = driver.run(TimeUnit.SECONDS.toNanos(r.durationSeconds()),
+        res = driver.run(TimeUnit.SECONDS.toNanos(durationSeconds),
             TimeUnit.SECONDS.toNanos(r.drainSeconds()));
       } finally {
         if (queries != null) {
@@ -211,42 +335,37 @@ public final class TwoPhaseRunner {
         }
         sampler.close();
       }
-      DatasetTotals after = DatasetTotals.of(ds);
+      TargetStats after = sut.stats();
       List<PhaseSample> samples = sampler.samples();
+      Sustainability.Verdict verdict = Sustainability.judge(samples, durationSeconds,
+          res.unfinished(), 2, config.dataset().store().memoryComponentSize());
+      progress.message(String.format(Locale.ROOT, "%s: %s: %s", target.label(), name,
+          verdict.word() + (verdict.sustainable() ? "" : ": " + String.join("; ",
+              verdict.reasons()))));
       return new PhaseResult(name, scheduler.name(), utilization, meanRate,
-          (double) res.completed() / r.durationSeconds(), samples,
+          (double) res.completed() / durationSeconds, samples,
           Latency.of(sampler.writeLatency()), Latency.of(sampler.processingLatency()),
           after.stallCount() - before.stallCount(), after.stallSeconds() - before.stallSeconds(),
-          after.stallsSince(before), maxComponents(samples), after.writeAmplificationSince(before), res.arrived(),
-          res.completed(), res.unfinished(), queries == null ? null : queries.result(),
-          mergeWidths(ds, phaseStart));
+          after.stallsSince(before), maxComponents(samples), after.writeAmplificationSince(before),
+          res.arrived(), res.completed(), res.unfinished(),
+          queries == null ? null : queries.result(), sut.mergeWidths(phaseStart),
+          res.queueAtEnd(), after.pendingMergeBytes(), after.spaceBytes(), verdict);
     } finally {
       deleteTree(dir);
     }
   }
 
   /** An update of a chosen record with fresh fields; one random source per writer thread. */
-  private WriteTarget target(Dataset ds, RecordShape shape, KeyChooser chooser) {
+  private WriteTarget writes(SystemUnderTest sut) {
+    RecordShape shape = shape();
+    KeyChooser chooser = new KeyChooser(config.records(), config.load().records());
     AtomicLong threadSeeds = new AtomicLong(config.seed() * 1_000_003L);
     ThreadLocal<SplittableRandom> random = ThreadLocal.withInitial(
         () -> new SplittableRandom(threadSeeds.incrementAndGet()));
     return () -> {
       SplittableRandom rnd = random.get();
-      ds.upsert(RecordShape.key(chooser.next(rnd)), shape.fields(rnd));
+      sut.write(new GeneratedRecord(RecordShape.key(chooser.next(rnd)), shape.fields(rnd)));
     };
-  }
-
-  /** Merges that completed since {@code sinceMillis}, by input components, over all trees. */
-  private static java.util.SortedMap<Integer, Long> mergeWidths(Dataset ds, long sinceMillis) {
-    java.util.SortedMap<Integer, Long> m = new java.util.TreeMap<>();
-    for (org.strata.lsm.StoreStats s : ds.treeStats().values()) {
-      for (org.strata.lsm.MergeRecord r : s.mergeLog()) {
-        if (r.startMillis() >= sinceMillis && "ok".equals(r.outcome())) {
-          m.merge(r.inputComponents(), 1L, Long::sum);
-        }
-      }
-    }
-    return m;
   }
 
   private static long maxComponents(List<PhaseSample> samples) {
@@ -257,7 +376,8 @@ public final class TwoPhaseRunner {
     return m;
   }
 
-  private static Path copy(Path from, Path to) throws IOException {
+  /** Copies a closed system's directory, leaving out lock files. */
+  static Path copy(Path from, Path to) throws IOException {
     deleteTree(to);
     try (Stream<Path> s = Files.walk(from)) {
       for (Path p : (Iterable<Path>) s::iterator) {

@@ -1,0 +1,96 @@
+package org.strata.peers;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.strata.ycsb.twophase.ReportWriter;
+import org.strata.ycsb.twophase.SustainableRate;
+import org.strata.ycsb.twophase.TwoPhaseResult;
+import org.strata.ycsb.twophase.TwoPhaseRunner;
+
+/**
+ * Runs one two-phase configuration against every system a comparison lists, one after another,
+ * each on fresh directories under {@code out/<label>/data}, with the same driver, keys, value
+ * bytes, arrival process and sampler; writes each system's own report into {@code out/<label>/}
+ * and the comparison ({@link ComparisonReport}) into {@code out}. Every system reads back every
+ * key it loaded before its phases run.
+ */
+public final class CompareRunner {
+
+  /** What to run. */
+  public enum Mode {
+    /** Load, testing and running phases. */
+    ALL,
+    /** Load only: the same-bytes load comparison. */
+    LOAD,
+    /** Load, testing, then a bisection for the highest sustainable rate. */
+    FIND_SUSTAINABLE
+  }
+
+  /**
+   * One system's outcome.
+   *
+   * @param result its two-phase result (for {@link Mode#FIND_SUSTAINABLE}, every phase tried)
+   * @param search the sustainable-rate search, or null
+   */
+  public record Outcome(TwoPhaseResult result, SustainableRate search) {}
+
+  private final CompareConfig config;
+  private final Path out;
+  private final PrintStream console;
+  private final boolean terminal;
+
+  /**
+   * @param console where progress goes (null: nowhere)
+   * @param terminal true if {@code console} is a terminal
+   */
+  public CompareRunner(CompareConfig config, Path out, PrintStream console, boolean terminal) {
+    this.config = config;
+    this.out = out;
+    this.console = console;
+    this.terminal = terminal;
+  }
+
+  /**
+   * Runs every system and writes the reports.
+   *
+   * @param phaseSeconds running-phase seconds of a sustainable-rate search (0: the
+   *     configuration's running duration)
+   */
+  public List<Outcome> run(Mode mode, int phaseSeconds) throws Exception {
+    List<Outcome> outcomes = new ArrayList<>();
+    for (SystemSpec spec : config.systems()) {
+      for (SystemSpec.Run run : spec.targets(config.twoPhase(), mode == Mode.LOAD)) {
+        Path dir = out.resolve(run.target().label());
+        if (console != null) {
+          console.println("== " + run.target().label() + ": " + run.target().description());
+        }
+        TwoPhaseRunner runner = new TwoPhaseRunner(run.config(), run.target(), dir, console,
+            terminal, false, true);
+        switch (mode) {
+          case LOAD -> {
+            TwoPhaseResult r = runner.runLoadOnly();
+            ReportWriter.write(dir, r);
+            outcomes.add(new Outcome(r, null));
+          }
+          case ALL -> {
+            TwoPhaseResult r = runner.run();
+            ReportWriter.write(dir, r);
+            outcomes.add(new Outcome(r, null));
+          }
+          case FIND_SUSTAINABLE -> {
+            int seconds = phaseSeconds > 0 ? phaseSeconds
+                : run.config().running().durationSeconds();
+            SustainableRate s = runner.findSustainable(seconds, 0.05);
+            ReportWriter.writeSearch(dir, s);
+            outcomes.add(new Outcome(s.result(), s));
+          }
+          default -> throw new IllegalStateException(mode.toString());
+        }
+      }
+    }
+    ComparisonReport.write(out, config, mode, outcomes);
+    return outcomes;
+  }
+}

@@ -1,0 +1,272 @@
+package org.strata.peers;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import org.strata.ycsb.twophase.Latency;
+import org.strata.ycsb.twophase.MachineInfo;
+import org.strata.ycsb.twophase.PhaseResult;
+import org.strata.ycsb.twophase.ReportWriter;
+import org.strata.ycsb.twophase.TwoPhaseResult;
+
+/**
+ * Writes a comparison: {@code comparison.json} (per system: {@code system}, {@code label}, {@code
+ * load.recordsPerSecond}, {@code testing.maxThroughput}, {@code running.arrivalRate}, {@code
+ * running.throughput}, {@code running.writeLatency} {p50, p99, p99.9, max} in ms, {@code
+ * running.stalls.seconds}, {@code running.backlogAtEnd}, {@code writeAmplification}, {@code
+ * spaceAmplification}, {@code sustainable} {verdict, reasons}, and each figure's ratio to the first
+ * system), and {@code comparison.md} (one table with the ratios, the charts of {@link
+ * ComparisonCharts}, the machine, and which figures to quote).
+ */
+public final class ComparisonReport {
+  private static final ObjectMapper MAPPER = new ObjectMapper()
+      .enable(SerializationFeature.INDENT_OUTPUT);
+
+  private ComparisonReport() {}
+
+  /** The running phase a comparison reports for a system: the first, or 95% of the rate found. */
+  static PhaseResult running(CompareRunner.Outcome o) {
+    if (o.search() != null) {
+      return o.search().at95();
+    }
+    return o.result().runs().isEmpty() ? null : o.result().runs().get(0);
+  }
+
+  /** The figures of the table, in order, each from an outcome (null when it has none). */
+  private static Map<String, Function<CompareRunner.Outcome, Double>> figures(
+      CompareRunner.Mode mode) {
+    Map<String, Function<CompareRunner.Outcome, Double>> f = new LinkedHashMap<>();
+    f.put("load rec/s", o -> o.result().loadRecordsPerSecond());
+    if (mode == CompareRunner.Mode.LOAD) {
+      f.put("load s", o -> o.result().loadSeconds());
+      f.put("disk components", o -> (double) o.result().loadedDiskComponents());
+      f.put("space amp.", o -> o.result().spaceAmplification());
+      return f;
+    }
+    f.put("testing max W", o -> o.result().testing().throughput());
+    if (mode == CompareRunner.Mode.FIND_SUSTAINABLE) {
+      f.put("sustainable rate", o -> o.search().sustainable());
+    }
+    f.put("arrivals/s", o -> running(o) == null ? null : running(o).arrivalRate());
+    f.put("served/s", o -> running(o) == null ? null : running(o).throughput());
+    f.put("write p50 ms", o -> running(o) == null ? null : running(o).writeLatency().p50());
+    f.put("p99 ms", o -> running(o) == null ? null : running(o).writeLatency().p99());
+    f.put("p99.9 ms", o -> running(o) == null ? null : running(o).writeLatency().p999());
+    f.put("max ms", o -> running(o) == null ? null : running(o).writeLatency().max());
+    f.put("stalled s", o -> running(o) == null ? null : running(o).stallSeconds());
+    f.put("queued at end", o -> running(o) == null ? null : (double) running(o).queueAtEnd());
+    f.put("WA", o -> running(o) == null ? null : running(o).writeAmplification());
+    f.put("SA", o -> o.result().spaceAmplification());
+    return f;
+  }
+
+  /** Writes comparison.json, comparison.md and the charts into {@code dir}. */
+  public static void write(Path dir, CompareConfig config, CompareRunner.Mode mode,
+      List<CompareRunner.Outcome> outcomes) throws IOException {
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("comparison.json"),
+        MAPPER.writeValueAsString(json(config, mode, outcomes)) + "\n");
+    List<String> charts = mode == CompareRunner.Mode.LOAD ? List.of()
+        : ComparisonCharts.write(dir, config.twoPhase(), outcomes);
+    Files.writeString(dir.resolve("comparison.md"), markdown(config, mode, outcomes, charts));
+  }
+
+  /** The machine of the whole comparison: the first run's, with the last run's end load. */
+  static MachineInfo machine(List<CompareRunner.Outcome> outcomes) {
+    MachineInfo first = outcomes.get(0).result().machine();
+    MachineInfo last = outcomes.get(outcomes.size() - 1).result().machine();
+    return new MachineInfo(first.cores(), first.memoryTotalBytes(), first.memoryAvailableBytes(),
+        first.fileSystem(), first.jvm(), first.jvmOptions(), first.loadBefore(),
+        last.loadAfter(), outcomes.stream().mapToLong(o -> o.result().machine().dataBytes())
+            .max().orElse(-1));
+  }
+
+  static ObjectNode json(CompareConfig config, CompareRunner.Mode mode,
+      List<CompareRunner.Outcome> outcomes) {
+    ObjectNode o = MAPPER.createObjectNode();
+    o.put("name", config.twoPhase().name());
+    o.put("mode", mode.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    o.put("quote", quote(mode, outcomes));
+    o.set("machine", machine(outcomes).json());
+    ArrayNode systems = o.putArray("systems");
+    Map<String, Function<CompareRunner.Outcome, Double>> figures = figures(mode);
+    CompareRunner.Outcome first = outcomes.get(0);
+    for (CompareRunner.Outcome x : outcomes) {
+      TwoPhaseResult r = x.result();
+      ObjectNode s = systems.addObject();
+      s.put("system", r.system());
+      s.put("label", r.label());
+      s.put("description", r.description());
+      s.put("report", r.label() + "/report.md");
+      ObjectNode load = s.putObject("load");
+      load.put("records", r.config().load().records());
+      load.put("seconds", r.loadSeconds());
+      load.put("recordsPerSecond", r.loadRecordsPerSecond());
+      load.put("diskComponents", r.loadedDiskComponents());
+      load.put("verifiedKeys", r.verifiedKeys());
+      if (r.testing() != null) {
+        s.putObject("testing").put("maxThroughput", r.testing().throughput())
+            .put("scheduler", r.testing().scheduler());
+      }
+      PhaseResult p = running(x);
+      if (p != null) {
+        ObjectNode run = s.putObject("running");
+        run.put("name", p.name());
+        run.put("arrivalRate", p.arrivalRate());
+        run.put("throughput", p.throughput());
+        Latency l = p.writeLatency();
+        run.putObject("writeLatency").put("p50", l.p50()).put("p99", l.p99())
+            .put("p99.9", l.p999()).put("max", l.max());
+        run.putObject("stalls").put("count", p.stallCount()).put("seconds", p.stallSeconds());
+        ObjectNode backlog = run.putObject("backlogAtEnd");
+        backlog.put("queuedWrites", p.queueAtEnd());
+        backlog.put("unfinishedWrites", p.unfinished());
+        backlog.put("pendingMergeBytes", p.pendingMergeBytesAtEnd());
+        run.put("maxDiskComponents", p.maxDiskComponents());
+        s.put("writeAmplification", p.writeAmplification());
+        s.set("sustainable", ReportWriter.verdictJson(p.verdict()));
+      }
+      s.put("spaceAmplification", r.spaceAmplification());
+      if (x.search() != null) {
+        s.set("sustainableRate", ReportWriter.searchJson(x.search()));
+      }
+      ObjectNode ratios = s.putObject("ratioToFirst");
+      figures.forEach((name, f) -> {
+        Double a = f.apply(x);
+        Double b = f.apply(first);
+        if (a != null && b != null && b != 0) {
+          ratios.put(name, a / b);
+        }
+      });
+    }
+    return o;
+  }
+
+  static String quote(CompareRunner.Mode mode, List<CompareRunner.Outcome> outcomes) {
+    if (mode == CompareRunner.Mode.LOAD) {
+      return "Quote the load rates (records/s) and their ratios to the first system; they say"
+          + " nothing about sustained updates.";
+    }
+    if (mode == CompareRunner.Mode.FIND_SUSTAINABLE) {
+      return "Quote each system's highest sustainable rate and its write p99 at 95% of that rate;"
+          + " not the testing maxima.";
+    }
+    List<String> ok = new ArrayList<>();
+    List<String> not = new ArrayList<>();
+    for (CompareRunner.Outcome o : outcomes) {
+      PhaseResult p = running(o);
+      (p != null && p.verdict().sustainable() ? ok : not).add(o.result().label());
+    }
+    return "Quote a system's running-phase throughput and latency only where its verdict is"
+        + " sustainable (" + (ok.isEmpty() ? "none" : String.join(", ", ok)) + "), and then as"
+        + " sustained for the running phase's length only. For the others ("
+        + (not.isEmpty() ? "none" : String.join(", ", not)) + ") the testing maximum is not"
+        + " sustainable: quote the highest sustainable rate from --find-sustainable instead.";
+  }
+
+  static String markdown(CompareConfig config, CompareRunner.Mode mode,
+      List<CompareRunner.Outcome> outcomes, List<String> charts) {
+    StringBuilder b = new StringBuilder();
+    b.append("# Comparison: ").append(config.twoPhase().name()).append("\n\n");
+    if (!config.twoPhase().description().isEmpty()) {
+      b.append(config.twoPhase().description()).append("\n\n");
+    }
+    b.append("**").append(quote(mode, outcomes)).append("**\n\n");
+    b.append(machine(outcomes).describe()).append("\n\n");
+    b.append("Same driver, same keys and value bytes, same arrival process and sampler for every"
+        + " system, one after another on fresh directories. Each cell gives the figure and, in"
+        + " parentheses, its ratio to the first system (").append(outcomes.get(0).result()
+        .label()).append(").\n\n");
+    Map<String, Function<CompareRunner.Outcome, Double>> figures = figures(mode);
+    b.append("| system |");
+    figures.keySet().forEach(k -> b.append(' ').append(k).append(" |"));
+    if (mode != CompareRunner.Mode.LOAD) {
+      b.append(" verdict |");
+    }
+    b.append("\n|---|");
+    figures.keySet().forEach(k -> b.append("---|"));
+    if (mode != CompareRunner.Mode.LOAD) {
+      b.append("---|");
+    }
+    b.append('\n');
+    CompareRunner.Outcome first = outcomes.get(0);
+    for (CompareRunner.Outcome o : outcomes) {
+      b.append("| ").append(o.result().label()).append(" |");
+      figures.forEach((k, f) -> {
+        Double v = f.apply(o);
+        Double base = f.apply(first);
+        if (v == null) {
+          b.append(" - |");
+        } else {
+          b.append(' ').append(number(v));
+          if (base != null && base != 0 && o != first) {
+            b.append(String.format(Locale.ROOT, " (%.2fx)", v / base));
+          }
+          b.append(" |");
+        }
+      });
+      if (mode != CompareRunner.Mode.LOAD) {
+        PhaseResult p = running(o);
+        b.append(' ').append(p == null ? "none sustainable" : p.verdict().word()).append(" |");
+      }
+      b.append('\n');
+    }
+    b.append("\n## Systems\n\n");
+    for (CompareRunner.Outcome o : outcomes) {
+      TwoPhaseResult r = o.result();
+      b.append("- **").append(r.label()).append("**: ").append(r.description())
+          .append(String.format(Locale.ROOT, ". Loaded %,d records, read all %,d back.",
+              r.config().load().records(), r.verifiedKeys()));
+      PhaseResult p = running(o);
+      if (p != null) {
+        b.append(" Verdict: ").append(p.verdict().word()).append(": ")
+            .append(String.join("; ", p.verdict().reasons())).append('.');
+      }
+      if (o.search() != null) {
+        b.append(' ').append(o.search().quote());
+      }
+      b.append(" Report: [").append(r.label()).append("/report.md](").append(r.label())
+          .append("/report.md)\n");
+    }
+    if (!charts.isEmpty()) {
+      b.append("\n## Charts (running phase")
+          .append(mode == CompareRunner.Mode.FIND_SUSTAINABLE ? " at 95% of the sustainable rate"
+              : "").append(", shared axes)\n\n");
+      for (String c : charts) {
+        b.append("![").append(c).append("](").append(c).append(")\n\n");
+      }
+    }
+    b.append("Columns: load rec/s (records loaded per second, unthrottled), testing max W"
+        + " (closed-loop writes/s after the warm-up), arrivals/s and served/s of the running"
+        + " phase, write latency from the intended arrival, stalled s (seconds writers were"
+        + " stalled), queued at end (writes waiting when arrivals stopped), WA (write"
+        + " amplification: bytes flushed and merged over user bytes), SA (space amplification:"
+        + " disk bytes over the loaded key and value bytes). docs/compare.md says where each"
+        + " system's figures come from.\n");
+    return b.toString();
+  }
+
+  private static String number(double v) {
+    if (Double.isNaN(v)) {
+      return "n/a";
+    }
+    double a = Math.abs(v);
+    if (a >= 1000) {
+      return String.format(Locale.ROOT, "%,.0f", v);
+    }
+    if (a >= 10) {
+      return String.format(Locale.ROOT, "%.1f", v);
+    }
+    return String.format(Locale.ROOT, "%.3g", v);
+  }
+}

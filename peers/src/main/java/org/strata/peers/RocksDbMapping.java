@@ -1,0 +1,93 @@
+package org.strata.peers;
+
+import java.util.Locale;
+import org.rocksdb.CompactionStyle;
+import org.rocksdb.CompressionType;
+import org.rocksdb.Options;
+import org.rocksdb.RateLimiter;
+import org.rocksdb.Statistics;
+import org.strata.lsm.config.ByteSize;
+import org.strata.lsm.config.StoreConfig;
+
+/**
+ * How a Strata configuration maps to RocksDB options (docs/compare.md lists every line):
+ *
+ * <ul>
+ *   <li>memory component size and count: {@code write_buffer_size}, {@code
+ *       max_write_buffer_number};
+ *   <li>{@code io.write-rate-limit}: a {@code RateLimiter} of that many bytes per second, which
+ *       RocksDB charges for flush and compaction writes (none while loading);
+ *   <li>{@code io.force-bytes}: {@code bytes_per_sync};
+ *   <li>log: the WAL on, with no sync per write (our {@code group}); off while loading, as
+ *       Strata's load runs with durability {@code none};
+ *   <li>no compression, at any level;
+ *   <li>{@code max_bytes_for_level_base} and {@code target_file_size_base} scaled to the memtable
+ *       as RocksDB's defaults (256 MB and 64 MB) are to its 64 MB memtable: 4 and 1 memtables;
+ *   <li>compaction style leveled or universal, every other option at RocksDB's default.
+ * </ul>
+ *
+ * @param store the Strata store configuration to map
+ * @param compaction {@code leveled} or {@code universal}
+ */
+public record RocksDbMapping(StoreConfig store, String compaction) {
+
+  /** The compaction styles a comparison may name. */
+  public static final java.util.List<String> STYLES = java.util.List.of("leveled", "universal");
+
+  public RocksDbMapping {
+    if (!STYLES.contains(compaction)) {
+      throw new IllegalArgumentException("rocksdb compaction '" + compaction + "' is not one of "
+          + STYLES);
+    }
+  }
+
+  /** {@code max_bytes_for_level_base}: 4 memtables, as 256 MB is to RocksDB's 64 MB default. */
+  public long maxBytesForLevelBase() {
+    return 4 * store.memoryComponentSize();
+  }
+
+  /** {@code target_file_size_base}: 1 memtable, as 64 MB is to RocksDB's 64 MB default. */
+  public long targetFileSizeBase() {
+    return store.memoryComponentSize();
+  }
+
+  /**
+   * Options for a phase, with {@code statistics} attached and, when {@code throttled} and a
+   * write-rate limit is set, {@code limiter}. The caller closes what it passes in and the options.
+   */
+  public Options options(boolean throttled, long memtableBytes, Statistics statistics,
+      RateLimiter limiter) {
+    Options o = new Options()
+        .setCreateIfMissing(true)
+        .setWriteBufferSize(memtableBytes)
+        .setMaxWriteBufferNumber(store.memoryComponentCount())
+        .setBytesPerSync(store.forceBytes())
+        .setCompressionType(CompressionType.NO_COMPRESSION)
+        .setBottommostCompressionType(CompressionType.NO_COMPRESSION)
+        .setMaxBytesForLevelBase(maxBytesForLevelBase())
+        .setTargetFileSizeBase(targetFileSizeBase())
+        .setCompactionStyle(compaction.equals("leveled") ? CompactionStyle.LEVEL
+            : CompactionStyle.UNIVERSAL)
+        .setStatistics(statistics);
+    if (throttled && limiter != null) {
+      o.setRateLimiter(limiter);
+    }
+    return o;
+  }
+
+  /** The rate limiter of the I/O budget, or null if the configuration sets none. */
+  public RateLimiter limiter() {
+    return store.writeRateLimit() > 0 ? new RateLimiter(store.writeRateLimit()) : null;
+  }
+
+  /** One line for reports. */
+  public String describe() {
+    return String.format(Locale.ROOT, "RocksDB %s compaction: write_buffer_size %s x %d,"
+            + " rate limiter %s, bytes_per_sync %s, WAL without sync, no compression,"
+            + " max_bytes_for_level_base %s, target_file_size_base %s", compaction,
+        ByteSize.format(store.memoryComponentSize()), store.memoryComponentCount(),
+        store.writeRateLimit() == 0 ? "none" : ByteSize.format(store.writeRateLimit()) + "/s",
+        ByteSize.format(store.forceBytes()), ByteSize.format(maxBytesForLevelBase()),
+        ByteSize.format(targetFileSizeBase()));
+  }
+}

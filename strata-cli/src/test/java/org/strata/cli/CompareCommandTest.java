@@ -1,0 +1,46 @@
+package org.strata.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code strata compare} and {@code two-phase --find-sustainable} refuse bad usage, exit 2. */
+class CompareCommandTest {
+  @TempDir Path tmp;
+
+  private Path config(String systems) throws Exception {
+    Path f = tmp.resolve("c.json");
+    Files.writeString(f, """
+        {"dataset": {"memory-component": {"size": "64KB", "count": 2}},
+         "load": {"records": 100}, "systems": %s}
+        """.formatted(systems));
+    return f;
+  }
+
+  @Test
+  void refusesBadFlagsAndConfigurationsBeforeRunningAnything() throws Exception {
+    Path cfg = config("[{\"name\": \"rocksdb\"}]");
+    Path out = tmp.resolve("out");
+    CliTest.Result r = CliTest.run("compare", "--config", cfg.toString(), "--out",
+        out.toString(), "--phases", "testing");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--phases: 'testing'").contains("load, all");
+    r = CliTest.run("compare", "--config", cfg.toString(), "--out", out.toString(),
+        "--phase-seconds", "30");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--phase-seconds goes with --find-sustainable");
+    r = CliTest.run("compare", "--config", config("[{\"name\": \"cassandra\"}]").toString(),
+        "--out", out.toString());
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("systems[0].name").contains("cassandra")
+        .contains("strata, rocksdb, hyracks");
+    assertThat(out).doesNotExist();
+    r = CliTest.run("two-phase", "--config", cfg.toString(), "--out", out.toString(),
+        "--phase-seconds", "1");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--phase-seconds");
+  }
+}

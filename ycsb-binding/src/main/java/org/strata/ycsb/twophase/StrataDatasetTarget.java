@@ -1,0 +1,159 @@
+package org.strata.ycsb.twophase;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.strata.lsm.Durability;
+import org.strata.lsm.MergeRecord;
+import org.strata.lsm.StoreStats;
+import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.config.StoreConfig;
+import org.strata.lsm.dataset.Dataset;
+import org.strata.lsm.dataset.DatasetConfig;
+import org.strata.lsm.dataset.DatasetRecord;
+
+/**
+ * Strata through its dataset API: records go through the record codec into the primary index
+ * (and any secondary indexes), as {@code strata two-phase} has always run.
+ */
+public final class StrataDatasetTarget implements TwoPhaseTarget {
+  private final String label;
+  private final DatasetConfig dataset;
+  private final long loadMemoryComponent;
+
+  /**
+   * @param label the label in a comparison
+   * @param dataset the dataset's configuration (its scheduler runs the running phases)
+   * @param loadMemoryComponent memory component bytes while loading
+   */
+  public StrataDatasetTarget(String label, DatasetConfig dataset, long loadMemoryComponent) {
+    this.label = label;
+    this.dataset = dataset;
+    this.loadMemoryComponent = loadMemoryComponent;
+  }
+
+  /** The target of a two-phase configuration, labelled {@code strata}. */
+  public static StrataDatasetTarget of(TwoPhaseConfig config) {
+    return new StrataDatasetTarget("strata", config.dataset(), config.load().memoryComponent());
+  }
+
+  @Override
+  public String system() {
+    return "strata";
+  }
+
+  @Override
+  public String label() {
+    return label;
+  }
+
+  @Override
+  public String description() {
+    StoreConfig s = dataset.store();
+    return "Strata " + StrataStoreTarget.policyText(s) + ", dataset API (record codec), "
+        + dataset.secondaryIndexes().size() + " secondary index(es), " + dataset.partitions()
+        + " partition(s)";
+  }
+
+  @Override
+  public List<NamedPlugin> runningSchedulers(List<NamedPlugin> configured) {
+    return configured;
+  }
+
+  @Override
+  public NamedPlugin testingScheduler(NamedPlugin configured) {
+    return configured;
+  }
+
+  @Override
+  public SystemUnderTest open(Path dir, PhaseSetup setup) {
+    return new Open(Dataset.open(dir, dataset.withStore(storeFor(dataset.store(), setup,
+        loadMemoryComponent))));
+  }
+
+  /** The store configuration of a phase: loading runs unthrottled, unlogged, with {@code fair}. */
+  static StoreConfig storeFor(StoreConfig s, PhaseSetup setup, long loadMemoryComponent) {
+    return switch (setup.kind()) {
+      case LOAD -> s.withMemoryComponent(loadMemoryComponent, s.memoryComponentCount())
+          .withIo(0, s.forceBytes(), s.pageSize()).withDurability(Durability.NONE)
+          .withScheduler(new NamedPlugin("fair", Map.of()));
+      case TESTING -> {
+        StoreConfig t = s.withScheduler(setup.scheduler());
+        yield setup.policy() == null ? t : t.withMergePolicy(setup.policy());
+      }
+      case RUNNING -> s.withScheduler(setup.scheduler());
+    };
+  }
+
+  private static final class Open implements SystemUnderTest, QueryTarget {
+    private final Dataset ds;
+
+    Open(Dataset ds) {
+      this.ds = ds;
+    }
+
+    @Override
+    public void write(GeneratedRecord record) {
+      ds.upsert(record.key(), record.fields());
+    }
+
+    @Override
+    public byte[] read(String key) {
+      Optional<DatasetRecord> r = ds.get(key);
+      return r.map(x -> GeneratedRecord.valueBytes(x.fields())).orElse(null);
+    }
+
+    @Override
+    public void flush() {
+      ds.flush();
+    }
+
+    @Override
+    public void awaitMerges() {
+      ds.awaitMerges();
+    }
+
+    @Override
+    public TargetStats stats() {
+      Map<String, StoreStats> trees = ds.treeStats();
+      return DatasetTotals.of(trees.values(), ds.memoryStalls()).toTargetStats(
+          trees.size() + " tree(s)");
+    }
+
+    @Override
+    public SortedMap<Integer, Long> mergeWidths(long sinceMillis) {
+      SortedMap<Integer, Long> m = new TreeMap<>();
+      for (StoreStats s : ds.treeStats().values()) {
+        for (MergeRecord r : s.mergeLog()) {
+          if (r.startMillis() >= sinceMillis && "ok".equals(r.outcome())) {
+            m.merge(r.inputComponents(), 1L, Long::sum);
+          }
+        }
+      }
+      return m;
+    }
+
+    @Override
+    public QueryTarget queries() {
+      return this;
+    }
+
+    @Override
+    public void get(String key) {
+      ds.get(key);
+    }
+
+    @Override
+    public void scan(String from, int limit) {
+      ds.scan(from, limit);
+    }
+
+    @Override
+    public void close() {
+      ds.close();
+    }
+  }
+}
