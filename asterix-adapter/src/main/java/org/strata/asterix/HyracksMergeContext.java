@@ -23,6 +23,7 @@ import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.PolicyHost;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.lsm.spi.RunList;
+import org.strata.lsm.spi.RunListContext;
 
 /**
  * One Hyracks LSM index seen through Strata's {@link MergeContext}, so an unchanged Strata policy
@@ -55,7 +56,7 @@ import org.strata.lsm.spi.RunList;
  * policy that needs them is refused when the Hyracks policy is created. Callers hold Hyracks' operation-tracker lock, which
  * Hyracks holds around every policy call, so one context is used by one thread at a time.
  */
-final class HyracksMergeContext implements MergeContext {
+final class HyracksMergeContext extends RunListContext {
   /** How run sizes are measured for the policy. */
   enum SizeMeasure {
     /** Bytes of the flushes a component holds (the default). */
@@ -85,18 +86,20 @@ final class HyracksMergeContext implements MergeContext {
   /** What never changes about each disk component, read once (policies are asked often). */
   private Map<ILSMDiskComponent, ComponentInfo> known = new java.util.IdentityHashMap<>();
   private List<ILSMDiskComponent> components = List.of();
-  /** The policy's view: one run per Hyracks component, in the order of {@link #components}. */
-  private RunList view = RunList.EMPTY;
+  /** The Hyracks component of each run of the run list. */
   private Map<Long, ILSMDiskComponent> byRunId = Map.of();
-  private boolean moved;
   private HyracksDataException failure;
 
   HyracksMergeContext(ILSMIndex index, SizeMeasure measure) {
+    super(HOST);
     this.index = index;
     this.measure = measure;
   }
 
-  /** Re-reads the index's disk components; call before handing the context to a policy. */
+  /**
+   * Re-reads the index's disk components into the run list, one run per component in Hyracks'
+   * order (newest first); call before handing the context to a policy.
+   */
   void refresh() {
     components = new ArrayList<>(index.getDiskComponents());
     if (levelFile == null && !components.isEmpty()) {
@@ -146,37 +149,24 @@ final class HyracksMergeContext implements MergeContext {
     runIds.keySet().retainAll(present);
     levels.keySet().retainAll(present);
     flushedBytes.keySet().retainAll(present);
-    view = RunList.of(runs);
+    runList(RunList.of(runs));
     byRunId = ids;
-  }
-
-  @Override
-  public List<RunInfo> runs() {
-    return view.runs();
-  }
-
-  @Override
-  public Set<Capability> capabilities() {
-    return HOST.offered();
   }
 
   /**
    * A merge of two or more runs goes to Hyracks; a "merge" of one run moves it to {@code
    * outputLevel} at once (Hyracks refuses single-component merges, and there is nothing to
-   * rewrite), which the caller learns from {@link #takeMoved()}.
+   * rewrite), which the caller learns from {@link #takeChangedAtOnce()}.
    */
   @Override
-  public boolean scheduleMerge(List<RunInfo> window, int outputLevel, long targetFileSize) {
-    MergeRequest request = MergeRequest.ofRuns(window, outputLevel, targetFileSize);
-    if (view.check(request).isPresent()) {
-      return false;
-    }
-    List<RunInfo> inputRuns = view.window(request).runs();
+  protected boolean start(MergeRequest request, RunList.Window window) {
+    List<RunInfo> inputRuns = window.runs();
+    int outputLevel = request.outputLevel();
     if (inputRuns.size() == 1) {
       RunInfo run = inputRuns.get(0);
-      view = view.apply(request, run.components(), run.runId()); // a level move
+      runList(runList().apply(request, run.components(), run.runId())); // a level move
       levels.put(run.components().get(0).name(), outputLevel);
-      moved = true;
+      changedAtOnce();
       save();
       return true;
     }
@@ -216,7 +206,7 @@ final class HyracksMergeContext implements MergeContext {
     }
     Map<String, LevelFile.Entry> entries = new java.util.LinkedHashMap<>();
     for (int i = 0; i < components.size(); i++) {
-      String name = view.runs().get(i).components().get(0).name();
+      String name = runs().get(i).components().get(0).name();
       entries.put(name, new LevelFile.Entry(levels.getOrDefault(name, 0),
           flushedBytes.getOrDefault(name, components.get(i).getComponentSize())));
     }
@@ -233,13 +223,6 @@ final class HyracksMergeContext implements MergeContext {
       }
     }
     return null;
-  }
-
-  /** Whether a one-run level move happened since the last call, and clears the flag. */
-  boolean takeMoved() {
-    boolean m = moved;
-    moved = false;
-    return m;
   }
 
   /** Whether scheduling a merge ran into a Hyracks failure that was not taken yet. */

@@ -56,7 +56,7 @@ final class StrataMergePolicy implements ILSMMergePolicy {
       try {
         context.refresh();
         e.driver().diskComponentAdded(context, fullMergeIsRequested, () -> {
-          boolean again = context.takeMoved() && !context.hasFailure();
+          boolean again = context.takeChangedAtOnce() && !context.hasFailure();
           if (again) {
             context.refresh();
           }

@@ -32,18 +32,7 @@ public sealed interface MergeRequest permits MergeRequest.Runs, MergeRequest.Com
      *     targetFileSize <= 0}
      */
     public Runs {
-      runIds = List.copyOf(runIds);
-      if (runIds.isEmpty()) {
-        throw new IllegalArgumentException("a merge needs at least one run");
-      }
-      Set<Long> seen = new HashSet<>();
-      for (Long id : runIds) {
-        if (!seen.add(id)) {
-          throw new IllegalArgumentException("run " + id + " is named twice in a merge of runs "
-              + runIds);
-        }
-      }
-      checkTarget(targetFileSize);
+      runIds = checkInputs(runIds, "run", targetFileSize);
     }
   }
 
@@ -63,18 +52,7 @@ public sealed interface MergeRequest permits MergeRequest.Runs, MergeRequest.Com
      *     twice, or {@code targetFileSize <= 0}
      */
     public Components {
-      componentNames = List.copyOf(componentNames);
-      if (componentNames.isEmpty()) {
-        throw new IllegalArgumentException("a merge needs at least one component");
-      }
-      Set<String> seen = new HashSet<>();
-      for (String n : componentNames) {
-        if (!seen.add(n)) {
-          throw new IllegalArgumentException("component " + n
-              + " is named twice in a partitioned merge");
-        }
-      }
-      checkTarget(targetFileSize);
+      componentNames = checkInputs(componentNames, "component", targetFileSize);
     }
   }
 
@@ -97,9 +75,22 @@ public sealed interface MergeRequest permits MergeRequest.Runs, MergeRequest.Com
     return new Components(names, outputLevel, targetFileSize);
   }
 
-  private static void checkTarget(long targetFileSize) {
+  /** An immutable copy of {@code inputs}, which must be non-empty and distinct. */
+  private static <T> List<T> checkInputs(List<T> inputs, String what, long targetFileSize) {
+    List<T> copy = List.copyOf(inputs);
+    if (copy.isEmpty()) {
+      throw new IllegalArgumentException("a merge needs at least one " + what);
+    }
+    Set<T> seen = new HashSet<>();
+    for (T t : copy) {
+      if (!seen.add(t)) {
+        throw new IllegalArgumentException(what + " " + t + " is named twice in a merge of "
+            + copy);
+      }
+    }
     if (targetFileSize <= 0) {
       throw new IllegalArgumentException("targetFileSize must be positive, got " + targetFileSize);
     }
+    return copy;
   }
 }

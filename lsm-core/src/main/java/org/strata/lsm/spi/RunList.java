@@ -146,14 +146,8 @@ public final class RunList {
 
   /** The named component. */
   public Optional<ComponentInfo> component(String name) {
-    for (RunInfo r : runs) {
-      for (ComponentInfo c : r.components()) {
-        if (c.name().equals(name)) {
-          return Optional.of(c);
-        }
-      }
-    }
-    return Optional.empty();
+    return runOf(name).flatMap(r -> r.components().stream()
+        .filter(c -> c.name().equals(name)).findFirst());
   }
 
   /** Whether the named component is an input of a scheduled or running merge. */

@@ -5,13 +5,13 @@ import java.util.Set;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.ComponentInfo;
-import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.PolicyDriver;
 import org.strata.lsm.spi.PolicyHost;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.lsm.spi.RunList;
+import org.strata.lsm.spi.RunListContext;
 
 /**
  * Mao et al.'s model of a merge policy (spec A7.3), driving the real {@link MergePolicy} objects:
@@ -24,14 +24,13 @@ import org.strata.lsm.spi.RunList;
  * flushed bytes) and the model's (Problem 1: bytes of newly created runs over flushed bytes, where a
  * flush merged at once counts only inside the merged run).
  */
-public final class MergeSimulator implements MergeContext {
+public final class MergeSimulator extends RunListContext {
   /** The simulator's runs are single components without keys or sketches. */
   public static final PolicyHost HOST = new PolicyHost("the merge-policy simulator", Set.of(),
       "run it on the engine with `strata two-phase`");
   private static final byte[] NO_KEY = new byte[0];
 
   private final PolicyDriver driver;
-  private RunList runs = RunList.EMPTY;
   private long nextRunId = 1;
   private long flushes;
   private long flushedBytes;
@@ -41,8 +40,6 @@ public final class MergeSimulator implements MergeContext {
   private long currentFlushRunId = -1;
   private long currentFlushSize;
   private boolean currentFlushAbsorbed;
-  private boolean mergedInCall;
-  private long rejectedMerges;
 
   /** A simulator of {@code policy}; errors name it by its class. */
   public MergeSimulator(MergePolicy policy) {
@@ -51,6 +48,7 @@ public final class MergeSimulator implements MergeContext {
 
   /** A simulator of {@code policy}; errors name it {@code policyName}. */
   public MergeSimulator(String policyName, MergePolicy policy) {
+    super(HOST);
     this.driver = new PolicyDriver(policyName, policy);
   }
 
@@ -76,15 +74,15 @@ public final class MergeSimulator implements MergeContext {
     }
     flushes++;
     long id = nextRunId++;
-    runs = runs.addNewest(run(id, flushes, flushes, size, 0));
+    runList(runList().addNewest(run(id, flushes, flushes, size, 0)));
     flushedBytes += size;
     engineBytes += size;
     modelBytes += size;
     currentFlushRunId = id;
     currentFlushSize = size;
     currentFlushAbsorbed = false;
-    driver.diskComponentAdded(this, false, this::takeMergedInCall);
-    componentCountSum += runs.runs().size();
+    driver.diskComponentAdded(this, false, this::takeChangedAtOnce);
+    componentCountSum += runs().size();
   }
 
   private static RunInfo run(long id, long minId, long maxId, long size, int level) {
@@ -92,42 +90,22 @@ public final class MergeSimulator implements MergeContext {
         1, NO_KEY, NO_KEY)), false);
   }
 
-  private boolean takeMergedInCall() {
-    boolean m = mergedInCall;
-    mergedInCall = false;
-    return m;
-  }
-
-  @Override
-  public List<RunInfo> runs() {
-    return runs.runs();
-  }
-
-  @Override
-  public Set<Capability> capabilities() {
-    return HOST.offered();
-  }
-
   /** Merges at once: the output run's size is the sum of the inputs'. */
   @Override
-  public boolean scheduleMerge(List<RunInfo> window, int outputLevel, long targetFileSize) {
-    MergeRequest request = MergeRequest.ofRuns(window, outputLevel, targetFileSize);
-    if (runs.check(request).isPresent()) {
-      rejectedMerges++;
-      return false;
-    }
+  protected boolean start(MergeRequest request, RunList.Window window) {
     long size = 0;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     boolean absorbsFlush = false;
-    for (RunInfo r : runs.window(request).runs()) {
+    for (RunInfo r : window.runs()) {
       size += r.sizeBytes();
       min = Math.min(min, r.minComponentId());
       max = Math.max(max, r.maxComponentId());
       absorbsFlush |= r.runId() == currentFlushRunId;
     }
     long id = nextRunId++;
-    runs = runs.apply(request, run(id, min, max, size, outputLevel).components(), id);
+    runList(runList().apply(request, run(id, min, max, size, request.outputLevel()).components(),
+        id));
     engineBytes += size;
     modelBytes += size;
     if (absorbsFlush && !currentFlushAbsorbed) {
@@ -139,16 +117,8 @@ public final class MergeSimulator implements MergeContext {
       currentFlushSize = size;
       currentFlushAbsorbed = true;
     }
-    mergedInCall = true;
+    changedAtOnce();
     return true;
-  }
-
-  /**
-   * Merge requests refused because their runs were not contiguous, no longer existed (already
-   * merged) or were unknown. A correct policy makes none.
-   */
-  public long rejectedMerges() {
-    return rejectedMerges;
   }
 
   /** The statistics after the flushes so far. */
@@ -157,7 +127,7 @@ public final class MergeSimulator implements MergeContext {
         flushedBytes == 0 ? 0 : (double) engineBytes / flushedBytes,
         flushedBytes == 0 ? 0 : (double) modelBytes / flushedBytes,
         flushes == 0 ? 0 : componentCountSum / flushes,
-        runs.runs().size());
+        runs().size());
   }
 
   /**

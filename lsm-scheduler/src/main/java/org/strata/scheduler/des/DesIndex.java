@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Set;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.IoOperation;
-import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.MergeScheduler;
@@ -15,6 +14,7 @@ import org.strata.lsm.spi.PolicyDriver;
 import org.strata.lsm.spi.PolicyHost;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.lsm.spi.RunList;
+import org.strata.lsm.spi.RunListContext;
 
 /**
  * One simulated LSM-tree as its merge policy sees it. Runs carry no keys, only the fraction of the
@@ -27,7 +27,7 @@ import org.strata.lsm.spi.RunList;
  * policy's own shape); afterwards each becomes a {@link DesOperation} handed to the scheduler. The
  * runs are a {@link RunList}; the fractions are kept beside it by run id.
  */
-final class DesIndex implements MergeContext {
+final class DesIndex extends RunListContext {
   static final String NAME = "des";
   /** The simulated runs are single components without keys or sketches. */
   static final PolicyHost HOST = new PolicyHost("the discrete-event simulator", Set.of(),
@@ -50,17 +50,15 @@ final class DesIndex implements MergeContext {
   private final PolicyDriver driver;
   private final VirtualIo io;
   private MergeScheduler scheduler;
-  private RunList runs = RunList.EMPTY;
   private final Map<Long, Coverage> coverage = new HashMap<>();
   private final Map<IoOperation, Pending> pending = new IdentityHashMap<>();
   private long nextRunId = 1;
   private long flushes;
   private boolean loading;
-  private boolean mergedInCall;
-  private long rejectedMerges;
   private long mergesScheduled;
 
   DesIndex(DesSetup setup, String policyName, MergePolicy policy, VirtualIo io) {
+    super(HOST);
     this.setup = setup;
     this.driver = new PolicyDriver(policyName, policy);
     this.io = io;
@@ -107,13 +105,7 @@ final class DesIndex implements MergeContext {
    * merges completed at once.
    */
   void diskComponentAdded() {
-    driver.diskComponentAdded(this, false, this::takeMergedInCall);
-  }
-
-  private boolean takeMergedInCall() {
-    boolean m = mergedInCall;
-    mergedInCall = false;
-    return m;
+    driver.diskComponentAdded(this, false, this::takeChangedAtOnce);
   }
 
   /** Adds a flushed run at the newest end. */
@@ -121,8 +113,8 @@ final class DesIndex implements MergeContext {
     flushes++;
     long id = nextRunId++;
     coverage.put(id, new Coverage(fraction, loadOnly));
-    runs = runs.addNewest(new RunInfo(id, 0, List.of(component(id, flushes, flushes, fraction)),
-        false));
+    runList(runList().addNewest(new RunInfo(id, 0,
+        List.of(component(id, flushes, flushes, fraction)), false)));
   }
 
   /** The component a policy sees for a run covering {@code fraction} of the key space. */
@@ -143,20 +135,20 @@ final class DesIndex implements MergeContext {
   }
 
   private void install(Pending p) {
-    runs = runs.apply(p.request(), List.of(p.output()), p.outputRunId());
+    runList(runList().apply(p.request(), List.of(p.output()), p.outputRunId()));
     coverage.keySet().removeAll(((MergeRequest.Runs) p.request()).runIds());
     coverage.put(p.outputRunId(), p.coverage());
   }
 
   /** Disk components (one per run here). */
   int componentCount() {
-    return runs.runs().size();
+    return runs().size();
   }
 
   /** Runs at level 0: flushed and not merged yet. */
   int flushedRunCount() {
     int n = 0;
-    for (RunInfo r : runs.runs()) {
+    for (RunInfo r : runs()) {
       if (r.level() == 0) {
         n++;
       }
@@ -164,39 +156,23 @@ final class DesIndex implements MergeContext {
     return n;
   }
 
-  /** Merge requests refused (runs gone, merging or not contiguous); a correct policy makes none. */
-  long rejectedMerges() {
-    return rejectedMerges;
-  }
-
   long mergesScheduled() {
     return mergesScheduled;
   }
 
+  /**
+   * While loading, completes the merge at once; afterwards marks its inputs merging and hands a
+   * {@link DesOperation} to the scheduler.
+   */
   @Override
-  public List<RunInfo> runs() {
-    return runs.runs();
-  }
-
-  @Override
-  public Set<Capability> capabilities() {
-    return HOST.offered();
-  }
-
-  @Override
-  public boolean scheduleMerge(List<RunInfo> window, int outputLevel, long targetFileSize) {
-    MergeRequest request = MergeRequest.ofRuns(window, outputLevel, targetFileSize);
-    if (runs.check(request).isPresent()) {
-      rejectedMerges++;
-      return false;
-    }
+  protected boolean start(MergeRequest request, RunList.Window window) {
     double loaded = 0;
     double otherMissing = 1;
     boolean loadOnly = true;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     double inputBytes = 0;
-    for (RunInfo r : runs.window(request).runs()) {
+    for (RunInfo r : window.runs()) {
       Coverage c = coverage.get(r.runId());
       if (c.loadOnly()) {
         loaded += c.fraction();
@@ -214,10 +190,10 @@ final class DesIndex implements MergeContext {
         new Coverage(fraction, loadOnly));
     if (loading) {
       install(p);
-      mergedInCall = true;
+      changedAtOnce();
       return true;
     }
-    runs = runs.markMerging(request);
+    runList(runList().markMerging(request));
     mergesScheduled++;
     DesOperation op = new DesOperation(IoOperation.Kind.MERGE, NAME, bytes(fraction),
         (long) Math.ceil(inputBytes / setup.pageSize()), io.now());
