@@ -1,7 +1,6 @@
 package org.strata.lsm.spi;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -72,9 +71,6 @@ public final class RunList {
       return out;
     }
   }
-
-  /** Stands for "no run id" where a change adds no run. */
-  private static final long NO_RUN = Long.MIN_VALUE;
 
   private final List<RunInfo> runs;
   private final Set<String> merging;
@@ -162,7 +158,7 @@ public final class RunList {
    * @throws IllegalArgumentException if its id or a component name is already in the list
    */
   public RunList addNewest(RunInfo run) {
-    checkNew(runs, run.runId(), run.components());
+    RunPlacement.checkNew(runs, run.runId(), run.components());
     List<RunInfo> next = new ArrayList<>(runs.size() + 1);
     next.add(run);
     next.addAll(runs);
@@ -336,18 +332,8 @@ public final class RunList {
     }
     Set<String> m = new HashSet<>(merging);
     m.removeAll(inputs);
-    List<RunInfo> next = new ArrayList<>(runs);
-    if (end - start == 1 && sameNames(runs.get(start).components(), outputs)) {
-      RunInfo moved = runs.get(start);
-      next.set(start, new RunInfo(moved.runId(), r.outputLevel(), moved.components(), false));
-      return new RunList(next, m);
-    }
-    next.subList(start, end).clear();
-    if (!outputs.isEmpty()) {
-      checkNew(next, newRunId, outputs);
-      next.add(start, new RunInfo(newRunId, r.outputLevel(), outputs, false));
-    }
-    return new RunList(next, m);
+    return new RunList(RunPlacement.wholeRuns(runs, start, end, outputs, r.outputLevel(),
+        newRunId), m);
   }
 
   private RunList applyComponents(MergeRequest.Components request, List<ComponentInfo> outputs,
@@ -357,58 +343,10 @@ public final class RunList {
       throw new IllegalStateException("cannot apply a merge: " + unknown.message());
     }
     Set<String> inputs = new HashSet<>(request.componentNames());
-    List<RunInfo> next = new ArrayList<>();
-    for (RunInfo r : runs) {
-      List<ComponentInfo> left = new ArrayList<>();
-      for (ComponentInfo c : r.components()) {
-        if (!inputs.contains(c.name())) {
-          left.add(c);
-        }
-      }
-      if (left.size() == r.components().size()) {
-        next.add(r);
-      } else if (!left.isEmpty()) {
-        next.add(new RunInfo(r.runId(), r.level(), left, r.merging()));
-      }
-    }
     Set<String> m = new HashSet<>(merging);
     m.removeAll(inputs);
-    if (outputs.isEmpty()) {
-      return new RunList(next, m);
-    }
-    int level = request.outputLevel();
-    int target = -1;
-    for (int i = 0; i < next.size(); i++) {
-      if (level > 0 && next.get(i).level() == level) {
-        target = i;
-        break;
-      }
-    }
-    checkNew(next, target >= 0 ? NO_RUN : newRunId, outputs);
-    if (target >= 0) {
-      RunInfo joined = next.get(target);
-      List<ComponentInfo> files = new ArrayList<>(joined.components());
-      files.addAll(outputs);
-      files.sort((a, b) -> Arrays.compareUnsigned(a.minKey(), b.minKey()));
-      for (int i = 1; i < files.size(); i++) {
-        if (Arrays.compareUnsigned(files.get(i - 1).maxKey(), files.get(i).minKey()) >= 0) {
-          throw new IllegalStateException("a partitioned merge would overlap files of level "
-              + level + " (" + files.get(i - 1).name() + " and " + files.get(i).name()
-              + "); the policy must include every overlapping file");
-        }
-      }
-      next.set(target, new RunInfo(joined.runId(), level, files, joined.merging()));
-    } else {
-      int at = next.size();
-      for (int i = 0; i < next.size(); i++) {
-        if (next.get(i).level() > level) {
-          at = i;
-          break;
-        }
-      }
-      next.add(at, new RunInfo(newRunId, level, outputs, false));
-    }
-    return new RunList(next, m);
+    return new RunList(RunPlacement.partitioned(runs, inputs, outputs, request.outputLevel(),
+        newRunId), m);
   }
 
   /** Null if every run of {@code r} is in the list, adjacent and newest first. */
@@ -474,42 +412,6 @@ public final class RunList {
       }
     }
     return -1;
-  }
-
-  /**
-   * Refuses a new run id ({@link #NO_RUN}: none is added) or component name that is already in
-   * {@code in}, the list the change adds them to.
-   */
-  private static void checkNew(List<RunInfo> in, long runId, List<ComponentInfo> components) {
-    Set<String> names = new HashSet<>();
-    for (ComponentInfo c : components) {
-      if (!names.add(c.name())) {
-        throw new IllegalArgumentException("component " + c.name() + " is added twice");
-      }
-    }
-    for (RunInfo r : in) {
-      if (runId != NO_RUN && r.runId() == runId) {
-        throw new IllegalArgumentException("run " + runId + " is already in the run list");
-      }
-      for (ComponentInfo c : r.components()) {
-        if (names.contains(c.name())) {
-          throw new IllegalArgumentException("component " + c.name()
-              + " is already in the run list");
-        }
-      }
-    }
-  }
-
-  private static boolean sameNames(List<ComponentInfo> a, List<ComponentInfo> b) {
-    if (a.size() != b.size()) {
-      return false;
-    }
-    for (int i = 0; i < a.size(); i++) {
-      if (!a.get(i).name().equals(b.get(i).name())) {
-        return false;
-      }
-    }
-    return true;
   }
 
   @Override
