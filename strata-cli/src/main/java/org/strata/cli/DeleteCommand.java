@@ -18,7 +18,7 @@ final class DeleteCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     byte[] k = Utf8.encode(key, "key"); // refused before the store is opened or created
-    try (LsmStore s = store.open()) {
+    try (LsmStore s = store.openExisting()) {
       s.delete(k);
       s.sync();
     }

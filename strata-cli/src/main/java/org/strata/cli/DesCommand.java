@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.strata.lsm.config.ByteSize;
+import org.strata.lsm.config.Quantities;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.scheduler.des.ArrivalProcess;
 import org.strata.scheduler.des.DesSetup;
@@ -85,7 +86,8 @@ final class DesCommand implements Callable<Integer> {
   int memoryComponents;
 
   @Option(names = "--entries", defaultValue = "100000000", paramLabel = "N",
-      description = "Entries loaded before each phase; updates draw keys uniformly from them.")
+      description = "Entries loaded before each phase; updates draw keys uniformly from them.",
+      converter = QuantityConverters.Count.class)
   long entries;
 
   @Option(names = "--entry-size", defaultValue = "1KB", paramLabel = "SIZE",
@@ -232,7 +234,7 @@ final class DesCommand implements Callable<Integer> {
 
   private long size(String option, String text) {
     try {
-      return ByteSize.parse(option, text);
+      return Quantities.bytes(option, text);
     } catch (RuntimeException e) {
       throw usage(e.getMessage());
     }

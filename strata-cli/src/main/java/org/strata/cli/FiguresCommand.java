@@ -37,7 +37,8 @@ final class FiguresCommand implements Callable<Integer> {
   Path out;
 
   @Option(names = "--flushes", defaultValue = "24000", paramLabel = "N",
-      description = "Uniform flushes simulated (default ${DEFAULT-VALUE}, the paper's n).")
+      description = "Uniform flushes simulated (default ${DEFAULT-VALUE}, the paper's n).",
+      converter = QuantityConverters.IntCount.class)
   int flushes;
 
   @Option(names = "--k", split = ",", defaultValue = "5,6,7", paramLabel = "k1,k2,...",

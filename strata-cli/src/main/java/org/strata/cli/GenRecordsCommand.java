@@ -30,7 +30,8 @@ import picocli.CommandLine.Model.CommandSpec;
 final class GenRecordsCommand implements Callable<Integer> {
   enum Mode { load, update }
 
-  @Option(names = "--records", required = true, paramLabel = "N", description = "Lines to write.")
+  @Option(names = "--records", required = true, paramLabel = "N", description = "Lines to write.",
+      converter = QuantityConverters.Count.class)
   long records;
 
   @Option(names = "--keys", paramLabel = "K",

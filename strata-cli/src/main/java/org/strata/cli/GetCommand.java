@@ -43,7 +43,7 @@ final class GetCommand implements Callable<Integer> {
     }
     Optional<byte[]> v;
     byte[] k = Utf8.encode(key, "key");
-    try (LsmStore s = store.open()) {
+    try (LsmStore s = store.openExisting()) {
       v = s.get(k);
     }
     if (v.isEmpty()) {

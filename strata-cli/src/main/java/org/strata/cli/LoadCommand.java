@@ -35,11 +35,13 @@ final class LoadCommand implements Callable<Integer> {
 
   @Mixin StoreOptions store;
 
-  @Option(names = "--records", required = true, paramLabel = "N", description = "Records to write.")
+  @Option(names = "--records", required = true, paramLabel = "N", description = "Records to write (e.g. 1000000, 1_000_000 or 1e6).",
+      converter = QuantityConverters.Count.class)
   long records;
 
   @Option(names = "--record-size", paramLabel = "BYTES", defaultValue = "1000",
-      description = "Value size in bytes (default ${DEFAULT-VALUE}).")
+      description = "Value size in bytes, or with a unit such as 1KB (default ${DEFAULT-VALUE}).",
+      converter = QuantityConverters.IntSize.class)
   int recordSize;
 
   @Option(names = "--key-order", paramLabel = "ORDER", defaultValue = "sequential",
@@ -55,11 +57,17 @@ final class LoadCommand implements Callable<Integer> {
   String durability;
 
   @Option(names = "--batch-size", paramLabel = "B", defaultValue = "1000",
-      description = "Records per durable batch (default ${DEFAULT-VALUE}).")
+      description = "Records per durable batch (default ${DEFAULT-VALUE}).",
+      converter = QuantityConverters.IntCount.class)
   int batchSize;
 
-  @Option(names = "--json", description = "Print the summary as one JSON object.")
+  @Option(names = "--json", description = "Print only the summary, as one JSON object (no "
+      + "'acked N' lines), so that stdout is valid JSON.")
   boolean json;
+
+  @Option(names = {"-q", "--quiet"}, description = "Print only the summary line (no 'acked N'"
+      + " lines, no progress).")
+  boolean quiet;
 
   @Spec CommandSpec spec;
 
@@ -91,7 +99,8 @@ final class LoadCommand implements Callable<Integer> {
     }
     long[] order = keyOrder == KeyOrder.random ? RecordGenerator.permutation(records, seed) : null;
     PrintWriter out = spec.commandLine().getOut();
-    Progress progress = new Progress(System.console() != null ? System.err : null, records);
+    Progress progress = new Progress(System.console() != null && !quiet ? System.err : null,
+        records);
     long start = System.nanoTime();
     StoreStats stats;
     long userBytes = 0;
@@ -109,7 +118,7 @@ final class LoadCommand implements Callable<Integer> {
         s.write(batch);
         s.sync();
         done += n;
-        if (order == null) {
+        if (order == null && !json && !quiet) {
           out.println("acked " + done);
           out.flush();
         }

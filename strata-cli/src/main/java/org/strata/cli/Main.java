@@ -15,7 +15,9 @@ import picocli.CommandLine.Option;
  * faults, or the store failed at run time; 2 a usage error (bad flag or value, bad configuration,
  * a key or value over its limit). A failure prints one line; its stack trace goes to the log file
  * the line names ({@code strata-<pid>.log} in the temporary directory; {@code -Dstrata.log.file}
- * chooses another), or to the terminal too with {@code --verbose}.
+ * chooses another), or to the terminal too with {@code --verbose}. A usage error prints its one
+ * line and where to find help ({@code strata help COMMAND} or {@code strata COMMAND --help}), not
+ * the whole help text.
  */
 @Command(name = "strata", mixinStandardHelpOptions = true, version = "strata 0.1.0",
     description = "LSM B+-tree storage with pluggable merge policies and schedulers.",
@@ -23,7 +25,8 @@ import picocli.CommandLine.Option;
         ScanCommand.class, StatsCommand.class, VerifyCommand.class, ReadBenchCommand.class,
         SimulateCommand.class, TuneCommand.class, FiguresCommand.class, DesCommand.class,
         ImportCommand.class, QueryCommand.class, GenRecordsCommand.class,
-        FeedServerCommand.class, TwoPhaseCommand.class, CompareCommand.class})
+        FeedServerCommand.class, TwoPhaseCommand.class, CompareCommand.class,
+        CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   /** System property naming the log file; set by {@link #main} unless given. */
   static final String LOG_FILE_PROPERTY = "strata.log.file";
@@ -63,7 +66,24 @@ public final class Main implements Runnable {
       }
       return 1;
     });
+    cl.setParameterExceptionHandler(Main::usageError);
     return cl.execute(args);
+  }
+
+  /**
+   * A usage error: its one line, picocli's suggestions for a mistyped flag or command, and where
+   * the full help is; exit 2.
+   */
+  private static int usageError(CommandLine.ParameterException ex, String[] args) {
+    CommandLine cl = ex.getCommandLine();
+    PrintWriter err = cl.getErr();
+    err.println("error: " + ex.getMessage());
+    CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+    String name = cl.getCommandSpec().qualifiedName();
+    err.println(name.equals("strata") ? "Try 'strata help' for the list of commands."
+        : "Try '" + name + " --help' for its options.");
+    err.flush();
+    return 2;
   }
 
   /** The log file of this process (see log4j2.xml): where stack traces go. */

@@ -61,9 +61,7 @@ final class QueryCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--from '" + from + "' is above --to '"
           + to + "'");
     }
-    if (!Dataset.isDataset(dir)) {
-      throw new ParameterException(spec.commandLine(), dir + " holds no dataset");
-    }
+    ExistingStore.requireDataset(dir);
     List<DatasetRecord> records;
     try (Dataset ds = Dataset.open(dir, null)) {
       records = eq != null ? ds.queryEq(index, eq) : ds.queryRange(index, from, to);

@@ -27,11 +27,13 @@ final class ReadBenchCommand implements Callable<Integer> {
   @Mixin StoreOptions store;
 
   @Option(names = "--records", required = true, paramLabel = "N",
-      description = "Ids 0..N-1 exist in the store.")
+      description = "Ids 0..N-1 exist in the store.",
+      converter = QuantityConverters.Count.class)
   long records;
 
   @Option(names = "--lookups", paramLabel = "L", defaultValue = "200000",
-      description = "Point lookups to time after a warm-up of L/10 (default ${DEFAULT-VALUE}).")
+      description = "Point lookups to time after a warm-up of L/10 (default ${DEFAULT-VALUE}).",
+      converter = QuantityConverters.Count.class)
   long lookups;
 
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "Key choice seed.")
@@ -50,7 +52,7 @@ final class ReadBenchCommand implements Callable<Integer> {
     }
     SplittableRandom rnd = new SplittableRandom(seed);
     ObjectNode o = StatsJson.MAPPER.createObjectNode();
-    try (LsmStore s = store.open()) {
+    try (LsmStore s = store.openExisting()) {
       long missing = 0;
       for (long i = 0; i < lookups / 10; i++) {
         s.get(RecordGenerator.key(rnd.nextLong(records)).getBytes(StandardCharsets.UTF_8));

@@ -29,7 +29,8 @@ final class ScanCommand implements Callable<Integer> {
   @Option(names = "--to", paramLabel = "KEY", description = "Last key (inclusive).")
   String to;
 
-  @Option(names = "--limit", paramLabel = "N", description = "Print at most N entries.")
+  @Option(names = "--limit", paramLabel = "N", description = "Print at most N entries.",
+      converter = QuantityConverters.Count.class)
   Long limit;
 
   @Option(names = "--count", description = "Print only the number of entries.")
@@ -46,7 +47,7 @@ final class ScanCommand implements Callable<Integer> {
     long max = limit == null ? Long.MAX_VALUE : limit;
     PrintWriter out = spec.commandLine().getOut();
     long n = 0;
-    try (LsmStore s = store.open();
+    try (LsmStore s = store.openExisting();
         ScanCursor c = s.scan(bytes(from, "--from"), bytes(to, "--to"))) {
       if (count) {
         while (n < max && c.hasNext()) {

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.strata.lsm.config.ByteSize;
+import org.strata.lsm.config.Quantities;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.policy.sim.MergeSimulator;
 import picocli.CommandLine.Command;
@@ -37,7 +38,8 @@ final class SimulateCommand implements Callable<Integer> {
       description = "A policy parameter; repeat for several.")
   Map<String, String> params = new LinkedHashMap<>();
 
-  @Option(names = "--flushes", required = true, paramLabel = "N", description = "Flushes.")
+  @Option(names = "--flushes", required = true, paramLabel = "N", description = "Flushes.",
+      converter = QuantityConverters.Count.class)
   long flushes;
 
   @Option(names = "--flush-size", paramLabel = "BYTES", defaultValue = "1",
@@ -116,7 +118,7 @@ final class SimulateCommand implements Callable<Integer> {
 
   private long[] sizes() throws IOException {
     if (flushSizes == null) {
-      long s = ByteSize.parse("--flush-size", flushSize);
+      long s = Quantities.bytes("--flush-size", flushSize);
       if (s < 1) {
         throw new ParameterException(spec.commandLine(), "--flush-size must be at least 1 byte");
       }
@@ -136,7 +138,7 @@ final class SimulateCommand implements Callable<Integer> {
       }
       long v;
       try {
-        v = ByteSize.parse("--flush-sizes line " + lineNo, l);
+        v = Quantities.bytes("--flush-sizes line " + lineNo, l);
       } catch (RuntimeException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }

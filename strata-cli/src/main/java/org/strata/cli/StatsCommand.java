@@ -3,10 +3,12 @@ package org.strata.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.StallCause;
+import org.strata.lsm.config.Quantities;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.engine.LsmTree;
 import picocli.CommandLine.Command;
@@ -22,7 +24,8 @@ import picocli.CommandLine.Model.CommandSpec;
 final class StatsCommand implements Callable<Integer> {
   @Mixin StoreOptions store;
 
-  @Option(names = "--json", description = "Print one JSON object.")
+  @Option(names = "--json", description = "Print one JSON object (sizes in bytes; the text "
+      + "output shows them as KB, MB, GB).")
   boolean json;
 
   @Spec CommandSpec spec;
@@ -33,7 +36,7 @@ final class StatsCommand implements Callable<Integer> {
       return datasetStats();
     }
     ObjectNode o;
-    try (LsmStore s = store.open()) {
+    try (LsmStore s = store.openExisting()) {
       o = StatsJson.of(s.stats(), s.runs());
     }
     PrintWriter out = spec.commandLine().getOut();
@@ -47,8 +50,9 @@ final class StatsCommand implements Callable<Integer> {
         } else if (e.getKey().equals("runList")) {
           out.printf("%-26s%n", "runList (newest first)");
           for (JsonNode r : v) {
-            out.printf("  level %-3d %4d component(s) %14d bytes %12d entries  ids %d-%d%n",
-                r.get("level").asInt(), r.get("components").asInt(), r.get("bytes").asLong(),
+            out.printf("  level %-3d %4d component(s) %10s %12d entries  ids %d-%d%n",
+                r.get("level").asInt(), r.get("components").asInt(),
+                Quantities.human(r.get("bytes").asLong()),
                 r.get("entries").asLong(), r.get("minComponentId").asLong(),
                 r.get("maxComponentId").asLong());
           }
@@ -57,6 +61,8 @@ final class StatsCommand implements Callable<Integer> {
             out.printf("%-26s count %d, %.3f s%n", e.getKey() + "." + s.getKey(),
                 s.getValue().get("count").asLong(), s.getValue().get("seconds").asDouble());
           }
+        } else if (v.isIntegralNumber() && e.getKey().toLowerCase(Locale.ROOT).contains("bytes")) {
+          out.printf("%-26s %s%n", e.getKey(), Quantities.human(v.asLong()));
         } else if (v.isDouble()) {
           out.printf("%-26s %.3f%n", e.getKey(), v.asDouble());
         } else {

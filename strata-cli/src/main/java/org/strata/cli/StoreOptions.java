@@ -10,7 +10,8 @@ import picocli.CommandLine.Option;
 /** The {@code --dir} and {@code --config} options shared by subcommands that open a store. */
 final class StoreOptions {
   @Option(names = "--dir", required = true, paramLabel = "DIR",
-      description = "Store directory (created by load/put if absent).")
+      description = "Store directory. Only load and put create one; every other command "
+          + "refuses a directory that holds no store.")
   Path dir;
 
   @Option(names = "--config", paramLabel = "FILE",
@@ -24,6 +25,15 @@ final class StoreOptions {
 
   LsmStore open() {
     return open(configOrNull());
+  }
+
+  /**
+   * Opens a store that already exists (for commands that read or delete): a directory that holds
+   * no store or dataset is a usage error naming what is there, and nothing is created.
+   */
+  LsmStore openExisting() {
+    ExistingStore.require(dir);
+    return open();
   }
 
   /** Opens the store with {@code config} (null: saved or defaults); refuses a dataset. */

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.strata.lsm.config.ByteSize;
+import org.strata.lsm.config.Quantities;
 import org.strata.policy.tuning.DostoevskyCostModel;
 import org.strata.policy.tuning.DostoevskyTuner;
 import org.strata.policy.tuning.FluidCosts;
@@ -27,7 +28,8 @@ import picocli.CommandLine.Model.CommandSpec;
         + "operation (Dostoevsky Eq. 14) for a workload, optionally under a space-amplification "
         + "bound; or, with --design, print the costs of one design.")
 final class TuneCommand implements Callable<Integer> {
-  @Option(names = "--entries", required = true, paramLabel = "N", description = "Total entries.")
+  @Option(names = "--entries", required = true, paramLabel = "N", description = "Total entries.",
+      converter = QuantityConverters.DoubleCount.class)
   double entries;
 
   @Option(names = "--entry-size", defaultValue = "1KB", paramLabel = "BYTES",
@@ -92,9 +94,9 @@ final class TuneCommand implements Callable<Integer> {
     LsmShape shape;
     Workload workload;
     try {
-      long entry = ByteSize.parse("--entry-size", entrySize);
-      long block = ByteSize.parse("--block-size", blockSize);
-      long buf = ByteSize.parse("--buffer", buffer);
+      long entry = Quantities.bytes("--entry-size", entrySize);
+      long block = Quantities.bytes("--block-size", blockSize);
+      long buf = Quantities.bytes("--buffer", buffer);
       if (entry < 1 || block < entry || buf < block) {
         throw new IllegalArgumentException("need 1 <= --entry-size <= --block-size <= --buffer");
       }

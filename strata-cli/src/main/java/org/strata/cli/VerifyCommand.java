@@ -1,12 +1,9 @@
 package org.strata.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetVerifier;
 import org.strata.lsm.engine.StoreVerifier;
@@ -37,7 +34,7 @@ final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    checkHoldsSomething(dir);
+    ExistingStore.require(dir);
     int faults;
     if (Dataset.isDataset(dir)) {
       DatasetVerifier.FileReport r = DatasetVerifier.verifyFiles(dir);
@@ -59,25 +56,6 @@ final class VerifyCommand implements Callable<Integer> {
     }
     out.flush();
     return faults == 0 ? 0 : 1;
-  }
-
-  /** Exit 2 (a usage error) for a directory that is missing or holds no store or dataset. */
-  private static void checkHoldsSomething(Path dir) {
-    if (!Files.isDirectory(dir)) {
-      throw new IllegalArgumentException(dir + " is not a store or dataset: " + (Files.exists(dir)
-          ? "it is not a directory" : "it does not exist"));
-    }
-    if (!Dataset.isDataset(dir) && !Files.exists(dir.resolve("config.json"))
-        && !Files.exists(dir.resolve("MANIFEST"))) {
-      String what;
-      try (Stream<Path> s = Files.list(dir)) {
-        what = s.findAny().isPresent() ? "it holds no config.json, MANIFEST or dataset.json"
-            : "it is empty";
-      } catch (IOException e) {
-        what = "it cannot be listed: " + e;
-      }
-      throw new IllegalArgumentException(dir + " is not a store or dataset: " + what);
-    }
   }
 
   private static void print(PrintWriter out, List<String> faults, List<String> notes) {

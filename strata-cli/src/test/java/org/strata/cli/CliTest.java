@@ -104,6 +104,41 @@ class CliTest {
     assertThat(run("get", "--dir", dir.toString(), RecordGenerator.key(1499)).code()).isZero();
   }
 
+  /** One reader of counts and sizes; --json leaves only JSON on stdout; --quiet one line. */
+  @Test
+  void countsAndSizesInEveryFormAndJsonOnlyOnStdout() throws Exception {
+    Result r = run("load", "--dir", dir.toString(), "--config", config.toString(), "--records",
+        "1e3", "--record-size", "1KB", "--batch-size", "1_00", "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    assertThat(j.get("records").asLong()).isEqualTo(1000);
+    assertThat(r.out().trim()).startsWith("{").endsWith("}").doesNotContain("acked");
+    assertThat(run("get", "--dir", dir.toString(), RecordGenerator.key(999)).out().trim())
+        .hasSize(1024);
+    Result stats = run("stats", "--dir", dir.toString());
+    assertThat(stats.out()).as("sizes for people in text").containsPattern(
+        "diskBytes +[0-9.]+ (KB|MB)\n").containsPattern("bytesFlushed +[0-9.]+ (KB|MB)\n");
+    Result quiet = run("load", "--dir", dir.toString(), "--records", "1_000", "--quiet");
+    assertThat(quiet.code()).as(quiet.err()).isZero();
+    assertThat(quiet.lines()).hasSize(1);
+    assertThat(quiet.out()).startsWith("loaded 1000 records");
+    Result bad = run("load", "--dir", dir.toString(), "--records", "1.5e0");
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("--records").contains("1.5e0").contains("1_000_000 or 1e6");
+    Result badSize = run("load", "--dir", dir.toString(), "--records", "1", "--record-size",
+        "1XB");
+    assertThat(badSize.code()).isEqualTo(2);
+    assertThat(badSize.err()).contains("--record-size").contains("1XB").contains("4KB");
+    assertThat(badSize.err()).as("one line and where help is, not the whole help")
+        .doesNotContain("Usage:").contains("Try 'strata load --help'");
+    assertThat(run("help").code()).isZero();
+    assertThat(run("help").out()).contains("load").contains("verify");
+    assertThat(run("help", "load").out()).contains("Usage: strata load");
+    Result typo = run("laod");
+    assertThat(typo.code()).isEqualTo(2);
+    assertThat(typo.err()).contains("'laod'").contains("Try 'strata help'").doesNotContain("Usage:");
+  }
+
   @Test
   void putGetDeleteAndNotFound() {
     assertThat(run("put", "--dir", dir.toString(), "k1", "hello world").code()).isZero();
@@ -127,7 +162,10 @@ class CliTest {
         .contains("value is not valid Unicode text: lone surrogate U+DC00 at index 1");
     assertThat(run("get", "--dir", dir.toString(), "\ud800").code()).isEqualTo(2);
     assertThat(run("delete", "--dir", dir.toString(), "\ud800").code()).isEqualTo(2);
-    assertThat(run("scan", "--dir", dir.toString(), "--count").out().trim()).isEqualTo("0");
+    Result noStore = run("scan", "--dir", dir.toString(), "--count");
+    assertThat(noStore.code()).as("nothing was ever stored: there is no store to scan")
+        .isEqualTo(2);
+    assertThat(dir).doesNotExist();
     // An exotic key and value travel unchanged; bytes the Java API stored are not printed changed.
     String k = "\ud83d\ude00e\u0301";
     assertThat(run("put", "--dir", dir.toString(), k, "\u0000?").code()).isZero();
@@ -183,6 +221,50 @@ class CliTest {
     Result emptyKey = run("put", "--dir", dir.toString(), "", "v");
     assertThat(emptyKey.code()).isEqualTo(2);
     assertThat(emptyKey.err()).contains("key is empty");
+  }
+
+  /**
+   * A mistyped --dir: every command that reads or deletes exits 2 naming what is there, and
+   * creates nothing (before this, stats printed zeros and left LOCK, MANIFEST, config.json and
+   * wal/ behind, get answered 'not found', readbench timed lookups of missing keys).
+   */
+  @Test
+  void readCommandsNeverCreateAStore() throws Exception {
+    Path typo = tmp.resolve("typo");
+    Path empty = Files.createDirectory(tmp.resolve("empty"));
+    Path other = Files.createDirectory(tmp.resolve("other"));
+    Files.writeString(other.resolve("notes.txt"), "not a store");
+    List<List<String>> commands = List.of(
+        List.of("get", "k"), List.of("delete", "k"), List.of("scan"), List.of("scan", "--count"),
+        List.of("stats"), List.of("stats", "--json"), List.of("readbench", "--records", "100"),
+        List.of("verify"), List.of("query", "--index", "age", "--eq", "5"));
+    for (List<String> c : commands) {
+      for (Path d : List.of(typo, empty, other)) {
+        List<String> args = new ArrayList<>(c.subList(0, 1));
+        args.add("--dir");
+        args.add(d.toString());
+        args.addAll(c.subList(1, c.size()));
+        Result r = run(args.toArray(String[]::new));
+        assertThat(r.code()).as(args + ": " + r.err()).isEqualTo(2);
+        assertThat(r.err()).as(String.join(" ", args)).contains(d + " is not a store or dataset: "
+            + (d == typo ? "it does not exist" : d == empty ? "it is empty"
+                : "it holds no config.json, MANIFEST or dataset.json"));
+        assertThat(r.out()).as(String.join(" ", args)).isEmpty();
+      }
+    }
+    assertThat(typo).doesNotExist();
+    try (var s = Files.list(empty)) {
+      assertThat(s).as("nothing created in the empty directory").isEmpty();
+    }
+    try (var s = Files.list(other)) {
+      assertThat(s.map(p -> p.getFileName().toString())).containsExactly("notes.txt");
+    }
+    // A store is not a dataset for query, and the existing store still serves reads.
+    assertThat(run("put", "--dir", dir.toString(), "k", "v").code()).isZero();
+    Result q = run("query", "--dir", dir.toString(), "--index", "age", "--eq", "5");
+    assertThat(q.code()).isEqualTo(2);
+    assertThat(q.err()).contains("holds a store, not a dataset");
+    assertThat(run("get", "--dir", dir.toString(), "k").out()).isEqualTo("v\n");
   }
 
   @Test
