@@ -38,10 +38,14 @@ final class DesCharts {
     for (XYChart c : List.of(tput, comps)) {
       c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
       c.getStyler().setMarkerSize(0);
+      // Plain numbers on the axes (1,100,000 s, not 1.1E6).
+      c.getStyler().setXAxisDecimalPattern("#,##0");
+      c.getStyler().setYAxisDecimalPattern("#,##0");
     }
     CategoryChart lat = new CategoryChartBuilder().width(900).height(450).title(title
-        + ": write latency percentiles").xAxisTitle("percentile").yAxisTitle("seconds")
+        + ": write latency percentiles").xAxisTitle("percentile").yAxisTitle("milliseconds")
         .build();
+    lat.getStyler().setYAxisDecimalPattern("#,##0.###");
     for (PhaseResult r : runs) {
       String name = r.phase() + " " + r.scheduler();
       List<SecondSample> s = r.series();
@@ -69,7 +73,8 @@ final class DesCharts {
       if (r.arrivalRate() > 0) {
         LatencySummary l = r.writeLatency();
         lat.addSeries(name, List.of("p50", "p90", "p99", "p99.9", "max"),
-            List.of(l.p50(), l.p90(), l.p99(), l.p999(), l.max()));
+            List.of(l.p50() * 1000, l.p90() * 1000, l.p99() * 1000, l.p999() * 1000,
+                l.max() * 1000));
       }
     }
     files.add(save(tput, dir.resolve(prefix + "-throughput.png")));

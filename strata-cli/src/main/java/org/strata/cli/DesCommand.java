@@ -320,10 +320,10 @@ final class DesCommand implements Callable<Integer> {
             + " max disk components %d%n", run.scheduler(), run.arrivalRate(), run.duration(),
             run.stallCount(), run.stallSeconds(), run.longestStallSeconds(),
             run.maxDiskComponents());
-        out.printf("  write latency (s):      p50 %.4f  p90 %.4f  p99 %.4f  p99.9 %.4f  max %.4f%n",
-            w.p50(), w.p90(), w.p99(), w.p999(), w.max());
-        out.printf("  processing latency (s): p50 %.4f  p90 %.4f  p99 %.4f  p99.9 %.4f  max %.4f%n",
-            p.p50(), p.p90(), p.p99(), p.p999(), p.max());
+        out.printf("  write latency (ms):      p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n",
+            ms(w.p50()), ms(w.p90()), ms(w.p99()), ms(w.p999()), ms(w.max()));
+        out.printf("  processing latency (ms): p50 %s  p90 %s  p99 %s  p99.9 %s  max %s%n",
+            ms(p.p50()), ms(p.p90()), ms(p.p99()), ms(p.p999()), ms(p.max()));
         if (run.queuedAtEnd() > run.arrivalRate() * 10) {
           out.printf("  %d writes still queued at the end (more than 10 s of arrivals): the"
               + " rate is not sustainable%n", run.queuedAtEnd());
@@ -360,13 +360,20 @@ final class DesCommand implements Callable<Integer> {
     r.put("queuedAtEnd", run.queuedAtEnd());
   }
 
+  /** Latency in milliseconds, as every Strata report gives it. */
   private static void latency(ObjectNode n, LatencySummary l) {
     n.put("count", l.count());
-    n.put("mean", l.mean());
-    n.put("p50", l.p50());
-    n.put("p90", l.p90());
-    n.put("p99", l.p99());
-    n.put("p99.9", l.p999());
-    n.put("max", l.max());
+    n.put("mean", l.mean() * 1000);
+    n.put("p50", l.p50() * 1000);
+    n.put("p90", l.p90() * 1000);
+    n.put("p99", l.p99() * 1000);
+    n.put("p99.9", l.p999() * 1000);
+    n.put("max", l.max() * 1000);
+  }
+
+  /** Seconds printed as milliseconds with three significant decimals for small values. */
+  static String ms(double seconds) {
+    double v = seconds * 1000;
+    return String.format(java.util.Locale.ROOT, v >= 100 ? "%,.0f" : "%.3f", v);
   }
 }

@@ -65,7 +65,7 @@ class DesCommandTest {
         "300", "--scheduler", "fair"));
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("running (fair, 300.0 writes/s, 720 s)")
-        .contains("write latency (s):").contains("processing latency (s):")
+        .contains("write latency (ms):").contains("processing latency (ms):")
         .doesNotContain("testing (");
   }
 

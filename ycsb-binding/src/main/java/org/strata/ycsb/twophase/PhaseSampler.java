@@ -132,7 +132,8 @@ final class PhaseSampler implements AutoCloseable {
         wp99, pp99, started, now.pendingMergeBytes());
     lastStalled = stalled;
     samples.add(s);
-    progress.update(phase, second, totalSeconds, s);
+    progress.update(phase, second, totalSeconds, s,
+        stalled ? StallWords.dominant(now.stallsSince(last)) : null);
     last = now;
     lastArrived = a;
     lastCompleted = c;

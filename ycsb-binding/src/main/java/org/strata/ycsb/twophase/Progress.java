@@ -16,13 +16,19 @@ final class Progress {
     this.terminal = terminal;
   }
 
-  synchronized void update(String phase, int second, int total, PhaseSample s) {
+  /**
+   * Shows second {@code second} of {@code total}; {@code stallCause} is the cause of this second's
+   * stall as {@link TargetStats#stallsByCause()} names it, or null (none, or not reported).
+   */
+  synchronized void update(String phase, int second, int total, PhaseSample s,
+      String stallCause) {
     if (out == null) {
       return;
     }
     String line = String.format(java.util.Locale.ROOT,
         "[%s] %d/%d s  %,d writes/s  queue %,d  disk components %d%s", phase, second, total,
-        s.completed(), s.queueLength(), s.diskComponents(), s.stalled() ? "  STALLED" : "");
+        s.completed(), s.queueLength(), s.diskComponents(), !s.stalled() ? ""
+            : stallCause == null ? "  stalled" : "  stalled: " + StallWords.shortName(stallCause));
     if (terminal) {
       out.print("\r" + line + "   ");
       dirty = true;

@@ -322,6 +322,36 @@ public final class ReportWriter {
         org.strata.lsm.config.ByteSize.format(c.dataset().store().forceBytes()));
   }
 
+  /**
+   * The stalls of a phase by cause, in words: what each cause means and what limited it (nothing
+   * when the phase did not stall; "not split by cause" for a system that does not say).
+   */
+  private static void stallCauses(StringBuilder b, PhaseResult r, TwoPhaseConfig c) {
+    b.append(stallCauses(r.stallCount(), r.stallSeconds(), r.stallsByCause(),
+        c.dataset().store().writeRateLimit()));
+  }
+
+  /** The paragraph {@link #stallCauses(StringBuilder, PhaseResult, TwoPhaseConfig)} writes. */
+  static String stallCauses(long count, double seconds,
+      java.util.Map<String, org.strata.lsm.StoreStats.StallTotals> byCause,
+      long writeRateLimitBytes) {
+    if (count == 0 && seconds == 0) {
+      return "";
+    }
+    String split = StallWords.byCause(byCause);
+    if (split.isEmpty()) {
+      return String.format(Locale.ROOT, "Stalls: %d (%.1f s), not split by cause by this"
+          + " system.%n%n", count, seconds);
+    }
+    StringBuilder b = new StringBuilder("Stalls by cause: ").append(split).append(".");
+    String dominant = StallWords.dominant(byCause);
+    if (dominant != null) {
+      b.append(" Most stalled time: ").append(StallWords.explain(dominant, writeRateLimitBytes))
+          .append(".");
+    }
+    return b.append("\n\n").toString();
+  }
+
   private static String testingAndRunning(StringBuilder b, TwoPhaseResult result,
       TwoPhaseConfig c, PhaseResult t) {
     b.append("## Testing phase\n\n");
@@ -331,6 +361,7 @@ public final class ReportWriter {
         c.testing().writers(), t.scheduler(), c.testing().durationSeconds(),
         c.testing().warmupSeconds(), t.throughput(), t.stallCount(), t.stallSeconds(),
         t.maxDiskComponents(), t.writeAmplification()));
+    stallCauses(b, t, c);
     b.append("## Running phases\n\n");
     b.append("Open loop, constant arrivals unless noted; write latency counts from the intended"
         + " arrival (queuing + processing), processing latency from the dequeue. Milliseconds.\n\n");
@@ -344,6 +375,12 @@ public final class ReportWriter {
           r.arrivalRate(), r.completed(), r.unfinished(), w.p50(), w.p90(), w.p99(), w.p999(),
           w.max(), r.processingLatency().p99(), r.stallCount(), r.stallSeconds(),
           r.maxDiskComponents(), r.writeAmplification()));
+    }
+    for (PhaseResult r : result.runs()) {
+      if (r.stallCount() > 0 || r.stallSeconds() > 0) {
+        b.append("\n").append(r.name()).append(": ");
+        stallCauses(b, r, c);
+      }
     }
     b.append("\n### Sustainability\n\n");
     b.append("A running phase is sustainable only if its queue drained by the end of the drain,"

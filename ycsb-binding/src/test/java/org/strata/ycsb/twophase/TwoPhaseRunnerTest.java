@@ -86,6 +86,27 @@ class TwoPhaseRunnerTest {
       assertThat(img).as(png).isNotNull();
       assertThat(img.getWidth()).isEqualTo(1000);
     }
+    // One colour per phase on every chart; the warm-up band, W and the arrival lines drawn.
+    java.util.Map<String, org.knowm.xchart.XYChart> charts = TwoPhaseCharts.charts(r);
+    java.util.Map<String, org.knowm.xchart.XYSeries> tput =
+        charts.get(TwoPhaseCharts.THROUGHPUT).getSeriesMap();
+    assertThat(tput).containsKeys("testing", "running-fair-50pct", "running-greedy-50pct",
+        "testing warm-up (excluded from W)");
+    assertThat(tput.keySet()).anyMatch(k -> k.startsWith("W = "))
+        .anyMatch(k -> k.startsWith("running-fair-50pct arrivals ") && k.endsWith(" = 0.50 W"));
+    for (String phase : List.of("testing", "running-fair-50pct", "running-greedy-50pct")) {
+      java.awt.Color c = tput.get(phase).getLineColor();
+      assertThat(charts.get(TwoPhaseCharts.COMPONENTS).getSeriesMap().get(phase).getLineColor())
+          .as(phase).isEqualTo(c);
+      if (!phase.equals("testing")) {
+        assertThat(charts.get(TwoPhaseCharts.LATENCY).getSeriesMap().get(phase + " write")
+            .getLineColor()).as(phase).isEqualTo(c);
+        assertThat(charts.get(TwoPhaseCharts.LATENCY).getSeriesMap().get(phase + " processing")
+            .getLineColor()).as(phase).isEqualTo(c);
+      }
+    }
+    assertThat(tput.get("running-fair-50pct").getLineColor())
+        .isNotEqualTo(tput.get("running-greedy-50pct").getLineColor());
     String report = Files.readString(out.resolve("report.md"));
     assertThat(report).contains("![write throughput](throughput.png)")
         .contains("maximum write throughput").contains("running-greedy-50pct");
