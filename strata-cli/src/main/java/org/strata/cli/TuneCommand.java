@@ -48,29 +48,45 @@ final class TuneCommand implements Callable<Integer> {
       description = "Bloom filter memory per entry (default ${DEFAULT-VALUE}).")
   double bitsPerEntry;
 
-  @Option(names = "--mu", defaultValue = "1", description = "Sequential/random speed ratio.")
+  @Option(names = "--mu", defaultValue = "1", paramLabel = "MU",
+      description = "How much faster the storage reads sequentially than randomly, per page "
+          + "(Dostoevsky's mu; default ${DEFAULT-VALUE}).")
   double mu;
 
-  @Option(names = "--phi", defaultValue = "1", description = "Write/read speed ratio.")
+  @Option(names = "--phi", defaultValue = "1", paramLabel = "PHI",
+      description = "Cost of a page write relative to a page read (Dostoevsky's phi; default "
+          + "${DEFAULT-VALUE}).")
   double phi;
 
-  @Option(names = "--updates", defaultValue = "0.5", paramLabel = "w") double updates;
+  @Option(names = "--updates", defaultValue = "0.5", paramLabel = "w",
+      description = "Fraction of operations that are updates (inserts, updates, deletes; "
+          + "default ${DEFAULT-VALUE}). The four fractions need not sum to 1: they are weights.")
+  double updates;
 
-  @Option(names = "--zero-result-lookups", defaultValue = "0.5", paramLabel = "r")
+  @Option(names = "--zero-result-lookups", defaultValue = "0.5", paramLabel = "r",
+      description = "Fraction of operations that are point lookups of absent keys (default "
+          + "${DEFAULT-VALUE}).")
   double zeroLookups;
 
-  @Option(names = "--existing-lookups", defaultValue = "0", paramLabel = "v")
+  @Option(names = "--existing-lookups", defaultValue = "0", paramLabel = "v",
+      description = "Fraction of operations that are point lookups of existing keys (default "
+          + "${DEFAULT-VALUE}).")
   double existingLookups;
 
-  @Option(names = "--range-lookups", defaultValue = "0", paramLabel = "q") double rangeLookups;
+  @Option(names = "--range-lookups", defaultValue = "0", paramLabel = "q",
+      description = "Fraction of operations that are range lookups of --selectivity (default "
+          + "${DEFAULT-VALUE}).")
+  double rangeLookups;
 
   @Option(names = "--selectivity", defaultValue = "1e-7", paramLabel = "s",
       description = "Range selectivity as a fraction of all entries (default ${DEFAULT-VALUE}).")
   double selectivity;
 
-  @Option(names = "--max-space-amp", paramLabel = "A",
-      description = "Skip designs whose space amplification Z - 1 + 1/T exceeds A.")
-  Double maxSpaceAmp;
+  @Option(names = "--max-space-amp", paramLabel = "A", defaultValue = "1",
+      description = "Skip designs whose space amplification Z - 1 + 1/T (the obsolete data as a "
+          + "fraction of the live data) exceeds A; 'none' for no bound (default ${DEFAULT-VALUE}:"
+          + " at most twice the live data on disk).")
+  String maxSpaceAmp;
 
   @Option(names = "--max-size-ratio", defaultValue = "64", paramLabel = "T",
       description = "Largest size ratio tried (default ${DEFAULT-VALUE}).")
@@ -84,7 +100,8 @@ final class TuneCommand implements Callable<Integer> {
       description = "Candidates to print (default ${DEFAULT-VALUE}).")
   int top;
 
-  @Option(names = "--json", description = "Print one JSON object.")
+  @Option(names = "--json", description = "Print one JSON object (with the best design's fluid "
+      + "merge-policy configuration under \"config\").")
   boolean json;
 
   @Spec CommandSpec spec;
@@ -109,6 +126,20 @@ final class TuneCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
+    double bound;
+    if (maxSpaceAmp.equalsIgnoreCase("none")) {
+      bound = Double.POSITIVE_INFINITY;
+    } else {
+      try {
+        bound = Double.parseDouble(maxSpaceAmp);
+      } catch (NumberFormatException e) {
+        bound = -1;
+      }
+      if (!(bound > 0) || Double.isInfinite(bound)) {
+        throw new ParameterException(spec.commandLine(), "--max-space-amp: '" + maxSpaceAmp
+            + "' is not allowed; allowed: a positive number such as 0.5 or 1, or none");
+      }
+    }
     if (top < 1) {
       throw new ParameterException(spec.commandLine(), "--top must be at least 1");
     }
@@ -126,9 +157,10 @@ final class TuneCommand implements Callable<Integer> {
       ranked = List.of(new DostoevskyTuner.Candidate(c, c.cost(workload)));
     } else {
       ranked = DostoevskyTuner.rank(shape, workload,
-          maxSpaceAmp == null ? Double.POSITIVE_INFINITY : maxSpaceAmp, maxSizeRatio);
+          bound, maxSizeRatio);
       if (ranked.isEmpty()) {
-        spec.commandLine().getErr().println("no design satisfies --max-space-amp " + maxSpaceAmp);
+        spec.commandLine().getErr().println("no design satisfies --max-space-amp " + maxSpaceAmp
+            + "; raise it, or give --max-space-amp none");
         return 1;
       }
     }
@@ -137,6 +169,8 @@ final class TuneCommand implements Callable<Integer> {
     if (json) {
       ObjectNode o = StatsJson.MAPPER.createObjectNode();
       o.set("best", node(shown.get(0)));
+      o.put("maxSpaceAmplification", Double.isInfinite(bound) ? null : bound);
+      o.set("config", fluidConfig(shown.get(0).costs()));
       ArrayNode cs = o.putArray("candidates");
       shown.forEach(c -> cs.add(node(c)));
       out.println(StatsJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(o));
@@ -159,9 +193,25 @@ final class TuneCommand implements Callable<Integer> {
         out.printf(" %.2f", bits);
       }
       out.println();
+      out.println("merge policy to paste into a store or dataset configuration"
+          + " (docs/configuration.md):");
+      out.println(StatsJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(
+          fluidConfig(b.costs())));
     }
     out.flush();
     return 0;
+  }
+
+  /** {@code {"merge-policy": {"name": "fluid", "parameters": {...}}}} for a design. */
+  static ObjectNode fluidConfig(FluidCosts f) {
+    ObjectNode o = StatsJson.MAPPER.createObjectNode();
+    ObjectNode mp = o.putObject("merge-policy");
+    mp.put("name", "fluid");
+    ObjectNode p = mp.putObject("parameters");
+    p.put("size-ratio", Integer.toString(f.sizeRatio()));
+    p.put("K", Integer.toString(f.k()));
+    p.put("Z", Integer.toString(f.z()));
+    return o;
   }
 
   private static ObjectNode node(DostoevskyTuner.Candidate c) {
