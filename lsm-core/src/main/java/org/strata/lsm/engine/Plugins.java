@@ -57,7 +57,9 @@ public final class Plugins {
     MergePolicyFactory f = all.get(p.name());
     if (f == null) {
       throw InvalidConfigurationException.of("merge-policy.name", p.name(),
-          all.isEmpty() ? "none (no merge policy jar is on the class path)"
+          all.isEmpty() ? "none: no merge policy jar is on the class path; add the artifact"
+              + " org.strata:lsm-policies (or org.strata:strata-all, which brings the policies,"
+              + " the schedulers and a logging binding)"
               : String.join(", ", all.keySet()));
     }
     return f;
@@ -74,7 +76,9 @@ public final class Plugins {
     MergeSchedulerFactory f = all.get(p.name());
     if (f == null) {
       throw InvalidConfigurationException.of("merge-scheduler.name", p.name(),
-          all.isEmpty() ? "none (no merge scheduler jar is on the class path)"
+          all.isEmpty() ? "none: no merge scheduler jar is on the class path; add the"
+              + " artifact org.strata:lsm-scheduler (or org.strata:strata-all, which brings the"
+              + " policies, the schedulers and a logging binding)"
               : String.join(", ", all.keySet()));
     }
     return f;
