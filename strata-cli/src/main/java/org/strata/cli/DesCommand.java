@@ -45,7 +45,8 @@ final class DesCommand implements Callable<Integer> {
   Map<String, String> params = new LinkedHashMap<>();
 
   @Option(names = "--scheduler", defaultValue = "greedy", paramLabel = "NAME",
-      description = "Scheduler of the running phase: single-thread, fair, greedy (default)."
+      description = "Scheduler of the running phase: single-thread, fair, greedy (default),"
+          + " leveldb-score."
           + " The testing phase uses --testing-scheduler.")
   String scheduler;
 
