@@ -13,6 +13,7 @@ import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.StoreEnvironment;
 import org.strata.lsm.config.FlowControl;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
@@ -29,7 +30,7 @@ class FlowControlTest {
   @TempDir Path tmp;
 
   private static StoreConfig base(FlowControl fc, NamedPlugin policy) {
-    return StoreConfig.defaults().withMergePolicy(policy).withMemoryComponent(256 * 1024, 2)
+    return StoreConfig.defaults().withMergePolicy(policy).withMemoryComponent(MemoryComponentConfig.of(256 * 1024, 2))
         .withDurability(Durability.NONE).withFlowControl(fc);
   }
 

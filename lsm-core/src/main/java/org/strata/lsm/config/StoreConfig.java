@@ -2,6 +2,7 @@ package org.strata.lsm.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
+import org.strata.lsm.Durability;
 
 /**
  * The configuration of one store (one index), the JSON of DESIGN section 4, one record per
@@ -84,6 +85,11 @@ public record StoreConfig(
   public StoreConfig withLog(LogConfig l) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
         bloomFilter, l, flowControl);
+  }
+
+  /** This configuration with log durability {@code d}, the rest of its {@code log} unchanged. */
+  public StoreConfig withDurability(Durability d) {
+    return withLog(log.withDurability(d));
   }
 
   /** This configuration with another {@code flow-control} section. */

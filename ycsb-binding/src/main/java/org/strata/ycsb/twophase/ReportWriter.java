@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.strata.lsm.config.ByteSize;
 
 /**
  * Writes a two-phase run's outputs: {@code summary.json}, {@code timeseries.csv}, the charts and
@@ -290,8 +291,8 @@ public final class ReportWriter {
     if (!result.system().equals("strata")) {
       b.append(String.format(Locale.ROOT, "Budgets (mapped to the system's options, docs/compare.md):"
               + " memory component %s x %d; I/O limit %s; force every %s.%n%n",
-          org.strata.lsm.config.ByteSize.format(c.dataset().store().memoryComponentSize()),
-          c.dataset().store().memoryComponentCount(),
+          org.strata.lsm.config.ByteSize.format(c.dataset().store().memoryComponent().size().bytes()),
+          c.dataset().store().memoryComponent().count(),
           c.dataset().store().writeRateLimit() == 0 ? "none"
               : org.strata.lsm.config.ByteSize.format(c.dataset().store().writeRateLimit()) + "/s",
           org.strata.lsm.config.ByteSize.format(c.dataset().store().forceBytes())));
@@ -315,8 +316,8 @@ public final class ReportWriter {
             + " %s.%n%n", c.dataset().store().mergePolicy().name(),
         c.dataset().store().mergePolicy().parameters(), c.dataset().secondaryIndexes().size(),
         c.dataset().maintenance().configName(), c.dataset().partitions(),
-        org.strata.lsm.config.ByteSize.format(c.dataset().store().memoryComponentSize()),
-        c.dataset().store().memoryComponentCount(),
+        org.strata.lsm.config.ByteSize.format(c.dataset().store().memoryComponent().size().bytes()),
+        c.dataset().store().memoryComponent().count(),
         c.dataset().store().writeRateLimit() == 0 ? "none"
             : org.strata.lsm.config.ByteSize.format(c.dataset().store().writeRateLimit()) + "/s",
         org.strata.lsm.config.ByteSize.format(c.dataset().store().forceBytes()));

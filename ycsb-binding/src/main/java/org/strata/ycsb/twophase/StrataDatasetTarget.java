@@ -9,6 +9,8 @@ import java.util.TreeMap;
 import org.strata.lsm.Durability;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StoreStats;
+import org.strata.lsm.config.IoConfig;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.dataset.Dataset;
@@ -77,14 +79,14 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
   /** The store configuration of a phase: loading runs unthrottled, unlogged, with {@code fair}. */
   static StoreConfig storeFor(StoreConfig s, PhaseSetup setup, long loadMemoryComponent) {
     return switch (setup.kind()) {
-      case LOAD -> s.withMemoryComponent(loadMemoryComponent, s.memoryComponentCount())
-          .withIo(0, s.forceBytes(), s.pageSize()).withDurability(Durability.NONE)
-          .withScheduler(new NamedPlugin("fair", Map.of()));
+      case LOAD -> s.withMemoryComponent(MemoryComponentConfig.of(loadMemoryComponent, s.memoryComponent().count()))
+          .withIo(IoConfig.of(0, s.forceBytes(), s.pageSize())).withDurability(Durability.NONE)
+          .withMergeScheduler(new NamedPlugin("fair", Map.of()));
       case TESTING -> {
-        StoreConfig t = s.withScheduler(setup.scheduler());
+        StoreConfig t = s.withMergeScheduler(setup.scheduler());
         yield setup.policy() == null ? t : t.withMergePolicy(setup.policy());
       }
-      case RUNNING -> s.withScheduler(setup.scheduler());
+      case RUNNING -> s.withMergeScheduler(setup.scheduler());
     };
   }
 

@@ -56,7 +56,7 @@ public final class TwoPhaseConfigJson {
     TwoPhaseConfig.Load load = new TwoPhaseConfig.Load(
         integer("load.records", l, "records", 100_000, 1, 1L << 40),
         size("load.memory-component", l, "memory-component",
-            dataset.store().memoryComponentSize()),
+            dataset.store().memoryComponent().size().bytes()),
         bool("load.compact", l, "compact", false));
 
     JsonNode r = object("records", root.get("records"), Set.of("fields", "field-length",
