@@ -46,6 +46,6 @@ public record HyracksSystem(@JsonProperty("label") String label,
         ? HyracksTarget.defaultPolicy(base.dataset().store().memoryComponent().size().bytes())
         : new NamedPlugin(mergePolicy.name(), mergePolicy.parameters());
     return List.of(new Run(base, new HyracksTarget(label, base.dataset().store(), policy,
-        base.load().memoryComponent())));
+        base.load().memoryComponent().bytes())));
   }
 }

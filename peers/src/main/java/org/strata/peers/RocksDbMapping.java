@@ -61,7 +61,7 @@ public record RocksDbMapping(StoreConfig store, String compaction) {
         .setCreateIfMissing(true)
         .setWriteBufferSize(memtableBytes)
         .setMaxWriteBufferNumber(store.memoryComponent().count())
-        .setBytesPerSync(store.forceBytes())
+        .setBytesPerSync(store.io().forceBytes().bytes())
         .setCompressionType(CompressionType.NO_COMPRESSION)
         .setBottommostCompressionType(CompressionType.NO_COMPRESSION)
         .setMaxBytesForLevelBase(maxBytesForLevelBase())
@@ -77,7 +77,7 @@ public record RocksDbMapping(StoreConfig store, String compaction) {
 
   /** The rate limiter of the I/O budget, or null if the configuration sets none. */
   public RateLimiter limiter() {
-    return store.writeRateLimit() > 0 ? new RateLimiter(store.writeRateLimit()) : null;
+    return store.io().writeRateLimit().bytes() > 0 ? new RateLimiter(store.io().writeRateLimit().bytes()) : null;
   }
 
   /** One line for reports. */
@@ -85,9 +85,10 @@ public record RocksDbMapping(StoreConfig store, String compaction) {
     return String.format(Locale.ROOT, "RocksDB %s compaction: write_buffer_size %s x %d,"
             + " rate limiter %s, bytes_per_sync %s, WAL without sync, no compression,"
             + " max_bytes_for_level_base %s, target_file_size_base %s", compaction,
-        ByteSize.format(store.memoryComponent().size().bytes()), store.memoryComponent().count(),
-        store.writeRateLimit() == 0 ? "none" : ByteSize.format(store.writeRateLimit()) + "/s",
-        ByteSize.format(store.forceBytes()), ByteSize.format(maxBytesForLevelBase()),
+        store.memoryComponent().size(), store.memoryComponent().count(),
+        store.io().writeRateLimit().bytes() == 0 ? "none"
+            : store.io().writeRateLimit() + "/s",
+        store.io().forceBytes(), ByteSize.format(maxBytesForLevelBase()),
         ByteSize.format(targetFileSizeBase()));
   }
 }

@@ -232,7 +232,7 @@ final class DesCommand implements Callable<Integer> {
 
   private long size(String option, String text) {
     try {
-      return ByteSize.parse(option, text);
+      return ByteSize.parse(option, text).bytes();
     } catch (RuntimeException e) {
       throw usage(e.getMessage());
     }

@@ -116,7 +116,7 @@ final class SimulateCommand implements Callable<Integer> {
 
   private long[] sizes() throws IOException {
     if (flushSizes == null) {
-      long s = ByteSize.parse("--flush-size", flushSize);
+      long s = ByteSize.parse("--flush-size", flushSize).bytes();
       if (s < 1) {
         throw new ParameterException(spec.commandLine(), "--flush-size must be at least 1 byte");
       }
@@ -136,7 +136,7 @@ final class SimulateCommand implements Callable<Integer> {
       }
       long v;
       try {
-        v = ByteSize.parse("--flush-sizes line " + lineNo, l);
+        v = ByteSize.parse("--flush-sizes line " + lineNo, l).bytes();
       } catch (RuntimeException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }

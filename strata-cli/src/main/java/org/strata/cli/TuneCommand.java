@@ -92,9 +92,9 @@ final class TuneCommand implements Callable<Integer> {
     LsmShape shape;
     Workload workload;
     try {
-      long entry = ByteSize.parse("--entry-size", entrySize);
-      long block = ByteSize.parse("--block-size", blockSize);
-      long buf = ByteSize.parse("--buffer", buffer);
+      long entry = ByteSize.parse("--entry-size", entrySize).bytes();
+      long block = ByteSize.parse("--block-size", blockSize).bytes();
+      long buf = ByteSize.parse("--buffer", buffer).bytes();
       if (entry < 1 || block < entry || buf < block) {
         throw new IllegalArgumentException("need 1 <= --entry-size <= --block-size <= --buffer");
       }

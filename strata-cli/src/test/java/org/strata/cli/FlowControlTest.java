@@ -12,6 +12,7 @@ import org.strata.lsm.Durability;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.FlowControl;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
@@ -48,7 +49,9 @@ class FlowControlTest {
   @Test
   void limitPacesEveryWriteToTheRate() {
     VirtualClock clock = new VirtualClock();
-    FlowControl fc = new FlowControl("global", "limit", 1L << 20, 0.8);
+    FlowControl fc = new FlowControl(
+        FlowControl.Constraint.GLOBAL, FlowControl.Admission.LIMIT,
+        ByteSize.ofBytes(1L << 20), 0.8);
     try (LsmStore store = LsmStore.open(tmp.resolve("limit"), base(fc,
         new NamedPlugin("no-merge", Map.of())), new StoreEnvironment(clock, FileIo.standard()))) {
       long t0 = clock.nanoTime();
@@ -73,7 +76,9 @@ class FlowControlTest {
     // components: graded slows writes from 0.5 x 2 = 1 component on.
     NamedPlugin neverMerges = new NamedPlugin("size-tiered", Map.of("min-merge", "1000",
         "max-merge", "1000", "max-component-count", "2"));
-    FlowControl graded = new FlowControl("global", "graded", 1L << 20, 0.5);
+    FlowControl graded = new FlowControl(
+        FlowControl.Constraint.GLOBAL, FlowControl.Admission.GRADED,
+        ByteSize.ofBytes(1L << 20), 0.5);
     VirtualClock clock2 = new VirtualClock();
     try (LsmStore store = LsmStore.open(tmp.resolve("graded"), base(graded, neverMerges),
         new StoreEnvironment(clock2, FileIo.standard()))) {
@@ -135,7 +140,9 @@ class FlowControlTest {
         .hasMessageContaining("flow-control.slowdown-at");
     StoreConfig c = StoreConfigJson.parse("{\"flow-control\": {\"constraint\": \"local\","
         + " \"admission\": \"limit\", \"write-rate\": \"8MB\"}}", "t");
-    assertThat(c.flowControl()).isEqualTo(new FlowControl("local", "limit", 8L << 20, 0.8));
+    assertThat(c.flowControl()).isEqualTo(new FlowControl(
+        FlowControl.Constraint.LOCAL, FlowControl.Admission.LIMIT,
+        ByteSize.ofBytes(8L << 20), 0.8));
     assertThat(StoreConfigJson.parse(StoreConfigJson.toJson(c), "again")).isEqualTo(c);
   }
 }

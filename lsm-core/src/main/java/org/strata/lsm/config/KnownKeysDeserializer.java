@@ -75,10 +75,8 @@ final class KnownKeysDeserializer extends DelegatingDeserializer {
     JsonNode tree = ctxt.readTree(p);
     for (String name : (Iterable<String>) tree::fieldNames) {
       if (!keys.contains(name)) {
-        UnrecognizedPropertyException e = UnrecognizedPropertyException.from(p, handledType(),
-            name, new ArrayList<>(keys));
-        e.prependPath(handledType(), name);
-        throw e;
+        // from() puts the key on the error's path
+        throw UnrecognizedPropertyException.from(p, handledType(), name, new ArrayList<>(keys));
       }
     }
     try (JsonParser again = tree.traverse(p.getCodec())) {

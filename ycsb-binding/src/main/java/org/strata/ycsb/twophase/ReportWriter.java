@@ -291,11 +291,11 @@ public final class ReportWriter {
     if (!result.system().equals("strata")) {
       b.append(String.format(Locale.ROOT, "Budgets (mapped to the system's options, docs/compare.md):"
               + " memory component %s x %d; I/O limit %s; force every %s.%n%n",
-          org.strata.lsm.config.ByteSize.format(c.dataset().store().memoryComponent().size().bytes()),
+          c.dataset().store().memoryComponent().size(),
           c.dataset().store().memoryComponent().count(),
-          c.dataset().store().writeRateLimit() == 0 ? "none"
-              : org.strata.lsm.config.ByteSize.format(c.dataset().store().writeRateLimit()) + "/s",
-          org.strata.lsm.config.ByteSize.format(c.dataset().store().forceBytes())));
+          c.dataset().store().io().writeRateLimit().bytes() == 0 ? "none"
+              : c.dataset().store().io().writeRateLimit() + "/s",
+          c.dataset().store().io().forceBytes()));
     } else {
       b.append(dataset(c));
     }
@@ -316,11 +316,11 @@ public final class ReportWriter {
             + " %s.%n%n", c.dataset().store().mergePolicy().name(),
         c.dataset().store().mergePolicy().parameters(), c.dataset().secondaryIndexes().size(),
         c.dataset().maintenance().configName(), c.dataset().partitions(),
-        org.strata.lsm.config.ByteSize.format(c.dataset().store().memoryComponent().size().bytes()),
+        c.dataset().store().memoryComponent().size(),
         c.dataset().store().memoryComponent().count(),
-        c.dataset().store().writeRateLimit() == 0 ? "none"
-            : org.strata.lsm.config.ByteSize.format(c.dataset().store().writeRateLimit()) + "/s",
-        org.strata.lsm.config.ByteSize.format(c.dataset().store().forceBytes()));
+        c.dataset().store().io().writeRateLimit().bytes() == 0 ? "none"
+            : c.dataset().store().io().writeRateLimit() + "/s",
+        c.dataset().store().io().forceBytes());
   }
 
   private static String testingAndRunning(StringBuilder b, TwoPhaseResult result,

@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import org.strata.lsm.Durability;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StoreStats;
+import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.IoConfig;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
@@ -39,7 +40,7 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
 
   /** The target of a two-phase configuration, labelled {@code strata}. */
   public static StrataDatasetTarget of(TwoPhaseConfig config) {
-    return new StrataDatasetTarget("strata", config.dataset(), config.load().memoryComponent());
+    return new StrataDatasetTarget("strata", config.dataset(), config.load().memoryComponent().bytes());
   }
 
   @Override
@@ -79,8 +80,11 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
   /** The store configuration of a phase: loading runs unthrottled, unlogged, with {@code fair}. */
   static StoreConfig storeFor(StoreConfig s, PhaseSetup setup, long loadMemoryComponent) {
     return switch (setup.kind()) {
-      case LOAD -> s.withMemoryComponent(MemoryComponentConfig.of(loadMemoryComponent, s.memoryComponent().count()))
-          .withIo(IoConfig.of(0, s.forceBytes(), s.pageSize())).withDurability(Durability.NONE)
+      case LOAD -> s
+          .withMemoryComponent(MemoryComponentConfig.of(loadMemoryComponent,
+              s.memoryComponent().count()))
+          .withIo(new IoConfig(ByteSize.ofBytes(0), s.io().forceBytes(), s.io().pageSize()))
+          .withDurability(Durability.NONE)
           .withMergeScheduler(new NamedPlugin("fair", Map.of()));
       case TESTING -> {
         StoreConfig t = s.withMergeScheduler(setup.scheduler());

@@ -52,8 +52,8 @@ public final class StrataStoreTarget implements TwoPhaseTarget {
   static String policyText(StoreConfig s) {
     return "policy " + s.mergePolicy().name() + " " + s.mergePolicy().parameters()
         + ", scheduler " + s.mergeScheduler().name() + ", memory component "
-        + org.strata.lsm.config.ByteSize.format(s.memoryComponent().size().bytes()) + " x "
-        + s.memoryComponent().count() + ", log " + s.durability().name().toLowerCase(
+        + s.memoryComponent().size() + " x "
+        + s.memoryComponent().count() + ", log " + s.log().durability().name().toLowerCase(
             java.util.Locale.ROOT);
   }
 
