@@ -1,6 +1,8 @@
 package org.strata.lsm.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import java.util.Collections;
 import java.util.Map;
@@ -18,8 +20,9 @@ import org.strata.lsm.InvalidConfigurationException;
  */
 public record NamedPlugin(
     @JsonProperty("name") String name,
+    // A null parameter value goes to the parameter deserializer too, which refuses it.
     @JsonProperty("parameters") @JsonDeserialize(contentUsing = PluginParameterDeserializer.class)
-        Map<String, String> parameters) {
+    @JsonSetter(contentNulls = Nulls.SET) Map<String, String> parameters) {
 
   public NamedPlugin {
     if (name == null) {
