@@ -3,6 +3,7 @@ package org.strata.bench;
 import java.util.Map;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LsmStore;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 
@@ -32,7 +33,7 @@ final class StoreFixture implements AutoCloseable {
     StoreConfig config = StoreConfig.defaults()
         .withMergePolicy(new NamedPlugin("no-merge", Map.of()))
         .withDurability(Durability.NONE)
-        .withMemoryComponent(256L << 20, 2);
+        .withMemoryComponent(MemoryComponentConfig.of(256L << 20, 2));
     LsmStore store = LsmStore.open(dir.path().resolve("store"), config);
     StoreFixture f = new StoreFixture(dir, store);
     try {

@@ -48,7 +48,7 @@ public class StorePutBench {
   @Setup(Level.Trial)
   public void setUp() {
     StoreConfig config = StoreConfig.defaults();
-    if (config.durability() != Durability.GROUP) {
+    if (config.log().durability() != Durability.GROUP) {
       throw new IllegalStateException("the default durability is no longer group");
     }
     keys = BenchData.keys(0, KEYS);

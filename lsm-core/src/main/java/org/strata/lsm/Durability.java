@@ -1,5 +1,6 @@
 package org.strata.lsm;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 
 /** When a write's log record is forced to stable storage. */
@@ -17,6 +18,7 @@ public enum Durability {
   NONE;
 
   /** The configuration name: {@code sync}, {@code group} or {@code none}. */
+  @JsonValue
   public String configName() {
     return name().toLowerCase(Locale.ROOT);
   }

@@ -1,5 +1,6 @@
 package org.strata.lsm;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 
 /**
@@ -31,29 +32,8 @@ public enum LogRecoveryMode {
   SKIP_CORRUPTED;
 
   /** The configuration name, e.g. {@code tolerate-torn-tail}. */
+  @JsonValue
   public String configName() {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');
-  }
-
-  /** Parses a configuration name, naming {@code key} in the error. */
-  public static LogRecoveryMode parse(String key, String value) {
-    for (LogRecoveryMode m : values()) {
-      if (m.configName().equals(value)) {
-        return m;
-      }
-    }
-    throw InvalidConfigurationException.of(key, value, allowed());
-  }
-
-  /** The configuration names, comma-separated. */
-  public static String allowed() {
-    StringBuilder sb = new StringBuilder();
-    for (LogRecoveryMode m : values()) {
-      if (sb.length() > 0) {
-        sb.append(", ");
-      }
-      sb.append(m.configName());
-    }
-    return sb.toString();
   }
 }

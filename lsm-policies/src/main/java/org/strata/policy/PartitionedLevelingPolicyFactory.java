@@ -35,8 +35,10 @@ public class PartitionedLevelingPolicyFactory implements MergePolicyFactory {
 
   final Settings settings(Map<String, String> parameters, Parameters p) {
     String owner = "merge-policy '" + name() + "' parameter ";
-    long file = ByteSize.parse(owner + "file-size", parameters.getOrDefault("file-size", "64MB"));
-    long l1 = ByteSize.parse(owner + "level1-size", parameters.getOrDefault("level1-size", "0"));
+    long file = ByteSize.parse(owner + "file-size", parameters.getOrDefault("file-size", "64MB"))
+        .bytes();
+    long l1 = ByteSize.parse(owner + "level1-size", parameters.getOrDefault("level1-size", "0"))
+        .bytes();
     if (file < 1) {
       throw org.strata.lsm.InvalidConfigurationException.of(owner + "file-size", file,
           "a positive size such as 64MB");

@@ -28,7 +28,8 @@ public final class PrefixMergePolicyFactory implements MergePolicyFactory {
   public MergePolicy create(Map<String, String> parameters) {
     Parameters p = Parameters.of("merge-policy 'prefix'", parameters, parameterNames());
     String size = parameters.getOrDefault("max-mergable-component-size", "1GB");
-    long max = ByteSize.parse("merge-policy 'prefix' parameter max-mergable-component-size", size);
+    long max = ByteSize.parse("merge-policy 'prefix' parameter max-mergable-component-size", size)
+        .bytes();
     if (max < 1) {
       throw InvalidConfigurationException.of(
           "merge-policy 'prefix' parameter max-mergable-component-size", size,

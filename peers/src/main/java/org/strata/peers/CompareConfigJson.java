@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.strata.lsm.InvalidConfigurationException;
-import org.strata.lsm.config.StoreConfigJson;
+import org.strata.lsm.config.ConfigMapper;
 import org.strata.ycsb.twophase.TwoPhaseConfig;
 import org.strata.ycsb.twophase.TwoPhaseConfigJson;
 
@@ -37,13 +37,13 @@ public final class CompareConfigJson {
   /** Reads a file; its name without {@code .json} is the default name. */
   public static CompareConfig read(Path file) {
     String n = file.getFileName().toString();
-    return parse(StoreConfigJson.readText(file), file.toString(),
+    return parse(ConfigMapper.readText(file), file.toString(),
         n.endsWith(".json") ? n.substring(0, n.length() - 5) : n);
   }
 
   /** Parses configuration text. */
   public static CompareConfig parse(String json, String source, String defaultName) {
-    JsonNode root = StoreConfigJson.readTree(json, source);
+    JsonNode root = ConfigMapper.readTree(json, source);
     if (!root.isObject()) {
       throw InvalidConfigurationException.of("the configuration", root, "an object");
     }
@@ -54,7 +54,7 @@ public final class CompareConfigJson {
     }
     ObjectNode rest = ((ObjectNode) root).deepCopy();
     rest.remove("systems");
-    TwoPhaseConfig twoPhase = TwoPhaseConfigJson.parse(rest.toString(), source, defaultName);
+    TwoPhaseConfig twoPhase = TwoPhaseConfigJson.bind(rest, source, defaultName);
     List<SystemSpec> specs = new ArrayList<>();
     Set<String> labels = new HashSet<>();
     for (int i = 0; i < systems.size(); i++) {

@@ -43,9 +43,9 @@ public record HyracksSystem(@JsonProperty("label") String label,
   @Override
   public List<Run> targets(TwoPhaseConfig base, boolean loadOnly) {
     NamedPlugin policy = mergePolicy == null
-        ? HyracksTarget.defaultPolicy(base.dataset().store().memoryComponentSize())
+        ? HyracksTarget.defaultPolicy(base.dataset().store().memoryComponent().size().bytes())
         : new NamedPlugin(mergePolicy.name(), mergePolicy.parameters());
     return List.of(new Run(base, new HyracksTarget(label, base.dataset().store(), policy,
-        base.load().memoryComponent())));
+        base.load().memoryComponent().bytes())));
   }
 }

@@ -120,10 +120,10 @@ public final class HyracksTarget implements TwoPhaseTarget {
     return String.format(Locale.ROOT, "Hyracks 0.3.8 standalone LSM B+-tree: policy %s %s,"
             + " GreedyScheduler (2 flushes, 8 scheduled / 2 running merges), memory component %s"
             + " x %d, SleepRateLimiter %s, force every %s, no write-ahead log", policy.name(),
-        new java.util.TreeMap<>(policy.parameters()), ByteSize.format(store.memoryComponentSize()),
-        store.memoryComponentCount(), store.writeRateLimit() == 0 ? "none"
-            : ByteSize.format(store.writeRateLimit()) + "/s",
-        ByteSize.format(store.forceBytes()));
+        new java.util.TreeMap<>(policy.parameters()), store.memoryComponent().size(),
+        store.memoryComponent().count(), store.io().writeRateLimit().bytes() == 0 ? "none"
+            : store.io().writeRateLimit() + "/s",
+        store.io().forceBytes());
   }
 
   @Override
@@ -139,20 +139,20 @@ public final class HyracksTarget implements TwoPhaseTarget {
   @Override
   public SystemUnderTest open(Path dir, PhaseSetup setup) throws Exception {
     boolean load = setup.kind() == PhaseSetup.Kind.LOAD;
-    long memory = load ? loadMemory : store.memoryComponentSize();
+    long memory = load ? loadMemory : store.memoryComponent().size().bytes();
     ILSMMergePolicy p = POLICIES.get(policy.name()).createMergePolicy(
         new LinkedHashMap<>(policy.parameters()), null);
     GreedyScheduler scheduler = new GreedyScheduler(Thread::new,
         NoOpIoOperationFailedCallback.INSTANCE, 2, 8, 2);
     HyracksIoCounters counters = new HyracksIoCounters();
-    HyracksPageWrites pageWrites = new HyracksPageWrites(load ? 0 : store.writeRateLimit(),
-        store.forceBytes(), store.pageSize());
-    int pages = (int) Math.max(2, memory / store.pageSize());
-    int cachePages = (int) Math.max(64, store.pageCacheSize() / store.pageSize());
+    HyracksPageWrites pageWrites = new HyracksPageWrites(load ? 0 : store.io().writeRateLimit().bytes(),
+        store.io().forceBytes().bytes(), (int) store.io().pageSize().bytes());
+    int pages = (int) Math.max(2, memory / (int) store.io().pageSize().bytes());
+    int cachePages = (int) Math.max(64, store.pageCache().size().bytes() / (int) store.io().pageSize().bytes());
     try {
       HyracksLsmTree tree = new HyracksLsmTree(dir.toFile(), HyracksLsmTree.Layout.BYTES_BYTES,
-          p, scheduler, counters, pageWrites, store.memoryComponentCount(), pages,
-          store.pageSize(), cachePages, !java.nio.file.Files.exists(dir.resolve("index")));
+          p, scheduler, counters, pageWrites, store.memoryComponent().count(), pages,
+          (int) store.io().pageSize().bytes(), cachePages, !java.nio.file.Files.exists(dir.resolve("index")));
       return new Open(tree, scheduler, counters, pageWrites);
     } catch (Exception e) {
       scheduler.close();

@@ -43,12 +43,12 @@ public record RocksDbMapping(StoreConfig store, String compaction) {
 
   /** {@code max_bytes_for_level_base}: 4 memtables, as 256 MB is to RocksDB's 64 MB default. */
   public long maxBytesForLevelBase() {
-    return 4 * store.memoryComponentSize();
+    return 4 * store.memoryComponent().size().bytes();
   }
 
   /** {@code target_file_size_base}: 1 memtable, as 64 MB is to RocksDB's 64 MB default. */
   public long targetFileSizeBase() {
-    return store.memoryComponentSize();
+    return store.memoryComponent().size().bytes();
   }
 
   /**
@@ -60,8 +60,8 @@ public record RocksDbMapping(StoreConfig store, String compaction) {
     Options o = new Options()
         .setCreateIfMissing(true)
         .setWriteBufferSize(memtableBytes)
-        .setMaxWriteBufferNumber(store.memoryComponentCount())
-        .setBytesPerSync(store.forceBytes())
+        .setMaxWriteBufferNumber(store.memoryComponent().count())
+        .setBytesPerSync(store.io().forceBytes().bytes())
         .setCompressionType(CompressionType.NO_COMPRESSION)
         .setBottommostCompressionType(CompressionType.NO_COMPRESSION)
         .setMaxBytesForLevelBase(maxBytesForLevelBase())
@@ -77,7 +77,7 @@ public record RocksDbMapping(StoreConfig store, String compaction) {
 
   /** The rate limiter of the I/O budget, or null if the configuration sets none. */
   public RateLimiter limiter() {
-    return store.writeRateLimit() > 0 ? new RateLimiter(store.writeRateLimit()) : null;
+    return store.io().writeRateLimit().bytes() > 0 ? new RateLimiter(store.io().writeRateLimit().bytes()) : null;
   }
 
   /** One line for reports. */
@@ -85,9 +85,10 @@ public record RocksDbMapping(StoreConfig store, String compaction) {
     return String.format(Locale.ROOT, "RocksDB %s compaction: write_buffer_size %s x %d,"
             + " rate limiter %s, bytes_per_sync %s, WAL without sync, no compression,"
             + " max_bytes_for_level_base %s, target_file_size_base %s", compaction,
-        ByteSize.format(store.memoryComponentSize()), store.memoryComponentCount(),
-        store.writeRateLimit() == 0 ? "none" : ByteSize.format(store.writeRateLimit()) + "/s",
-        ByteSize.format(store.forceBytes()), ByteSize.format(maxBytesForLevelBase()),
+        store.memoryComponent().size(), store.memoryComponent().count(),
+        store.io().writeRateLimit().bytes() == 0 ? "none"
+            : store.io().writeRateLimit() + "/s",
+        store.io().forceBytes(), ByteSize.format(maxBytesForLevelBase()),
         ByteSize.format(targetFileSizeBase()));
   }
 }

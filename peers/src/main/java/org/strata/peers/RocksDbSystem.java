@@ -31,6 +31,6 @@ public record RocksDbSystem(@JsonProperty("label") String label,
   @Override
   public List<Run> targets(TwoPhaseConfig base, boolean loadOnly) {
     return List.of(new Run(base, new RocksDbTarget(label, new RocksDbMapping(
-        base.dataset().store(), compaction), base.load().memoryComponent())));
+        base.dataset().store(), compaction), base.load().memoryComponent().bytes())));
   }
 }

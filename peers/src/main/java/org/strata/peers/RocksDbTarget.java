@@ -85,7 +85,7 @@ public final class RocksDbTarget implements TwoPhaseTarget {
   public SystemUnderTest open(Path dir, PhaseSetup setup) throws RocksDBException {
     boolean load = setup.kind() == PhaseSetup.Kind.LOAD;
     return new Open(dir, mapping, !load, load ? loadMemtable
-        : mapping.store().memoryComponentSize());
+        : mapping.store().memoryComponent().size().bytes());
   }
 
   /** An open RocksDB; every native handle it made is closed with it. */

@@ -3,14 +3,14 @@ package org.strata.peers;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.strata.lsm.config.ConfigMapper;
+import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.dataset.DatasetConfig;
-import org.strata.lsm.dataset.DatasetConfigJson;
 import org.strata.ycsb.twophase.StrataDatasetTarget;
 import org.strata.ycsb.twophase.StrataStoreTarget;
 import org.strata.ycsb.twophase.TwoPhaseConfig;
@@ -68,50 +68,30 @@ public record StrataSystem(@JsonProperty("label") String label, @JsonProperty("a
     for (String a : apis) {
       String l = api == null && loadOnly ? name + "-" + a : name;
       runs.add(new Run(c, a.equals("store")
-          ? new StrataStoreTarget(l, c.dataset().store(), c.load().memoryComponent())
-          : new StrataDatasetTarget(l, c.dataset(), c.load().memoryComponent())));
+          ? new StrataStoreTarget(l, c.dataset().store(), c.load().memoryComponent().bytes())
+          : new StrataDatasetTarget(l, c.dataset(), c.load().memoryComponent().bytes())));
     }
     return runs;
   }
 
   /** The comparison's configuration with this entry's dataset keys and testing scheduler. */
   TwoPhaseConfig configFor(TwoPhaseConfig base) {
-    ObjectMapper m = new ObjectMapper();
-    ObjectNode merged;
-    try {
-      merged = (ObjectNode) m.readTree(DatasetConfigJson.toJson(base.dataset()));
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
-    }
+    ObjectNode merged = ConfigMapper.toTree(base.dataset());
     dataset.forEach(merged::set);
-    DatasetConfig ds = DatasetConfigJson.parse(merged.toString(), "systems entry '" + label()
-        + "'");
+    String source = "systems entry '" + label() + "'";
+    DatasetConfig ds = ConfigMapper.bind(merged, source, source, "", DatasetConfig.class);
     TwoPhaseConfig.Testing t = base.testing();
     if (testingMergeScheduler != null) {
-      org.strata.lsm.config.NamedPlugin s = parsePlugin(testingMergeScheduler);
+      NamedPlugin s = ConfigMapper.bind(testingMergeScheduler, source, source,
+          "testing-merge-scheduler", NamedPlugin.class);
       t = new TwoPhaseConfig.Testing(t.durationSeconds(), t.warmupSeconds(), t.writers(), s,
           t.policy());
     }
     TwoPhaseConfig.Running r = base.running();
     if (dataset.containsKey("merge-scheduler")) {
-      r = new TwoPhaseConfig.Running(r.durationSeconds(), r.drainSeconds(), r.writers(),
-          List.of(ds.store().mergeScheduler()), r.utilizations(), r.rate(), r.bursts(),
-          r.queries());
+      r = r.withSchedulers(List.of(ds.store().mergeScheduler()));
     }
     return new TwoPhaseConfig(base.name(), base.description(), ds, base.load(), base.records(),
         t, r, base.chartWindowSeconds(), base.seed());
-  }
-
-  private org.strata.lsm.config.NamedPlugin parsePlugin(JsonNode n) {
-    if (!n.isObject() || !n.has("name") || !n.get("name").isTextual()) {
-      throw new IllegalArgumentException("testing-merge-scheduler: " + n + " is not allowed;"
-          + " allowed: {\"name\": ..., \"parameters\": {...}}");
-    }
-    Map<String, String> params = new LinkedHashMap<>();
-    JsonNode p = n.get("parameters");
-    if (p != null && p.isObject()) {
-      p.properties().forEach(e -> params.put(e.getKey(), e.getValue().asText()));
-    }
-    return new org.strata.lsm.config.NamedPlugin(n.get("name").asText(), params);
   }
 }

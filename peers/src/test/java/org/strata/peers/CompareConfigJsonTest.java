@@ -68,4 +68,21 @@ class CompareConfigJsonTest {
         .replace("\"dataset\"", "\"runing\": {}, \"dataset\""), "t", "x"))
         .hasMessageContaining("unknown configuration key 'runing'");
   }
+
+  @Test
+  void aNonScalarPluginParameterIsRefusedInEveryPlaceAPluginAppears() {
+    // Once turned into its text ("" for an object); now refused like in every other file.
+    assertThatThrownBy(() -> CompareConfigJson.parse(with("[{\"name\": \"strata\","
+        + " \"testing-merge-scheduler\": {\"name\": \"fair\", \"parameters\":"
+        + " {\"threads\": {\"n\": 2}}}}]"), "t", "x"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("testing-merge-scheduler.parameters.threads")
+        .hasMessageContaining("a string, number or boolean");
+    assertThatThrownBy(() -> CompareConfigJson.parse(with("[{\"name\": \"strata\","
+        + " \"merge-policy\": {\"name\": \"tiering\", \"parameters\":"
+        + " {\"size-ratio\": [3]}}}]"), "t", "x"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("merge-policy.parameters.size-ratio")
+        .hasMessageContaining("a string, number or boolean");
+  }
 }

@@ -11,6 +11,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
+import org.strata.lsm.config.IoConfig;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.ycsb.twophase.GeneratedRecord;
 import org.strata.ycsb.twophase.PhaseSetup;
@@ -30,8 +32,8 @@ class RocksDbTargetTest {
   void readsBackEveryKeyItWasGiven(String compaction) throws Exception {
     long seed = 7 + compaction.length();
     System.out.println("seed " + seed);
-    StoreConfig store = StoreConfig.defaults().withMemoryComponent(64 << 10, 2)
-        .withIo(8 << 20, 256 << 10, 4096);
+    StoreConfig store = StoreConfig.defaults().withMemoryComponent(MemoryComponentConfig.of(64 << 10, 2))
+        .withIo(IoConfig.of(8 << 20, 256 << 10, 4096));
     RocksDbTarget target = new RocksDbTarget("rocksdb-" + compaction,
         new RocksDbMapping(store, compaction), 64 << 10);
     RecordShape shape = new RecordShape(4, 100, 3000);

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.WriteBatch;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.engine.Plugins;
@@ -34,7 +35,7 @@ class EngineMatchesSimulatorTest {
     Map<String, String> params = Map.of("num-components", "5");
     MergeSimulator sim = new MergeSimulator(Plugins.mergePolicy(new NamedPlugin(policy, params)));
     StoreConfig cfg = StoreConfig.defaults().withMergePolicy(new NamedPlugin(policy, params))
-        .withMemoryComponent(64L << 20, 2).withDurability(Durability.NONE);
+        .withMemoryComponent(MemoryComponentConfig.of(64L << 20, 2)).withDurability(Durability.NONE);
     List<Integer> engineCounts = new ArrayList<>();
     List<Integer> simCounts = new ArrayList<>();
     double engineWa;

@@ -12,7 +12,9 @@ import org.strata.lsm.Durability;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.FlowControl;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
@@ -29,7 +31,7 @@ class FlowControlTest {
   @TempDir Path tmp;
 
   private static StoreConfig base(FlowControl fc, NamedPlugin policy) {
-    return StoreConfig.defaults().withMergePolicy(policy).withMemoryComponent(256 * 1024, 2)
+    return StoreConfig.defaults().withMergePolicy(policy).withMemoryComponent(MemoryComponentConfig.of(256 * 1024, 2))
         .withDurability(Durability.NONE).withFlowControl(fc);
   }
 
@@ -47,7 +49,9 @@ class FlowControlTest {
   @Test
   void limitPacesEveryWriteToTheRate() {
     VirtualClock clock = new VirtualClock();
-    FlowControl fc = new FlowControl("global", "limit", 1L << 20, 0.8);
+    FlowControl fc = new FlowControl(
+        FlowControl.Constraint.GLOBAL, FlowControl.Admission.LIMIT,
+        ByteSize.ofBytes(1L << 20), 0.8);
     try (LsmStore store = LsmStore.open(tmp.resolve("limit"), base(fc,
         new NamedPlugin("no-merge", Map.of())), new StoreEnvironment(clock, FileIo.standard()))) {
       long t0 = clock.nanoTime();
@@ -72,7 +76,9 @@ class FlowControlTest {
     // components: graded slows writes from 0.5 x 2 = 1 component on.
     NamedPlugin neverMerges = new NamedPlugin("size-tiered", Map.of("min-merge", "1000",
         "max-merge", "1000", "max-component-count", "2"));
-    FlowControl graded = new FlowControl("global", "graded", 1L << 20, 0.5);
+    FlowControl graded = new FlowControl(
+        FlowControl.Constraint.GLOBAL, FlowControl.Admission.GRADED,
+        ByteSize.ofBytes(1L << 20), 0.5);
     VirtualClock clock2 = new VirtualClock();
     try (LsmStore store = LsmStore.open(tmp.resolve("graded"), base(graded, neverMerges),
         new StoreEnvironment(clock2, FileIo.standard()))) {
@@ -134,7 +140,9 @@ class FlowControlTest {
         .hasMessageContaining("flow-control.slowdown-at");
     StoreConfig c = StoreConfigJson.parse("{\"flow-control\": {\"constraint\": \"local\","
         + " \"admission\": \"limit\", \"write-rate\": \"8MB\"}}", "t");
-    assertThat(c.flowControl()).isEqualTo(new FlowControl("local", "limit", 8L << 20, 0.8));
+    assertThat(c.flowControl()).isEqualTo(new FlowControl(
+        FlowControl.Constraint.LOCAL, FlowControl.Admission.LIMIT,
+        ByteSize.ofBytes(8L << 20), 0.8));
     assertThat(StoreConfigJson.parse(StoreConfigJson.toJson(c), "again")).isEqualTo(c);
   }
 }

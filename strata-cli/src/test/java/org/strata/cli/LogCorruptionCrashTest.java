@@ -25,6 +25,7 @@ import org.strata.lsm.KeyValue;
 import org.strata.lsm.LogRecoveryMode;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
+import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
 import org.strata.lsm.testing.LogImages;
 import org.strata.lsm.wal.LogScan;
@@ -163,8 +164,9 @@ class LogCorruptionCrashTest {
 
     // skip-corrupted: every acknowledged key but the flipped record's, with its exact value.
     List<String> missing = new ArrayList<>();
-    try (LsmStore s = LsmStore.open(store, StoreConfigJson.read(store.resolve("config.json"))
-        .withLogRecoveryMode(LogRecoveryMode.SKIP_CORRUPTED));
+    StoreConfig written = StoreConfigJson.read(store.resolve("config.json"));
+    try (LsmStore s = LsmStore.open(store,
+        written.withLog(written.log().withRecoveryMode(LogRecoveryMode.SKIP_CORRUPTED)));
         ScanCursor c = s.scan(null, null)) {
       KeyValue kv = c.hasNext() ? c.next() : null;
       for (long id = 0; id < acked; id++) {

@@ -14,6 +14,8 @@ import org.strata.lsm.Durability;
 import org.strata.lsm.KeyValue;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
+import org.strata.lsm.config.IoConfig;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.engine.StoreVerifier;
@@ -58,9 +60,9 @@ class PoliciesOnTheEngineTest {
       }
     }
     StoreConfig cfg = StoreConfig.defaults().withMergePolicy(new NamedPlugin(policy, p))
-        .withScheduler(new NamedPlugin(scheduler == null ? "single-thread" : scheduler, Map.of()))
-        .withMemoryComponent(16 * 1024, 2).withDurability(Durability.NONE)
-        .withIo(0, 1 << 20, 1024);
+        .withMergeScheduler(new NamedPlugin(scheduler == null ? "single-thread" : scheduler, Map.of()))
+        .withMemoryComponent(MemoryComponentConfig.of(16 * 1024, 2)).withDurability(Durability.NONE)
+        .withIo(IoConfig.of(0, 1 << 20, 1024));
     Path dir = tmp.resolve(policy + "-" + scheduler);
     TreeMap<String, String> model = new TreeMap<>();
     Random rnd = new Random(policy.hashCode());

@@ -10,6 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.engine.StoreVerifier;
@@ -29,8 +30,8 @@ class SchedulerMergeFailureTest {
     FaultyFileIo io = new FaultyFileIo(".cmp.tmp");
     StoreConfig cfg = StoreConfig.defaults()
         .withMergePolicy(new NamedPlugin("no-merge", Map.of()))
-        .withScheduler(new NamedPlugin(scheduler, Map.of()))
-        .withMemoryComponent(1 << 20, 2).withDurability(Durability.NONE);
+        .withMergeScheduler(new NamedPlugin(scheduler, Map.of()))
+        .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2)).withDurability(Durability.NONE);
     Path dir = tmp.resolve(scheduler);
     try (LsmStore store = LsmStore.open(dir, cfg, new StoreEnvironment(Clock.system(), io))) {
       for (int round = 0; round < 3; round++) {

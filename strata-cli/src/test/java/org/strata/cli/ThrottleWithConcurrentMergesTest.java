@@ -14,6 +14,8 @@ import org.strata.lsm.Durability;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.config.IoConfig;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.testing.FaultyFileIo;
@@ -41,8 +43,8 @@ class ThrottleWithConcurrentMergesTest {
     });
     StoreConfig cfg = StoreConfig.defaults()
         .withMergePolicy(new NamedPlugin("test-two-merges", Map.of()))
-        .withScheduler(new NamedPlugin("fair", Map.of()))
-        .withMemoryComponent(512 * 1024, 2).withIo(limit, 4 << 20, 4096)
+        .withMergeScheduler(new NamedPlugin("fair", Map.of()))
+        .withMemoryComponent(MemoryComponentConfig.of(512 * 1024, 2)).withIo(IoConfig.of(limit, 4 << 20, 4096))
         .withDurability(Durability.NONE);
     List<MergeRecord> merges;
     Random rnd = new Random(3);

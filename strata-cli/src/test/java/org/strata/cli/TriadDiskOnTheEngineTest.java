@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.WriteBatch;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.spi.RunInfo;
@@ -27,7 +28,7 @@ class TriadDiskOnTheEngineTest {
   private static LsmStore open(Path dir) {
     return LsmStore.open(dir, StoreConfig.defaults()
         .withMergePolicy(new NamedPlugin("triad-disk", Map.of("level1-size", "1GB")))
-        .withMemoryComponent(64L << 20, 2).withDurability(Durability.NONE));
+        .withMemoryComponent(MemoryComponentConfig.of(64L << 20, 2)).withDurability(Durability.NONE));
   }
 
   /** Writes one flush of keys {@code first .. first + KEYS_PER_FLUSH - 1} and its merges. */

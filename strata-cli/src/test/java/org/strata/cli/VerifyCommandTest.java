@@ -16,6 +16,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LogRecoveryMode;
 import org.strata.lsm.LsmStore;
+import org.strata.lsm.config.IoConfig;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.dataset.Dataset;
@@ -39,8 +41,8 @@ class VerifyCommandTest {
 
   private static final StoreConfig CONFIG = StoreConfig.defaults()
       .withMergePolicy(new NamedPlugin("constant", Map.of("num-components", "100")))
-      .withMemoryComponent(64 * 1024, 2)
-      .withIo(0, 1 << 20, 1024)
+      .withMemoryComponent(MemoryComponentConfig.of(64 * 1024, 2))
+      .withIo(IoConfig.of(0, 1 << 20, 1024))
       .withDurability(Durability.NONE); // sync() before each crash image forces the log
 
   private static byte[] b(String s) {
@@ -54,7 +56,7 @@ class VerifyCommandTest {
   private Path store() throws Exception {
     Path live = tmp.resolve("live");
     Path image = tmp.resolve("store");
-    try (LsmStore s = LsmStore.open(live, CONFIG.withMemoryComponent(64 * 1024, 2))) {
+    try (LsmStore s = LsmStore.open(live, CONFIG.withMemoryComponent(MemoryComponentConfig.of(64 * 1024, 2)))) {
       for (int i = 0; i < KEYS; i++) {
         s.put(b(String.format("key%06d", i)), b("value-" + i + "-" + "x".repeat(40)));
       }
@@ -268,7 +270,7 @@ class VerifyCommandTest {
   // ---- datasets -------------------------------------------------------------------------------
 
   private static DatasetConfig datasetConfig() {
-    return new DatasetConfig(CONFIG.withMemoryComponent(8 << 20, 2),
+    return new DatasetConfig(CONFIG.withMemoryComponent(MemoryComponentConfig.of(8 << 20, 2)),
         List.of(new SecondaryIndexSpec("by_f", "f")), SecondaryMaintenance.EAGER, 2);
   }
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetConfig;
@@ -74,7 +75,7 @@ class YcsbWrapperIT {
   void workloadsAThroughFRunOnTheFeedBindingWithoutFailures() throws Exception {
     for (String w : WORKLOADS) {
       try (Dataset ds = Dataset.open(tmp.resolve("feed-" + w), DatasetConfig.of(
-          StoreConfig.defaults().withMemoryComponent(1 << 20, 2)));
+          StoreConfig.defaults().withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2))));
           FeedServer server = FeedServer.start(ds, "127.0.0.1", 0)) {
         loadAndRun(w, List.of("-db", "feed", "-p", "strata.feed.port=" + server.port()));
         assertThat(server.stats().rejected()).isZero();

@@ -11,6 +11,8 @@ import java.util.Vector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.Durability;
+import org.strata.lsm.config.MemoryComponentConfig;
+import org.strata.lsm.config.PageCacheConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetConfig;
@@ -33,8 +35,8 @@ class BindingsRefuseChangedTextTest {
   @TempDir Path tmp;
 
   private static DatasetConfig config() {
-    StoreConfig s = StoreConfig.defaults().withMemoryComponent(1 << 20, 2)
-        .withDurability(Durability.NONE).withPageCacheSize(4 << 20);
+    StoreConfig s = StoreConfig.defaults().withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2))
+        .withDurability(Durability.NONE).withPageCache(PageCacheConfig.of(4 << 20));
     return new DatasetConfig(s, List.of(new SecondaryIndexSpec("by_field0", "field0")),
         SecondaryMaintenance.EAGER, 1);
   }

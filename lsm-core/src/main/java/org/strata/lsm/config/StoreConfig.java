@@ -1,118 +1,100 @@
 package org.strata.lsm.config;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
 import org.strata.lsm.Durability;
-import org.strata.lsm.LogRecoveryMode;
 
 /**
- * The configuration of one store (one index), as read from the JSON of DESIGN section 4. Every field
- * has a default; see {@code docs/configuration.md}. Instances are immutable; use the {@code with}
- * methods to derive variants.
+ * The configuration of one store (one index), the JSON of DESIGN section 4, one record per
+ * section. Every section has a default (see {@code docs/configuration.md}); null stands for it.
+ * Each section checks its values in its constructor, so a configuration built in code is refused
+ * exactly as the same values in a file would be. Read and written by {@link ConfigMapper}.
  *
  * @param mergePolicy {@code merge-policy}: default {@code constant} with {@code num-components=5}
  * @param mergeScheduler {@code merge-scheduler}: default {@code single-thread}
- * @param memoryComponentSize {@code memory-component.size}: bytes per memory component, default 64MB
- * @param memoryComponentCount {@code memory-component.count}: memory components (active + flushing),
- *     default 2
- * @param writeRateLimit {@code io.write-rate-limit}: bytes/s for flushes plus merges, 0 = unlimited
- * @param forceBytes {@code io.force-bytes}: force a flush's or merge's file every this many bytes,
- *     default 16MB; 0 forces only at the end
- * @param pageSize {@code io.page-size}: target size of B+-tree pages, default 4KB
- * @param pageCacheSize {@code page-cache.size}: bytes of decoded pages kept in memory, default 128MB
- * @param bloomFalsePositiveRate {@code bloom-filter.false-positive-rate}: default 0.01
- * @param durability {@code log.durability}: default {@code group}
- * @param logDir {@code log.dir}: directory of the write-ahead log, default {@code <store>/wal}
- * @param groupCommitIntervalMillis {@code log.group-commit-interval-ms}: default 10
- * @param logRecoveryMode {@code log.recovery-mode}: what recovery does with a bad log record,
- *     default {@code tolerate-torn-tail}
- * @param flowControl {@code flow-control}: constraint and write admission, see {@link FlowControl}
+ * @param memoryComponent {@code memory-component}: size and count of memory components
+ * @param io {@code io}: write-rate limit, force interval, page size
+ * @param pageCache {@code page-cache}: size of the decoded-page cache
+ * @param bloomFilter {@code bloom-filter}: false-positive rate
+ * @param log {@code log}: durability, directory, group-commit interval, recovery mode
+ * @param flowControl {@code flow-control}: constraint and write admission
  */
 public record StoreConfig(
-    NamedPlugin mergePolicy,
-    NamedPlugin mergeScheduler,
-    long memoryComponentSize,
-    int memoryComponentCount,
-    long writeRateLimit,
-    long forceBytes,
-    int pageSize,
-    long pageCacheSize,
-    double bloomFalsePositiveRate,
-    Durability durability,
-    String logDir,
-    long groupCommitIntervalMillis,
-    LogRecoveryMode logRecoveryMode,
-    FlowControl flowControl) {
+    @JsonProperty("merge-policy") NamedPlugin mergePolicy,
+    @JsonProperty("merge-scheduler") NamedPlugin mergeScheduler,
+    @JsonProperty("memory-component") MemoryComponentConfig memoryComponent,
+    @JsonProperty("io") IoConfig io,
+    @JsonProperty("page-cache") PageCacheConfig pageCache,
+    @JsonProperty("bloom-filter") BloomFilterConfig bloomFilter,
+    @JsonProperty("log") LogConfig log,
+    @JsonProperty("flow-control") FlowControl flowControl) {
+
+  /** The default merge policy. */
+  public static final NamedPlugin DEFAULT_MERGE_POLICY =
+      new NamedPlugin("constant", Map.of("num-components", "5"));
+  /** The default merge scheduler. */
+  public static final NamedPlugin DEFAULT_MERGE_SCHEDULER = new NamedPlugin("single-thread", null);
+
+  public StoreConfig {
+    mergePolicy = mergePolicy == null ? DEFAULT_MERGE_POLICY : mergePolicy;
+    mergeScheduler = mergeScheduler == null ? DEFAULT_MERGE_SCHEDULER : mergeScheduler;
+    memoryComponent = memoryComponent == null ? MemoryComponentConfig.defaults() : memoryComponent;
+    io = io == null ? IoConfig.defaults() : io;
+    pageCache = pageCache == null ? PageCacheConfig.defaults() : pageCache;
+    bloomFilter = bloomFilter == null ? BloomFilterConfig.defaults() : bloomFilter;
+    log = log == null ? LogConfig.defaults() : log;
+    flowControl = flowControl == null ? FlowControl.defaults() : flowControl;
+  }
 
   /** The configuration used when no file is given. */
   public static StoreConfig defaults() {
-    return new StoreConfig(
-        new NamedPlugin("constant", Map.of("num-components", "5")),
-        new NamedPlugin("single-thread", Map.of()),
-        64L << 20,
-        2,
-        0,
-        16L << 20,
-        4096,
-        128L << 20,
-        0.01,
-        Durability.GROUP,
-        null,
-        10,
-        LogRecoveryMode.TOLERATE_TORN_TAIL,
-        FlowControl.defaults());
+    return new StoreConfig(null, null, null, null, null, null, null, null);
   }
 
-  public StoreConfig withDurability(Durability d) {
-    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
-        writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, d, logDir,
-        groupCommitIntervalMillis, logRecoveryMode, flowControl);
-  }
-
+  /** This configuration with another merge policy. */
   public StoreConfig withMergePolicy(NamedPlugin p) {
-    return new StoreConfig(p, mergeScheduler, memoryComponentSize, memoryComponentCount,
-        writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability,
-        logDir, groupCommitIntervalMillis, logRecoveryMode, flowControl);
+    return new StoreConfig(p, mergeScheduler, memoryComponent, io, pageCache, bloomFilter, log,
+        flowControl);
   }
 
-  public StoreConfig withScheduler(NamedPlugin sch) {
-    return new StoreConfig(mergePolicy, sch, memoryComponentSize, memoryComponentCount,
-        writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability,
-        logDir, groupCommitIntervalMillis, logRecoveryMode, flowControl);
+  /** This configuration with another merge scheduler. */
+  public StoreConfig withMergeScheduler(NamedPlugin s) {
+    return new StoreConfig(mergePolicy, s, memoryComponent, io, pageCache, bloomFilter, log,
+        flowControl);
   }
 
-  public StoreConfig withMemoryComponent(long size, int count) {
-    return new StoreConfig(mergePolicy, mergeScheduler, size, count, writeRateLimit, forceBytes,
-        pageSize, pageCacheSize, bloomFalsePositiveRate, durability, logDir,
-        groupCommitIntervalMillis, logRecoveryMode, flowControl);
+  /** This configuration with another {@code memory-component} section. */
+  public StoreConfig withMemoryComponent(MemoryComponentConfig m) {
+    return new StoreConfig(mergePolicy, mergeScheduler, m, io, pageCache, bloomFilter, log,
+        flowControl);
   }
 
-  public StoreConfig withIo(long writeRateLimit, long forceBytes, int pageSize) {
-    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
-        writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability,
-        logDir, groupCommitIntervalMillis, logRecoveryMode, flowControl);
+  /** This configuration with another {@code io} section. */
+  public StoreConfig withIo(IoConfig i) {
+    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, i, pageCache, bloomFilter,
+        log, flowControl);
   }
 
+  /** This configuration with another {@code page-cache} section. */
+  public StoreConfig withPageCache(PageCacheConfig c) {
+    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, c, bloomFilter, log,
+        flowControl);
+  }
+
+  /** This configuration with another {@code log} section. */
+  public StoreConfig withLog(LogConfig l) {
+    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
+        bloomFilter, l, flowControl);
+  }
+
+  /** This configuration with log durability {@code d}, the rest of its {@code log} unchanged. */
+  public StoreConfig withDurability(Durability d) {
+    return withLog(log.withDurability(d));
+  }
+
+  /** This configuration with another {@code flow-control} section. */
   public StoreConfig withFlowControl(FlowControl f) {
-    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
-        writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability,
-        logDir, groupCommitIntervalMillis, logRecoveryMode, f);
-  }
-
-  public StoreConfig withLogDir(String dir) {
-    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
-        writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability, dir,
-        groupCommitIntervalMillis, logRecoveryMode, flowControl);
-  }
-
-  public StoreConfig withLogRecoveryMode(LogRecoveryMode mode) {
-    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
-        writeRateLimit, forceBytes, pageSize, pageCacheSize, bloomFalsePositiveRate, durability,
-        logDir, groupCommitIntervalMillis, mode, flowControl);
-  }
-
-  public StoreConfig withPageCacheSize(long bytes) {
-    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponentSize, memoryComponentCount,
-        writeRateLimit, forceBytes, pageSize, bytes, bloomFalsePositiveRate, durability, logDir,
-        groupCommitIntervalMillis, logRecoveryMode, flowControl);
+    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
+        bloomFilter, log, f);
   }
 }

@@ -28,6 +28,7 @@ import org.strata.lsm.StoreStats.StallTotals;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.Utf8;
 import org.strata.lsm.component.KeyHash;
+import org.strata.lsm.config.PageCacheConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.engine.LsmTree;
 import org.strata.lsm.engine.Plugins;
@@ -118,12 +119,12 @@ public final class Dataset implements AutoCloseable {
       if (Files.exists(dir) && !Files.isDirectory(dir)) {
         throw new StrataException(dir + " exists and is not a directory");
       }
-      if (cfg.store().logDir() != null) {
+      if (cfg.store().log().dir() != null) {
         // Before anything else is written: a log.dir that cannot be created refuses the open.
         try {
-          created.createDirectories(Path.of(cfg.store().logDir()));
+          created.createDirectories(Path.of(cfg.store().log().dir()));
         } catch (IOException e) {
-          throw InvalidConfigurationException.of("log.dir", cfg.store().logDir(), "a directory"
+          throw InvalidConfigurationException.of("log.dir", cfg.store().log().dir(), "a directory"
               + " that exists or can be created; creating it failed: " + e);
         }
       }
@@ -185,15 +186,16 @@ public final class Dataset implements AutoCloseable {
     int p = config.partitions();
     int trees = p * (1 + config.secondaryIndexes().size());
     // Trees keep their own page caches: the dataset's cache budget is split evenly.
-    StoreConfig treeConfig = s.withPageCacheSize(s.pageCacheSize() / trees);
-    long memoryBudget = Math.max(1, s.memoryComponentSize() / p);
-    IoThrottle throttle = new IoThrottle(s.writeRateLimit(), env.clock());
+    StoreConfig treeConfig =
+        s.withPageCache(PageCacheConfig.of(s.pageCache().size().bytes() / trees));
+    long memoryBudget = Math.max(1, s.memoryComponent().size().bytes() / p);
+    IoThrottle throttle = new IoThrottle(s.io().writeRateLimit().bytes(), env.clock());
     for (int i = 0; i < p; i++) {
       StoreConfig logSettings = s;
-      if (s.logDir() != null) {
-        Path partitionLog = Path.of(s.logDir()).resolve("p" + i);
+      if (s.log().dir() != null) {
+        Path partitionLog = Path.of(s.log().dir()).resolve("p" + i);
         created.createDirectories(partitionLog); // remembered, so a refused open removes it
-        logSettings = s.withLogDir(partitionLog.toString());
+        logSettings = s.withLog(s.log().withDir(partitionLog.toString()));
       }
       partitions.add(Partition.open(dir.resolve("p" + i), config, treeConfig, memoryBudget,
           logSettings, throttle, env));

@@ -1,5 +1,9 @@
 package org.strata.lsm.dataset;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.annotation.Nulls;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -9,25 +13,34 @@ import org.strata.lsm.config.StoreConfig;
 /**
  * The configuration of a dataset: the store settings every index of it uses (each tree gets its own
  * instance of the merge policy and scheduler), its secondary indexes, how they are maintained, and
- * its hash partitions. Budgets are the dataset's: {@code memory-component.size} is the active
- * memory of all its indexes together in all partitions (each partition gets an equal share),
- * {@code io.write-rate-limit} the I/O of all their flushes and merges, {@code page-cache.size} the
- * decoded pages of all of them.
+ * its hash partitions. In JSON the store keys sit at the top level beside the dataset's own. Budgets
+ * are the dataset's: {@code memory-component.size} is the active memory of all its indexes together
+ * in all partitions (each partition gets an equal share), {@code io.write-rate-limit} the I/O of all
+ * their flushes and merges, {@code page-cache.size} the decoded pages of all of them.
  *
- * @param store the store settings (DESIGN section 4)
- * @param secondaryIndexes {@code secondary-indexes}: default none
- * @param maintenance {@code secondary-maintenance}: default {@code eager}
- * @param partitions {@code partitions}: 1 to {@value #MAX_PARTITIONS}, default 1
+ * @param store the store settings (DESIGN section 4); null means the defaults
+ * @param secondaryIndexes {@code secondary-indexes}: default none (null)
+ * @param maintenance {@code secondary-maintenance}: default {@code eager} (null)
+ * @param partitions {@code partitions}: 1 to {@value #MAX_PARTITIONS}, default 1 (null)
  */
-public record DatasetConfig(StoreConfig store, List<SecondaryIndexSpec> secondaryIndexes,
-    SecondaryMaintenance maintenance, int partitions) {
+public record DatasetConfig(
+    @JsonUnwrapped StoreConfig store,
+    @JsonProperty("secondary-indexes") List<SecondaryIndexSpec> secondaryIndexes,
+    @JsonProperty("secondary-maintenance") @JsonSetter(nulls = Nulls.SKIP)
+        SecondaryMaintenance maintenance,
+    @JsonProperty("partitions") @JsonSetter(nulls = Nulls.SKIP) Integer partitions) {
   /** Most partitions a dataset may have. */
   public static final int MAX_PARTITIONS = 64;
   /** Most secondary indexes (the tree number is one log byte, the primary takes one). */
   public static final int MAX_SECONDARY_INDEXES = 64;
 
   public DatasetConfig {
-    secondaryIndexes = List.copyOf(secondaryIndexes);
+    store = store == null ? StoreConfig.defaults() : store;
+    secondaryIndexes = secondaryIndexes == null ? List.of() : List.copyOf(secondaryIndexes);
+    maintenance = maintenance == null ? SecondaryMaintenance.EAGER : maintenance;
+    if (partitions == null) {
+      partitions = 1;
+    }
     if (partitions < 1 || partitions > MAX_PARTITIONS) {
       throw InvalidConfigurationException.of("partitions", partitions, "1 to " + MAX_PARTITIONS);
     }
@@ -46,10 +59,6 @@ public record DatasetConfig(StoreConfig store, List<SecondaryIndexSpec> secondar
         throw InvalidConfigurationException.of("secondary-indexes.field", s.field(),
             "a field indexed once; two secondary indexes name it");
       }
-    }
-    if (maintenance == null) {
-      throw new InvalidConfigurationException("secondary-maintenance is missing; allowed: eager,"
-          + " lazy");
     }
   }
 
@@ -76,6 +85,6 @@ public record DatasetConfig(StoreConfig store, List<SecondaryIndexSpec> secondar
   /** True if {@code other} has the same indexes, maintenance and partitions (the layout). */
   public boolean sameLayout(DatasetConfig other) {
     return secondaryIndexes.equals(other.secondaryIndexes) && maintenance == other.maintenance
-        && partitions == other.partitions;
+        && partitions.equals(other.partitions);
   }
 }

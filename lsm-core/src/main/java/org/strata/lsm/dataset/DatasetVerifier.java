@@ -163,7 +163,7 @@ public final class DatasetVerifier {
         }
       }
       LogVerifier.Result log = LogVerifier.verify(partitionLog(dir, store, p),
-          minFlushed == Long.MAX_VALUE ? 0 : minFlushed, store.logRecoveryMode());
+          minFlushed == Long.MAX_VALUE ? 0 : minFlushed, store.log().recoveryMode());
       faults.addAll(log.faults());
       notes.addAll(log.notes());
       segments += log.segments();
@@ -181,8 +181,8 @@ public final class DatasetVerifier {
 
   /** The directory of partition {@code p}'s shared log. */
   private static Path partitionLog(Path dir, StoreConfig store, int p) {
-    return store.logDir() == null ? dir.resolve("p" + p).resolve("wal")
-        : Path.of(store.logDir()).resolve("p" + p);
+    return store.log().dir() == null ? dir.resolve("p" + p).resolve("wal")
+        : Path.of(store.log().dir()).resolve("p" + p);
   }
 
   /** Per partition, the index directory names the configuration says it has. */

@@ -1,5 +1,6 @@
 package org.strata.lsm.dataset;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.regex.Pattern;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.Utf8;
@@ -12,7 +13,9 @@ import org.strata.lsm.Utf8;
  *     {@code .} or {@code -}; {@code primary} is reserved
  * @param field the indexed field, a non-empty name of valid Unicode text
  */
-public record SecondaryIndexSpec(String name, String field) {
+public record SecondaryIndexSpec(
+    @JsonProperty("name") String name,
+    @JsonProperty("field") String field) {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
   /** The name of every dataset's primary index. */
   public static final String PRIMARY = "primary";
@@ -30,7 +33,8 @@ public record SecondaryIndexSpec(String name, String field) {
     try {
       Utf8.check(field, "secondary-indexes.field");
     } catch (IllegalArgumentException e) {
-      throw new InvalidConfigurationException(e.getMessage());
+      throw InvalidConfigurationException.keyed("secondary-indexes.field",
+          e.getMessage().substring("secondary-indexes.field ".length()));
     }
   }
 }

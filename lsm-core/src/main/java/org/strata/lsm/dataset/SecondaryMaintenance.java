@@ -1,7 +1,7 @@
 package org.strata.lsm.dataset;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
-import org.strata.lsm.InvalidConfigurationException;
 
 /**
  * How a dataset keeps its secondary indexes up to date ({@code secondary-maintenance}); see
@@ -21,17 +21,8 @@ public enum SecondaryMaintenance {
   LAZY;
 
   /** The configuration name: {@code eager} or {@code lazy}. */
+  @JsonValue
   public String configName() {
     return name().toLowerCase(Locale.ROOT);
-  }
-
-  /** Parses a configuration name; anything else fails naming the key and the allowed values. */
-  public static SecondaryMaintenance parse(String key, String value) {
-    for (SecondaryMaintenance m : values()) {
-      if (m.configName().equals(value)) {
-        return m;
-      }
-    }
-    throw InvalidConfigurationException.of(key, value, "eager, lazy");
   }
 }

@@ -42,6 +42,7 @@ import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.EntryCursor;
 import org.strata.lsm.component.KeyHash;
 import org.strata.lsm.component.PageCache;
+import org.strata.lsm.config.FlowControl;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
 import org.strata.lsm.io.Clock;
@@ -157,9 +158,10 @@ public final class LsmTree implements LsmStore {
     this.driver = new PolicyDriver(config.mergePolicy().name(), policy);
     this.scheduler = scheduler;
     this.group = group;
-    this.cache = new PageCache(config.pageCacheSize());
-    this.throttle = group != null ? group.throttle() : new IoThrottle(config.writeRateLimit(), clock);
-    this.writeLimiter = new IoThrottle(config.flowControl().writeRate(), clock);
+    this.cache = new PageCache(config.pageCache().size().bytes());
+    this.throttle = group != null ? group.throttle()
+        : new IoThrottle(config.io().writeRateLimit().bytes(), clock);
+    this.writeLimiter = new IoThrottle(config.flowControl().writeRate().bytes(), clock);
     this.flushFailures = new RepeatedFailures(LOG, "flush of " + dir);
     this.mergeFailures = new RepeatedFailures(LOG, "merge in " + dir);
     this.flushThread = new Thread(this::flushLoop, "strata-flush-" + dir.getFileName());
@@ -195,9 +197,9 @@ public final class LsmTree implements LsmStore {
       if (Files.exists(dir) && !Files.isDirectory(dir)) {
         throw new StrataException(dir + " exists and is not a directory");
       }
-      if (group == null && config.logDir() != null) {
+      if (group == null && config.log().dir() != null) {
         // Before anything else is written: a log.dir that cannot be created refuses the open.
-        createLogDir(created, Path.of(config.logDir()));
+        createLogDir(created, Path.of(config.log().dir()));
       }
       if (Files.isDirectory(dir)) {
         created.watch(dir);
@@ -333,10 +335,11 @@ public final class LsmTree implements LsmStore {
       r.components().forEach(DiskComponent::release); // the version holds them now
     }
     if (group == null) {
-      Path logDir = config.logDir() == null ? dir.resolve("wal") : Path.of(config.logDir());
+      Path logDir = config.log().dir() == null ? dir.resolve("wal") : Path.of(config.log().dir());
       MemoryComponent replayInto = active;
-      wal = WriteAheadLog.open(logDir, config.durability(), config.groupCommitIntervalMillis(),
-          env.fileIo(), config.logRecoveryMode(), flushedLsn,
+      wal = WriteAheadLog.open(logDir, config.log().durability(),
+          config.log().groupCommitIntervalMs(), env.fileIo(), config.log().recoveryMode(),
+          flushedLsn,
           (lsn, op) -> replayInto.put(op.key(), op.value(), lsn));
       if (!replayInto.isEmpty()) {
         LOG.info("recovered {} keys from the write-ahead log of {}", replayInto.entryCount(), dir);
@@ -398,7 +401,7 @@ public final class LsmTree implements LsmStore {
     } finally {
       switchLock.readLock().unlock();
     }
-    switch (config.durability()) {
+    switch (config.log().durability()) {
       case SYNC -> wal.sync(lsn);
       case GROUP, NONE -> wal.writeOutIfLarge();
       default -> throw new IllegalStateException();
@@ -412,11 +415,11 @@ public final class LsmTree implements LsmStore {
    * stall and is not counted as one.
    */
   private void pace(List<LogOp> ops) {
-    String admission = config.flowControl().admission();
-    if (admission.equals("asap")) {
+    FlowControl.Admission admission = config.flowControl().admission();
+    if (admission == FlowControl.Admission.ASAP) {
       return;
     }
-    if (admission.equals("graded")) {
+    if (admission == FlowControl.Admission.GRADED) {
       int constraint = policy.componentConstraint();
       if (constraint == Integer.MAX_VALUE
           || current.diskComponentCount() < config.flowControl().slowdownAt() * constraint) {
@@ -453,8 +456,8 @@ public final class LsmTree implements LsmStore {
         StallCause cause;
         if (constraintViolated && !liveMerges.isEmpty()) {
           cause = StallCause.CONSTRAINT;
-        } else if (memory && active.sizeBytes() >= config.memoryComponentSize()) {
-          if (current.memory.size() < config.memoryComponentCount()) {
+        } else if (memory && active.sizeBytes() >= config.memoryComponent().size().bytes()) {
+          if (current.memory.size() < config.memoryComponent().count()) {
             sealActive();
             continue;
           }
@@ -747,8 +750,9 @@ public final class LsmTree implements LsmStore {
   }
 
   ComponentWriter newWriter(WritableFile f, long minId, long maxId, long maxLsn) {
-    return new ComponentWriter(f, throttle, config.forceBytes(), config.pageSize(),
-        config.bloomFalsePositiveRate(), minId, maxId, maxLsn, clock.currentTimeMillis());
+    return new ComponentWriter(f, throttle, config.io().forceBytes().bytes(),
+        (int) config.io().pageSize().bytes(), config.bloomFilter().falsePositiveRate(), minId,
+        maxId, maxLsn, clock.currentTimeMillis());
   }
 
   /** Caller holds {@code lock}. */
@@ -800,7 +804,7 @@ public final class LsmTree implements LsmStore {
         lock.unlock();
       }
       driver.diskComponentAdded(context, fullMerge);
-      lagging = config.flowControl().constraint().equals("local")
+      lagging = config.flowControl().constraint() == FlowControl.Constraint.LOCAL
           ? policy.isMergeLaggingLocally(context) : policy.isMergeLagging(context);
     }
     lock.lock();
@@ -1254,7 +1258,7 @@ public final class LsmTree implements LsmStore {
   boolean canSealActive() {
     lock.lock();
     try {
-      return active.isEmpty() || current.memory.size() < config.memoryComponentCount();
+      return active.isEmpty() || current.memory.size() < config.memoryComponent().count();
     } finally {
       lock.unlock();
     }

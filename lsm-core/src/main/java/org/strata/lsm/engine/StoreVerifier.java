@@ -14,6 +14,7 @@ import org.strata.lsm.StrataException;
 import org.strata.lsm.component.ComponentVerifier;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.PageCache;
+import org.strata.lsm.config.LogConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
 import org.strata.lsm.io.DirectoryLock;
@@ -161,9 +162,9 @@ public final class StoreVerifier {
     int segments = 0;
     long records = 0;
     if (withLog) {
-      Path logDir = config.logDir() == null ? dir.resolve("wal") : Path.of(config.logDir());
+      Path logDir = config.log().dir() == null ? dir.resolve("wal") : Path.of(config.log().dir());
       LogVerifier.Result log = LogVerifier.verify(logDir, m == null ? 0 : m.flushedLsn(),
-          config.logRecoveryMode());
+          config.log().recoveryMode());
       faults.addAll(log.faults());
       notes.addAll(log.notes());
       segments = log.segments();
@@ -191,7 +192,8 @@ public final class StoreVerifier {
       faults.add(file + ": " + e.getMessage());
       notes.add("the configuration is unreadable, so the log was checked in the default place"
           + " with the default recovery mode");
-      return StoreConfig.defaults().withLogRecoveryMode(LogRecoveryMode.TOLERATE_TORN_TAIL);
+      return StoreConfig.defaults().withLog(
+          LogConfig.defaults().withRecoveryMode(LogRecoveryMode.TOLERATE_TORN_TAIL));
     }
   }
 

@@ -105,11 +105,11 @@ public final class TreeGroup implements AutoCloseable {
         replayFrom = Math.min(replayFrom, flushed[i]);
         lsnFloor = Math.max(lsnFloor, flushed[i]);
       }
-      Path logDir = logSettings.logDir() == null ? dir.resolve("wal")
-          : Path.of(logSettings.logDir());
+      Path logDir = logSettings.log().dir() == null ? dir.resolve("wal")
+          : Path.of(logSettings.log().dir());
       long[] replayed = new long[members.size()];
-      g.wal = WriteAheadLog.open(logDir, logSettings.durability(),
-          logSettings.groupCommitIntervalMillis(), env.fileIo(), logSettings.logRecoveryMode(),
+      g.wal = WriteAheadLog.open(logDir, logSettings.log().durability(),
+          logSettings.log().groupCommitIntervalMs(), env.fileIo(), logSettings.log().recoveryMode(),
           replayFrom, lsnFloor,
           (lsn, op) -> {
             int t = op.key()[0] & 0xFF;
@@ -235,7 +235,7 @@ public final class TreeGroup implements AutoCloseable {
     } finally {
       switchLock.readLock().unlock();
     }
-    switch (logSettings.durability()) {
+    switch (logSettings.log().durability()) {
       case SYNC -> wal.sync(lsn);
       case GROUP, NONE -> wal.writeOutIfLarge();
       default -> throw new IllegalStateException();

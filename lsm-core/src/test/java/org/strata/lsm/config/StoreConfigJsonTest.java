@@ -21,11 +21,11 @@ class StoreConfigJsonTest {
          "log": {"durability": "sync", "dir": null, "group-commit-interval-ms": 5}}
         """, "test");
     assertThat(c.mergePolicy().parameters()).containsEntry("num-components", "7");
-    assertThat(c.memoryComponentSize()).isEqualTo(128L << 20);
-    assertThat(c.writeRateLimit()).isEqualTo(100L << 20);
-    assertThat(c.pageCacheSize()).isEqualTo(1L << 30);
-    assertThat(c.bloomFalsePositiveRate()).isEqualTo(0.02);
-    assertThat(c.durability()).isEqualTo(Durability.SYNC);
+    assertThat(c.memoryComponent().size().bytes()).isEqualTo(128L << 20);
+    assertThat(c.io().writeRateLimit().bytes()).isEqualTo(100L << 20);
+    assertThat(c.pageCache().size().bytes()).isEqualTo(1L << 30);
+    assertThat(c.bloomFilter().falsePositiveRate()).isEqualTo(0.02);
+    assertThat(c.log().durability()).isEqualTo(Durability.SYNC);
     assertThat(StoreConfigJson.parse(StoreConfigJson.toJson(c), "again")).isEqualTo(c);
     assertThat(StoreConfigJson.parse("{}", "empty")).isEqualTo(StoreConfig.defaults());
   }
@@ -60,9 +60,9 @@ class StoreConfigJsonTest {
   @Test
   void recoveryModeParsesRoundTripsAndNamesTheAllowedModes() {
     StoreConfig c = StoreConfigJson.parse("{\"log\": {\"recovery-mode\": \"point-in-time\"}}", "t");
-    assertThat(c.logRecoveryMode()).isEqualTo(LogRecoveryMode.POINT_IN_TIME);
+    assertThat(c.log().recoveryMode()).isEqualTo(LogRecoveryMode.POINT_IN_TIME);
     assertThat(StoreConfigJson.parse(StoreConfigJson.toJson(c), "again")).isEqualTo(c);
-    assertThat(StoreConfig.defaults().logRecoveryMode())
+    assertThat(StoreConfig.defaults().log().recoveryMode())
         .isEqualTo(LogRecoveryMode.TOLERATE_TORN_TAIL);
     assertThatThrownBy(() -> StoreConfigJson.parse(
         "{\"log\": {\"recovery-mode\": \"best-effort\"}}", "t"))

@@ -27,7 +27,7 @@ class DatasetConfigJsonTest {
         new SecondaryIndexSpec("by_field2", "field2"));
     assertThat(c.maintenance()).isEqualTo(SecondaryMaintenance.LAZY);
     assertThat(c.partitions()).isEqualTo(3);
-    assertThat(c.store().memoryComponentSize()).isEqualTo(2L << 20);
+    assertThat(c.store().memoryComponent().size().bytes()).isEqualTo(2L << 20);
     assertThat(c.store().mergePolicy().name()).isEqualTo("tiering");
     assertThat(DatasetConfigJson.parse(DatasetConfigJson.toJson(c), "round trip")).isEqualTo(c);
   }

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LogRecoveryMode;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.testing.LogImages;
 import org.strata.lsm.testing.TestStores;
@@ -32,8 +33,10 @@ class DatasetLogRecoveryTest {
   @TempDir Path tmp;
 
   private static DatasetConfig config(LogRecoveryMode mode) {
-    StoreConfig store = TestStores.smallConfig(100).withMemoryComponent(8 << 20, 2)
-        .withDurability(Durability.SYNC).withLogRecoveryMode(mode);
+    StoreConfig small =
+        TestStores.smallConfig(100).withMemoryComponent(MemoryComponentConfig.of(8 << 20, 2));
+    StoreConfig store =
+        small.withLog(small.log().withDurability(Durability.SYNC).withRecoveryMode(mode));
     return new DatasetConfig(store, List.of(new SecondaryIndexSpec("by_f1", "f1")),
         SecondaryMaintenance.EAGER, 1);
   }

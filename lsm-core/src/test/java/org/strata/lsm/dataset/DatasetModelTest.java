@@ -13,7 +13,10 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.strata.lsm.config.IoConfig;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.config.PageCacheConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.testing.TestStores;
 import org.strata.lsm.testing.property.Generator;
@@ -80,9 +83,9 @@ class DatasetModelTest {
   static DatasetConfig config(SecondaryMaintenance m, int partitions) {
     StoreConfig store = TestStores.smallConfig(3)
         .withMergePolicy(new NamedPlugin("test-merge-all", Map.of("max", "3")))
-        .withMemoryComponent(6 * 1024, 2)
-        .withIo(0, 1 << 20, 512)
-        .withPageCacheSize(64 * 1024);
+        .withMemoryComponent(MemoryComponentConfig.of(6 * 1024, 2))
+        .withIo(IoConfig.of(0, 1 << 20, 512))
+        .withPageCache(PageCacheConfig.of(64 * 1024));
     return new DatasetConfig(store, List.of(new SecondaryIndexSpec("by_f1", "f1"),
         new SecondaryIndexSpec("by_f2", "f2")), m, partitions);
   }

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.testing.TestStores;
 
 /** Flipping one byte of a component page is detected on read and by verify, never served. */
@@ -25,7 +26,7 @@ class CorruptionTest {
   private Path buildStore() throws Exception {
     Path dir = tmp.resolve("store");
     try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
-        .withMemoryComponent(1 << 20, 2))) {
+        .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2)))) {
       for (int i = 0; i < 2000; i++) {
         store.put(b(String.format("key%06d", i)), b("value-" + i + "-" + "x".repeat(40)));
       }

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.StorageException;
 import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.io.Clock;
 import org.strata.lsm.testing.FaultyFileIo;
 import org.strata.lsm.testing.TestStores;
@@ -51,7 +52,7 @@ class IoFaultTest {
         (org.apache.logging.log4j.core.Logger) LogManager.getLogger(LsmTree.class);
     logger.addAppender(capture);
     try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
-        .withMemoryComponent(1 << 20, 2), new StoreEnvironment(Clock.system(), io))) {
+        .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2)), new StoreEnvironment(Clock.system(), io))) {
       for (int i = 0; i < 500; i++) {
         store.put(b("k" + i), b("v" + i));
       }
@@ -105,7 +106,7 @@ class IoFaultTest {
     FaultyFileIo io = new FaultyFileIo(".cmp.tmp");
     io.failNextWrites(Integer.MAX_VALUE);
     try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
-        .withMemoryComponent(8192, 2), new StoreEnvironment(Clock.system(), io))) {
+        .withMemoryComponent(MemoryComponentConfig.of(8192, 2)), new StoreEnvironment(Clock.system(), io))) {
       assertThatThrownBy(() -> {
         for (int i = 0; i < 100_000; i++) {
           store.put(b("key" + i), b("value" + i));
@@ -161,7 +162,7 @@ class IoFaultTest {
     Level level = logger.getLevel();
     logger.setLevel(Level.WARN);
     try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
-        .withMemoryComponent(1 << 20, 2), new StoreEnvironment(Clock.system(), io))) {
+        .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2)), new StoreEnvironment(Clock.system(), io))) {
       store.put(b("k"), b("v"));
       io.failNextWrites(6);
       for (int attempt = 1; attempt <= 6; attempt++) {

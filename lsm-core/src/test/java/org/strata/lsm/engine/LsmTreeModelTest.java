@@ -17,7 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.strata.lsm.KeyValue;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
+import org.strata.lsm.config.IoConfig;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.config.PageCacheConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.testing.TestStores;
 import org.strata.lsm.testing.property.Generator;
@@ -90,9 +93,9 @@ class LsmTreeModelTest {
         .withMergePolicy(new NamedPlugin("test-merge-all", Map.of(
             "max", Integer.toString(maxComponents),
             "target-file-size", Integer.toString(splitBytes))))
-        .withMemoryComponent(4096, 2)
-        .withIo(0, 1 << 20, 512)
-        .withPageCacheSize(16 * 1024);
+        .withMemoryComponent(MemoryComponentConfig.of(4096, 2))
+        .withIo(IoConfig.of(0, 1 << 20, 512))
+        .withPageCache(PageCacheConfig.of(16 * 1024));
   }
 
   @Test

@@ -21,6 +21,7 @@ import org.strata.lsm.ScanCursor;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.WriteBatch;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
@@ -97,7 +98,7 @@ class LsmTreeTest {
   @Test
   void unflushedWritesSurviveCrashThroughTheLog() throws Exception {
     Path dir = tmp.resolve("store");
-    StoreConfig cfg = TestStores.smallConfig(3).withMemoryComponent(1 << 20, 2);
+    StoreConfig cfg = TestStores.smallConfig(3).withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2));
     LsmStore store = LsmStore.open(dir, cfg);
     store.put(b("a"), b("1"));
     store.put(b("b"), b("2"));

@@ -19,6 +19,7 @@ import org.strata.lsm.CorruptionException;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LogRecoveryMode;
 import org.strata.lsm.LsmStore;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.testing.LogImages;
 import org.strata.lsm.testing.TestStores;
@@ -35,7 +36,7 @@ class StoreLogRecoveryTest {
   @TempDir Path tmp;
 
   private static final StoreConfig CONFIG = TestStores.smallConfig(100)
-      .withMemoryComponent(8 << 20, 2)
+      .withMemoryComponent(MemoryComponentConfig.of(8 << 20, 2))
       .withDurability(Durability.SYNC);
 
   private static String key(int i) {
@@ -95,7 +96,7 @@ class StoreLogRecoveryTest {
         .hasMessageContaining("point-in-time");
     assertThat(LogImages.snapshot(image)).as("a refused open writes nothing").isEqualTo(before);
     assertThatThrownBy(() -> LsmStore.open(image,
-        CONFIG.withLogRecoveryMode(LogRecoveryMode.ABSOLUTE_CONSISTENCY)))
+        CONFIG.withLog(CONFIG.log().withRecoveryMode(LogRecoveryMode.ABSOLUTE_CONSISTENCY))))
         .isInstanceOf(CorruptionException.class)
         .hasMessageContaining(seg.getFileName().toString());
     assertThat(LogImages.snapshot(image)).as("not even the given configuration is saved")
@@ -110,7 +111,7 @@ class StoreLogRecoveryTest {
     want.remove(Integer.valueOf(FLIPPED));
     Path crashAgain = tmp.resolve("again");
     try (LsmStore store = LsmStore.open(image,
-        CONFIG.withLogRecoveryMode(LogRecoveryMode.SKIP_CORRUPTED))) {
+        CONFIG.withLog(CONFIG.log().withRecoveryMode(LogRecoveryMode.SKIP_CORRUPTED)))) {
       assertThat(present(store)).isEqualTo(want);
       store.put(b("new"), b("write"));
       store.sync();
@@ -121,7 +122,7 @@ class StoreLogRecoveryTest {
     assertThatThrownBy(() -> LsmStore.open(crashAgain, CONFIG))
         .isInstanceOf(CorruptionException.class);
     try (LsmStore store = LsmStore.open(crashAgain,
-        CONFIG.withLogRecoveryMode(LogRecoveryMode.SKIP_CORRUPTED))) {
+        CONFIG.withLog(CONFIG.log().withRecoveryMode(LogRecoveryMode.SKIP_CORRUPTED)))) {
       assertThat(present(store)).isEqualTo(want);
       assertThat(store.get(b("new"))).hasValue(b("write"));
     }
@@ -141,7 +142,7 @@ class StoreLogRecoveryTest {
     LogImages.flipInside(seg, key(FLIPPED));
     Path crashAgain = tmp.resolve("again");
     try (LsmStore store = LsmStore.open(image,
-        CONFIG.withLogRecoveryMode(LogRecoveryMode.POINT_IN_TIME))) {
+        CONFIG.withLog(CONFIG.log().withRecoveryMode(LogRecoveryMode.POINT_IN_TIME)))) {
       assertThat(present(store)).isEqualTo(range(0, FLIPPED));
       store.put(b(key(FLIPPED + 1)), b("rewritten"));
       store.sync();

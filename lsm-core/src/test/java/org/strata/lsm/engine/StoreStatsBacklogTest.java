@@ -27,7 +27,7 @@ class StoreStatsBacklogTest {
   void aScheduledMergeThatHasNotRunCountsAllItsInputBytesAsPending() throws Exception {
     // test-parked accepts merges and never runs them: the merge stays scheduled, not done.
     StoreConfig cfg = TestStores.smallConfig(1)
-        .withScheduler(new NamedPlugin("test-parked", Map.of()));
+        .withMergeScheduler(new NamedPlugin("test-parked", Map.of()));
     try (LsmStore store = LsmStore.open(dir, cfg)) {
       StoreStats empty = store.stats();
       assertThat(empty.diskBytes()).isZero();

@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.config.IoConfig;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.testing.FaultyFileIo;
 import org.strata.lsm.testing.TestStores;
 import org.strata.lsm.testing.VirtualClock;
@@ -37,7 +39,7 @@ class ThrottleTest {
     });
     Random rnd = new Random(7);
     try (LsmStore store = LsmStore.open(tmp.resolve("s"), TestStores.smallConfig(3)
-        .withMemoryComponent(1 << 20, 2).withIo(limit, 4 << 20, 4096),
+        .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2)).withIo(IoConfig.of(limit, 4 << 20, 4096)),
         new StoreEnvironment(clock, io))) {
       byte[] value = new byte[1000];
       for (int i = 0; i < 60_000; i++) {

@@ -3,7 +3,10 @@ package org.strata.lsm.testing;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.strata.lsm.Durability;
+import org.strata.lsm.config.IoConfig;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.config.PageCacheConfig;
 import org.strata.lsm.config.StoreConfig;
 
 /** Configurations and helpers shared by engine tests. */
@@ -15,10 +18,10 @@ public final class TestStores {
     return StoreConfig.defaults()
         .withMergePolicy(new NamedPlugin("test-merge-all",
             Map.of("max", Integer.toString(maxComponents))))
-        .withScheduler(new NamedPlugin("test-serial", Map.of()))
-        .withMemoryComponent(64 * 1024, 2)
-        .withIo(0, 1 << 20, 1024)
-        .withPageCacheSize(256 * 1024)
+        .withMergeScheduler(new NamedPlugin("test-serial", Map.of()))
+        .withMemoryComponent(MemoryComponentConfig.of(64 * 1024, 2))
+        .withIo(IoConfig.of(0, 1 << 20, 1024))
+        .withPageCache(PageCacheConfig.of(256 * 1024))
         .withDurability(Durability.NONE);
   }
 

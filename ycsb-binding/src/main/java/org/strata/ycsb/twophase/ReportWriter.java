@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.strata.lsm.config.ByteSize;
 
 /**
  * Writes a two-phase run's outputs: {@code summary.json}, {@code timeseries.csv}, the charts and
@@ -290,11 +291,11 @@ public final class ReportWriter {
     if (!result.system().equals("strata")) {
       b.append(String.format(Locale.ROOT, "Budgets (mapped to the system's options, docs/compare.md):"
               + " memory component %s x %d; I/O limit %s; force every %s.%n%n",
-          org.strata.lsm.config.ByteSize.format(c.dataset().store().memoryComponentSize()),
-          c.dataset().store().memoryComponentCount(),
-          c.dataset().store().writeRateLimit() == 0 ? "none"
-              : org.strata.lsm.config.ByteSize.format(c.dataset().store().writeRateLimit()) + "/s",
-          org.strata.lsm.config.ByteSize.format(c.dataset().store().forceBytes())));
+          c.dataset().store().memoryComponent().size(),
+          c.dataset().store().memoryComponent().count(),
+          c.dataset().store().io().writeRateLimit().bytes() == 0 ? "none"
+              : c.dataset().store().io().writeRateLimit() + "/s",
+          c.dataset().store().io().forceBytes()));
     } else {
       b.append(dataset(c));
     }
@@ -315,11 +316,11 @@ public final class ReportWriter {
             + " %s.%n%n", c.dataset().store().mergePolicy().name(),
         c.dataset().store().mergePolicy().parameters(), c.dataset().secondaryIndexes().size(),
         c.dataset().maintenance().configName(), c.dataset().partitions(),
-        org.strata.lsm.config.ByteSize.format(c.dataset().store().memoryComponentSize()),
-        c.dataset().store().memoryComponentCount(),
-        c.dataset().store().writeRateLimit() == 0 ? "none"
-            : org.strata.lsm.config.ByteSize.format(c.dataset().store().writeRateLimit()) + "/s",
-        org.strata.lsm.config.ByteSize.format(c.dataset().store().forceBytes()));
+        c.dataset().store().memoryComponent().size(),
+        c.dataset().store().memoryComponent().count(),
+        c.dataset().store().io().writeRateLimit().bytes() == 0 ? "none"
+            : c.dataset().store().io().writeRateLimit() + "/s",
+        c.dataset().store().io().forceBytes());
   }
 
   /**
@@ -328,7 +329,7 @@ public final class ReportWriter {
    */
   private static void stallCauses(StringBuilder b, PhaseResult r, TwoPhaseConfig c) {
     b.append(stallCauses(r.stallCount(), r.stallSeconds(), r.stallsByCause(),
-        c.dataset().store().writeRateLimit()));
+        c.dataset().store().io().writeRateLimit().bytes()));
   }
 
   /** The paragraph {@link #stallCauses(StringBuilder, PhaseResult, TwoPhaseConfig)} writes. */

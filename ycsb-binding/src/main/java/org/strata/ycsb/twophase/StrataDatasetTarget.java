@@ -9,6 +9,9 @@ import java.util.TreeMap;
 import org.strata.lsm.Durability;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StoreStats;
+import org.strata.lsm.config.ByteSize;
+import org.strata.lsm.config.IoConfig;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.dataset.Dataset;
@@ -37,7 +40,7 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
 
   /** The target of a two-phase configuration, labelled {@code strata}. */
   public static StrataDatasetTarget of(TwoPhaseConfig config) {
-    return new StrataDatasetTarget("strata", config.dataset(), config.load().memoryComponent());
+    return new StrataDatasetTarget("strata", config.dataset(), config.load().memoryComponent().bytes());
   }
 
   @Override
@@ -77,14 +80,17 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
   /** The store configuration of a phase: loading runs unthrottled, unlogged, with {@code fair}. */
   static StoreConfig storeFor(StoreConfig s, PhaseSetup setup, long loadMemoryComponent) {
     return switch (setup.kind()) {
-      case LOAD -> s.withMemoryComponent(loadMemoryComponent, s.memoryComponentCount())
-          .withIo(0, s.forceBytes(), s.pageSize()).withDurability(Durability.NONE)
-          .withScheduler(new NamedPlugin("fair", Map.of()));
+      case LOAD -> s
+          .withMemoryComponent(MemoryComponentConfig.of(loadMemoryComponent,
+              s.memoryComponent().count()))
+          .withIo(new IoConfig(ByteSize.ofBytes(0), s.io().forceBytes(), s.io().pageSize()))
+          .withDurability(Durability.NONE)
+          .withMergeScheduler(new NamedPlugin("fair", Map.of()));
       case TESTING -> {
-        StoreConfig t = s.withScheduler(setup.scheduler());
+        StoreConfig t = s.withMergeScheduler(setup.scheduler());
         yield setup.policy() == null ? t : t.withMergePolicy(setup.policy());
       }
-      case RUNNING -> s.withScheduler(setup.scheduler());
+      case RUNNING -> s.withMergeScheduler(setup.scheduler());
     };
   }
 

@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StoreStats;
+import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 
@@ -51,8 +52,8 @@ public final class StrataStoreTarget implements TwoPhaseTarget {
   static String policyText(StoreConfig s) {
     return "policy " + s.mergePolicy().name() + " " + s.mergePolicy().parameters()
         + ", scheduler " + s.mergeScheduler().name() + ", memory component "
-        + org.strata.lsm.config.ByteSize.format(s.memoryComponentSize()) + " x "
-        + s.memoryComponentCount() + ", log " + s.durability().name().toLowerCase(
+        + s.memoryComponent().size() + " x "
+        + s.memoryComponent().count() + ", log " + s.log().durability().name().toLowerCase(
             java.util.Locale.ROOT);
   }
 

@@ -338,7 +338,7 @@ public final class TwoPhaseRunner {
       TargetStats after = sut.stats();
       List<PhaseSample> samples = sampler.samples();
       Sustainability.Verdict verdict = Sustainability.judge(samples, durationSeconds,
-          res.unfinished(), 2, config.dataset().store().memoryComponentSize());
+          res.unfinished(), 2, config.dataset().store().memoryComponent().size().bytes());
       progress.message(String.format(Locale.ROOT, "%s: %s: %s", target.label(), name,
           verdict.word() + (verdict.sustainable() ? "" : ": " + String.join("; ",
               verdict.reasons()))));

@@ -19,6 +19,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.Durability;
+import org.strata.lsm.config.IoConfig;
+import org.strata.lsm.config.MemoryComponentConfig;
+import org.strata.lsm.config.PageCacheConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetConfig;
@@ -32,9 +35,9 @@ class FeedServerTest {
   @TempDir Path tmp;
 
   private static DatasetConfig config(long memory, long writeRate) {
-    StoreConfig s = StoreConfig.defaults().withMemoryComponent(memory, 2)
-        .withIo(writeRate, 1 << 20, 4096).withDurability(Durability.NONE)
-        .withPageCacheSize(8 << 20);
+    StoreConfig s = StoreConfig.defaults().withMemoryComponent(MemoryComponentConfig.of(memory, 2))
+        .withIo(IoConfig.of(writeRate, 1 << 20, 4096)).withDurability(Durability.NONE)
+        .withPageCache(PageCacheConfig.of(8 << 20));
     return new DatasetConfig(s, List.of(new SecondaryIndexSpec("by_field1", "field1")),
         SecondaryMaintenance.EAGER, 1);
   }

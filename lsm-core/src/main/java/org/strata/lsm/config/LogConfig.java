@@ -1,0 +1,52 @@
+package org.strata.lsm.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import org.strata.lsm.Durability;
+import org.strata.lsm.LogRecoveryMode;
+
+/**
+ * The {@code log} section: the write-ahead log.
+ *
+ * @param durability {@code log.durability}: when a write's log record is forced, default {@code
+ *     group}; null means the default
+ * @param dir {@code log.dir}: directory of the log, or null (the default) for {@code <store>/wal}
+ * @param groupCommitIntervalMs {@code log.group-commit-interval-ms}: group-commit period, 1 to
+ *     60000, default 10; null means the default
+ * @param recoveryMode {@code log.recovery-mode}: what recovery does with a bad log record, default
+ *     {@code tolerate-torn-tail}; null means the default
+ */
+public record LogConfig(
+    @JsonProperty("durability") Durability durability,
+    @JsonProperty("dir") @JsonSetter(nulls = Nulls.SKIP) String dir,
+    @JsonProperty("group-commit-interval-ms") Long groupCommitIntervalMs,
+    @JsonProperty("recovery-mode") LogRecoveryMode recoveryMode) {
+
+  public LogConfig {
+    durability = durability == null ? Durability.GROUP : durability;
+    groupCommitIntervalMs = ConfigChecks.integer("log.group-commit-interval-ms",
+        groupCommitIntervalMs, 10, 1, 60_000);
+    recoveryMode = recoveryMode == null ? LogRecoveryMode.TOLERATE_TORN_TAIL : recoveryMode;
+  }
+
+  /** The defaults: group commit every 10 ms in {@code <store>/wal}, torn tails tolerated. */
+  public static LogConfig defaults() {
+    return new LogConfig(null, null, null, null);
+  }
+
+  /** This log with durability {@code d}. */
+  public LogConfig withDurability(Durability d) {
+    return new LogConfig(d, dir, groupCommitIntervalMs, recoveryMode);
+  }
+
+  /** This log in directory {@code logDir} (null: {@code <store>/wal}). */
+  public LogConfig withDir(String logDir) {
+    return new LogConfig(durability, logDir, groupCommitIntervalMs, recoveryMode);
+  }
+
+  /** This log recovered with {@code mode}. */
+  public LogConfig withRecoveryMode(LogRecoveryMode mode) {
+    return new LogConfig(durability, dir, groupCommitIntervalMs, mode);
+  }
+}
