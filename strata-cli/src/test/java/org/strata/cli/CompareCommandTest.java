@@ -43,4 +43,39 @@ class CompareCommandTest {
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).contains("--phase-seconds");
   }
+
+  /**
+   * --set overrides reach the configuration and are checked as the same value in the file would
+   * be: each override below is refused with the file's own message, which it could not be if the
+   * override were not applied (the file alone is valid).
+   */
+  @Test
+  void setOverridesAreAppliedAndCheckedLikeTheFile() throws Exception {
+    Path cfg = config("[{\"name\": \"strata\"}, {\"name\": \"rocksdb\"}]");
+    Path out = tmp.resolve("out");
+    for (String command : java.util.List.of("two-phase", "compare")) {
+      CliTest.Result r = CliTest.run(command, "--config", cfg.toString(), "--out",
+          out.toString(), "--set", "testing.duration-seconds=10", "--set",
+          "testing.warmup-seconds=10");
+      assertThat(r.code()).as(command + ": " + r.err()).isEqualTo(2);
+      assertThat(r.err()).contains("testing.warmup-seconds");
+      r = CliTest.run(command, "--config", cfg.toString(), "--out", out.toString(), "--set",
+          "dataset.memory-component.sise=1MB");
+      assertThat(r.code()).as(command).isEqualTo(2);
+      assertThat(r.err()).contains("unknown configuration key").contains("sise");
+      r = CliTest.run(command, "--config", cfg.toString(), "--out", out.toString(), "--set",
+          "dataset.memory-component.count=0");
+      assertThat(r.code()).as(command).isEqualTo(2);
+      assertThat(r.err()).contains("memory-component.count");
+      r = CliTest.run(command, "--config", cfg.toString(), "--out", out.toString(), "--set",
+          "load");
+      assertThat(r.code()).as(command).isEqualTo(2);
+      assertThat(r.err()).contains("key.path=value");
+    }
+    CliTest.Result r = CliTest.run("compare", "--config", cfg.toString(), "--out",
+        out.toString(), "--set", "systems.1.name=cassandra");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("systems[1].name").contains("cassandra");
+    assertThat(out).doesNotExist();
+  }
 }
