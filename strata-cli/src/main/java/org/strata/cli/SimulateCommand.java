@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.Quantities;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.policy.sim.MergeSimulator;
@@ -31,12 +30,20 @@ import picocli.CommandLine.Model.CommandSpec;
         + "checkpoint, flushes, writeAmplification (engine: flush + merge bytes over flushed "
         + "bytes), modelWriteAmplification (Problem 1), averageComponentCount and components.")
 final class SimulateCommand implements Callable<Integer> {
-  @Option(names = "--policy", required = true, paramLabel = "NAME", description = "Policy name.")
-  String policy;
+  @Option(names = "--policy", required = true, paramLabel = "NAME[,NAME...]", split = ",",
+      description = "Policy name; several, comma-separated, are compared on the same flushes in"
+          + " one table.")
+  List<String> policies = new ArrayList<>();
 
-  @Option(names = "--param", paramLabel = "KEY=VALUE",
-      description = "A policy parameter; repeat for several.")
+  @Option(names = "--param", paramLabel = "[POLICY:]KEY=VALUE",
+      description = "A policy parameter; repeat for several. With several policies, "
+          + "POLICY:KEY=VALUE sets it for one of them, KEY=VALUE for all.")
   Map<String, String> params = new LinkedHashMap<>();
+
+  @Option(names = "--chart", paramLabel = "FILE.png",
+      description = "Also draw write amplification and average component count against flushes"
+          + " for every policy (100 points).")
+  Path chart;
 
   @Option(names = "--flushes", required = true, paramLabel = "N", description = "Flushes.",
       converter = QuantityConverters.Count.class)
@@ -76,44 +83,124 @@ final class SimulateCommand implements Callable<Integer> {
             + flushes + ", got " + p);
       }
     }
-    MergeSimulator sim = MergeSimulator.of(new NamedPlugin(policy, params));
-    List<MergeSimulator.Checkpoint> results = new ArrayList<>();
-    long start = System.nanoTime();
-    for (long t = 1; t <= flushes; t++) {
-      sim.flush(sizes[(int) ((t - 1) % sizes.length)]);
-      if (points.contains(t)) {
-        results.add(sim.checkpoint());
+    if (policies.stream().distinct().count() != policies.size()) {
+      throw new ParameterException(spec.commandLine(), "--policy names a policy twice: "
+          + String.join(",", policies));
+    }
+    Map<String, Map<String, String>> byPolicy = parametersByPolicy();
+    TreeSet<Long> sampled = new TreeSet<>(points);
+    if (chart != null) {
+      for (int i = 1; i <= 100; i++) {
+        sampled.add(Math.max(1, flushes * i / 100));
       }
     }
-    double seconds = (System.nanoTime() - start) / 1e9;
+    List<Simulated> runs = new ArrayList<>();
+    for (String policy : policies) {
+      MergeSimulator sim = MergeSimulator.of(new NamedPlugin(policy, byPolicy.get(policy)));
+      List<MergeSimulator.Checkpoint> results = new ArrayList<>();
+      List<MergeSimulator.Checkpoint> curve = new ArrayList<>();
+      long start = System.nanoTime();
+      for (long t = 1; t <= flushes; t++) {
+        sim.flush(sizes[(int) ((t - 1) % sizes.length)]);
+        if (sampled.contains(t)) {
+          MergeSimulator.Checkpoint c = sim.checkpoint();
+          curve.add(c);
+          if (points.contains(t)) {
+            results.add(c);
+          }
+        }
+      }
+      runs.add(new Simulated(policy, byPolicy.get(policy), results, curve,
+          (System.nanoTime() - start) / 1e9));
+    }
+    if (chart != null) {
+      SimulateChart.write(chart, runs.stream().map(r -> new SimulateChart.Curve(r.policy(),
+          r.curve())).toList(), flushes);
+    }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      ObjectNode o = StatsJson.MAPPER.createObjectNode();
-      o.put("policy", policy);
-      ObjectNode ps = o.putObject("parameters");
-      params.forEach(ps::put);
-      o.put("seconds", seconds);
-      ArrayNode cs = o.putArray("checkpoints");
-      for (MergeSimulator.Checkpoint c : results) {
-        ObjectNode n = cs.addObject();
-        n.put("flushes", c.flushes());
-        n.put("writeAmplification", c.writeAmplification());
-        n.put("modelWriteAmplification", c.modelWriteAmplification());
-        n.put("averageComponentCount", c.averageComponentCount());
-        n.put("components", c.components());
+      ObjectNode o;
+      if (runs.size() == 1) {
+        o = json(runs.get(0));
+      } else {
+        o = StatsJson.MAPPER.createObjectNode();
+        o.put("flushes", flushes);
+        ArrayNode ps = o.putArray("policies");
+        runs.forEach(r -> ps.add(json(r)));
       }
       out.println(StatsJson.MAPPER.writeValueAsString(o));
-    } else {
+    } else if (runs.size() == 1) {
+      Simulated r = runs.get(0);
       out.printf("%12s %20s %24s %22s %11s%n", "flushes", "writeAmplification",
           "modelWriteAmplification", "averageComponentCount", "components");
-      for (MergeSimulator.Checkpoint c : results) {
+      for (MergeSimulator.Checkpoint c : r.checkpoints()) {
         out.printf("%12d %20.4f %24.4f %22.4f %11d%n", c.flushes(), c.writeAmplification(),
             c.modelWriteAmplification(), c.averageComponentCount(), c.components());
       }
-      out.printf("(%s, %d flushes simulated in %.2f s)%n", policy, flushes, seconds);
+      out.printf("(%s, %d flushes simulated in %.2f s)%n", r.policy(), flushes, r.seconds());
+    } else {
+      int width = Math.max(6, policies.stream().mapToInt(String::length).max().orElse(6));
+      out.printf("%12s  %-" + width + "s %20s %24s %22s %11s%n", "flushes", "policy",
+          "writeAmplification", "modelWriteAmplification", "averageComponentCount",
+          "components");
+      for (int i = 0; i < runs.get(0).checkpoints().size(); i++) {
+        for (Simulated r : runs) {
+          MergeSimulator.Checkpoint c = r.checkpoints().get(i);
+          out.printf("%12d  %-" + width + "s %20.4f %24.4f %22.4f %11d%n", c.flushes(),
+              r.policy(), c.writeAmplification(), c.modelWriteAmplification(),
+              c.averageComponentCount(), c.components());
+        }
+      }
+      out.printf("(%d policies, %d flushes each, the same flush sizes)%n", runs.size(), flushes);
     }
     out.flush();
     return 0;
+  }
+
+  /** One policy's simulation: the checkpoints asked for and the curve for the chart. */
+  private record Simulated(String policy, Map<String, String> parameters,
+      List<MergeSimulator.Checkpoint> checkpoints, List<MergeSimulator.Checkpoint> curve,
+      double seconds) {}
+
+  private static ObjectNode json(Simulated r) {
+    ObjectNode o = StatsJson.MAPPER.createObjectNode();
+    o.put("policy", r.policy());
+    ObjectNode ps = o.putObject("parameters");
+    r.parameters().forEach(ps::put);
+    o.put("seconds", r.seconds());
+    ArrayNode cs = o.putArray("checkpoints");
+    for (MergeSimulator.Checkpoint c : r.checkpoints()) {
+      ObjectNode n = cs.addObject();
+      n.put("flushes", c.flushes());
+      n.put("writeAmplification", c.writeAmplification());
+      n.put("modelWriteAmplification", c.modelWriteAmplification());
+      n.put("averageComponentCount", c.averageComponentCount());
+      n.put("components", c.components());
+    }
+    return o;
+  }
+
+  /**
+   * Each policy's parameters: {@code KEY=VALUE} for every policy, {@code POLICY:KEY=VALUE} for
+   * one (which must be among --policy).
+   */
+  private Map<String, Map<String, String>> parametersByPolicy() {
+    Map<String, Map<String, String>> m = new LinkedHashMap<>();
+    policies.forEach(p -> m.put(p, new LinkedHashMap<>()));
+    params.forEach((k, v) -> {
+      int colon = k.indexOf(':');
+      if (colon < 0) {
+        m.values().forEach(ps -> ps.put(k, v));
+      } else {
+        String policy = k.substring(0, colon);
+        if (!m.containsKey(policy)) {
+          throw new ParameterException(spec.commandLine(), "--param " + k + "=" + v + ": '"
+              + policy + "' is not one of --policy " + String.join(",", policies));
+        }
+        m.get(policy).put(k.substring(colon + 1), v);
+      }
+    });
+    return m;
   }
 
   private long[] sizes() throws IOException {

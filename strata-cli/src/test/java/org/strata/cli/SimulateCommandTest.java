@@ -71,4 +71,38 @@ class SimulateCommandTest {
         + " modelled there; run it on the engine with `strata two-phase`");
     assertThat(r.out()).isEmpty();
   }
+
+  /**
+   * Several policies on the same flushes in one table: each row equals that policy's own run, a
+   * POLICY:KEY parameter reaches only its policy, and the chart is drawn.
+   */
+  @Test
+  void comparesPoliciesOnTheSameFlushes() throws Exception {
+    Path chart = tmp.resolve("charts/policies.png");
+    CliTest.Result r = CliTest.run("simulate", "--policy", "min-latency,binomial,constant",
+        "--param", "num-components=6", "--param", "constant:num-components=3", "--flushes",
+        "500", "--checkpoints", "100,500", "--json", "--chart", chart.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    assertThat(j.get("policies")).hasSize(3);
+    for (JsonNode p : j.get("policies")) {
+      String expectedK = p.get("policy").asText().equals("constant") ? "3" : "6";
+      assertThat(p.at("/parameters/num-components").asText()).isEqualTo(expectedK);
+      JsonNode alone = new ObjectMapper().readTree(CliTest.run("simulate", "--policy",
+          p.get("policy").asText(), "--param", "num-components=" + expectedK, "--flushes", "500",
+          "--checkpoints", "100,500", "--json").out());
+      assertThat(p.get("checkpoints")).as(p.get("policy").asText())
+          .isEqualTo(alone.get("checkpoints"));
+    }
+    byte[] png = Files.readAllBytes(chart);
+    assertThat(png[1]).isEqualTo((byte) 'P');
+    CliTest.Result text = CliTest.run("simulate", "--policy", "tiering,leveling", "--flushes",
+        "200");
+    assertThat(text.code()).as(text.err()).isZero();
+    assertThat(text.out()).contains(" tiering ").contains(" leveling ").contains("2 policies");
+    CliTest.Result bad = CliTest.run("simulate", "--policy", "tiering,leveling", "--param",
+        "binomial:num-components=3", "--flushes", "10");
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("'binomial' is not one of --policy tiering,leveling");
+  }
 }
