@@ -38,7 +38,8 @@ final class FeedServerCommand implements Callable<Integer> {
   String host;
 
   @Option(names = "--stats-every", paramLabel = "SECONDS", defaultValue = "10",
-      description = "Print the counters every SECONDS (0: only at the end).")
+      description = "Print the counters every SECONDS, each line starting with its UTC time"
+          + " (0: only at the end).")
   int statsEvery;
 
   @Spec CommandSpec spec;
@@ -67,7 +68,7 @@ final class FeedServerCommand implements Callable<Integer> {
     Thread hook = new Thread(() -> {
       server.close();
       ds.close();
-      out.println("stopped: " + describe(server.stats()));
+      out.println(now() + " stopped: " + describe(server.stats()));
       out.flush();
       stopped.countDown();
     }, "strata-feed-shutdown");
@@ -76,11 +77,16 @@ final class FeedServerCommand implements Callable<Integer> {
     out.flush();
     while (!stopped.await(statsEvery > 0 ? statsEvery : 3600, java.util.concurrent.TimeUnit.SECONDS)) {
       if (statsEvery > 0) {
-        out.println(describe(server.stats()));
+        out.println(now() + " " + describe(server.stats()));
         out.flush();
       }
     }
     return 0;
+  }
+
+  /** The time of a counter line: UTC, to the second (e.g. {@code 2026-11-23T11:20:05Z}). */
+  private static String now() {
+    return java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
   }
 
   static String describe(FeedStats.Snapshot s) {

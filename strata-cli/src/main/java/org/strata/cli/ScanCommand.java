@@ -4,12 +4,14 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 import org.strata.lsm.KeyValue;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.Utf8;
+import org.strata.lsm.dataset.Dataset;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,7 +21,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code strata scan}: prints the live keys of a range. */
 @Command(name = "scan", mixinStandardHelpOptions = true,
-    description = "Print key<TAB>value for every live key with FROM <= key <= TO, in key order.")
+    description = "Print key<TAB>value for every live key with FROM <= key <= TO, in key order;"
+        + " for a dataset, every record with FROM <= primary key <= TO as one JSON object per"
+        + " line ({\"key\": ..., \"fields\": {...}}, the form import reads).")
 final class ScanCommand implements Callable<Integer> {
   @Mixin StoreOptions store;
 
@@ -46,6 +50,10 @@ final class ScanCommand implements Callable<Integer> {
     }
     long max = limit == null ? Long.MAX_VALUE : limit;
     PrintWriter out = spec.commandLine().getOut();
+    ExistingStore.require(store.dir);
+    if (Dataset.isDataset(store.dir)) {
+      return datasetScan(out, max);
+    }
     long n = 0;
     try (LsmStore s = store.openExisting();
         ScanCursor c = s.scan(bytes(from, "--from"), bytes(to, "--to"))) {
@@ -71,6 +79,55 @@ final class ScanCommand implements Callable<Integer> {
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
+    out.flush();
+    return 0;
+  }
+
+  /**
+   * A dataset's records from --from to --to as JSON lines, read in pieces so a large dataset never
+   * sits in memory: each piece is a scan that starts after the last key of the one before.
+   */
+  private int datasetScan(PrintWriter out, long max) throws IOException {
+    byte[] hi = bytes(to, "--to");
+    bytes(from, "--from");
+    long[] n = {0};
+    BufferedWriter w = new BufferedWriter(out, 1 << 16);
+    try (Dataset ds = Dataset.open(store.dir, null)) {
+      String[] next = {from};
+      boolean inclusive = true;
+      boolean[] done = {false};
+      while (!done[0] && n[0] < max) {
+        int batch = (int) Math.min(4096, max - n[0]);
+        int seen = ds.scan(next[0], inclusive, batch, r -> {
+          if (hi != null && Arrays.compareUnsigned(Utf8.encode(r.key(), "key"), hi) > 0) {
+            done[0] = true;
+            return false;
+          }
+          if (!count) {
+            try {
+              w.write(StatsJson.MAPPER.writeValueAsString(QueryCommand.recordJson(r)));
+              w.write('\n');
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          }
+          n[0]++;
+          next[0] = r.key();
+          return true;
+        });
+        if (seen < batch) {
+          done[0] = true;
+        }
+        inclusive = false;
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    if (count) {
+      w.write(Long.toString(n[0]));
+      w.write('\n');
+    }
+    w.flush();
     out.flush();
     return 0;
   }

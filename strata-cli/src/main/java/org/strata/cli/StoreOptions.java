@@ -40,7 +40,7 @@ final class StoreOptions {
   LsmStore open(StoreConfig config) {
     if (Dataset.isDataset(dir)) {
       throw new IllegalArgumentException(dir + " is a dataset (it has " + Dataset.CONFIG_FILE
-          + "); use strata import, query and get with it");
+          + "); use strata import, query, get, scan and stats with it");
     }
     return LsmStore.open(dir, config);
   }

@@ -17,7 +17,7 @@ import org.strata.lsm.Utf8;
  * upsert}. Anything else is rejected with a {@link RejectedLineException} whose message is the
  * reason, and nothing of the line is applied. A parser {@link #forRequests() for feed connections}
  * also accepts {@code "ack": true} on writes, {@code {"op":"get","key":"k1"}} and {@code
- * {"op":"scan","key":"k1","count":100}}. Keys, field names and field values must be valid Unicode
+ * {"op":"scan","key":"k1","count":100}} and {@code {"op":"stats"}}. Keys, field names and field values must be valid Unicode
  * text (a JSON escape such as {@code "\ud800"} can spell a lone surrogate, which is refused, as
  * are lines that are not UTF-8): nothing is accepted that would be stored changed. Thread-safe.
  */
@@ -114,10 +114,15 @@ public final class FeedParser {
         op = FeedRecord.Op.GET;
       } else if (requests && "scan".equals(o)) {
         op = FeedRecord.Op.SCAN;
+      } else if (requests && "stats".equals(o)) {
+        if (root.size() != 1) {
+          throw new RejectedLineException("a stats request is {\"op\":\"stats\"} alone");
+        }
+        return new FeedRecord(FeedRecord.Op.STATS, "", Map.of(), false, 0);
       } else {
         throw new RejectedLineException("unknown op " + (o == null ? describe(opNode) : "'"
             + Utf8.printable(o) + "'") + "; allowed: "
-            + (requests ? "upsert, delete, get, scan" : "upsert, delete"));
+            + (requests ? "upsert, delete, get, scan, stats" : "upsert, delete"));
       }
     }
     boolean ack = false;

@@ -271,6 +271,43 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
             }
           });
         }
+        case STATS -> {
+          FeedStats.Snapshot f = stats.snapshot();
+          java.util.Map<String, org.strata.lsm.StoreStats> trees = dataset.treeStats();
+          reply(g -> {
+            g.writeBooleanField("ok", true);
+            g.writeObjectFieldStart("feed");
+            for (java.lang.reflect.RecordComponent c : FeedStats.Snapshot.class
+                .getRecordComponents()) {
+              try {
+                g.writeNumberField(c.getName(), (long) c.getAccessor().invoke(f));
+              } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+              }
+            }
+            g.writeNumberField("applied", f.applied());
+            g.writeEndObject();
+            g.writeObjectFieldStart("dataset");
+            g.writeNumberField("partitions", dataset.partitionCount());
+            g.writeObjectFieldStart("trees");
+            for (java.util.Map.Entry<String, org.strata.lsm.StoreStats> e : trees.entrySet()) {
+              org.strata.lsm.StoreStats t = e.getValue();
+              g.writeObjectFieldStart(e.getKey());
+              g.writeNumberField("diskComponents", t.diskComponents());
+              g.writeNumberField("runs", t.runs());
+              g.writeNumberField("entries", t.entries());
+              g.writeNumberField("flushes", t.flushes());
+              g.writeNumberField("merges", t.merges());
+              g.writeNumberField("writeAmplification", t.writeAmplification());
+              g.writeNumberField("diskBytes", t.diskBytes());
+              g.writeNumberField("pendingMergeBytes", t.pendingMergeBytes());
+              g.writeBooleanField("stalledNow", t.stalledNow());
+              g.writeEndObject();
+            }
+            g.writeEndObject();
+            g.writeEndObject();
+          });
+        }
         default -> throw new IllegalStateException(r.op() + " is not handled");
       }
     } catch (IllegalArgumentException e) {

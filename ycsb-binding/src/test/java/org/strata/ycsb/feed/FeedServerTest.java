@@ -69,7 +69,7 @@ class FeedServerTest {
       assertThat(replies.get(0).toString()).contains("\"ok\":false").contains("\"line\":2")
           .contains("not valid JSON");
       assertThat(replies.get(1).get("reason").asText())
-          .isEqualTo("unknown op 'frob'; allowed: upsert, delete, get, scan");
+          .isEqualTo("unknown op 'frob'; allowed: upsert, delete, get, scan, stats");
       assertThat(replies.get(2).get("line").asInt()).isEqualTo(4);
       assertThat(replies.get(2).get("reason").asText()).startsWith("missing key");
       assertThat(replies.get(3).get("reason").asText()).contains("field 'field1' is a number");
@@ -388,5 +388,42 @@ class FeedServerTest {
       Thread.sleep(10);
     }
     throw new AssertionError("gave up waiting: " + what + "; stats " + server.stats());
+  }
+
+  /** {"op":"stats"}: the feed's counters and every tree's statistics, while the server holds it. */
+  @Test
+  void statsRequestAnswersWithFeedCountersAndTreeStatistics() throws Exception {
+    try (Dataset ds = Dataset.open(tmp.resolve("ds"), config(1 << 20, 0));
+        FeedServer server = FeedServer.start(ds, "127.0.0.1", 0);
+        Socket s = new Socket("127.0.0.1", server.port())) {
+      OutputStream out = s.getOutputStream();
+      BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(),
+          StandardCharsets.UTF_8));
+      String lines = String.join("\n",
+          "{\"key\":\"k1\",\"fields\":{\"field1\":\"a\"}}",
+          "{\"key\":\"k2\",\"fields\":{\"field1\":\"b\"}}",
+          "{\"op\":\"delete\",\"key\":\"k1\",\"ack\":true}",
+          "{\"op\":\"stats\"}",
+          "{\"op\":\"stats\",\"key\":\"k1\"}") + "\n";
+      out.write(lines.getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      assertThat(JSON.readTree(in.readLine()).get("ok").asBoolean()).isTrue();
+      JsonNode stats = JSON.readTree(in.readLine());
+      assertThat(stats.get("ok").asBoolean()).isTrue();
+      assertThat(stats.at("/feed/upserts").asLong()).isEqualTo(2);
+      assertThat(stats.at("/feed/deletes").asLong()).isEqualTo(1);
+      assertThat(stats.at("/feed/applied").asLong()).isEqualTo(3);
+      assertThat(stats.at("/feed/lines").asLong()).isGreaterThanOrEqualTo(4);
+      assertThat(stats.at("/feed/connections").asLong()).isEqualTo(1);
+      assertThat(stats.at("/dataset/partitions").asInt()).isEqualTo(1);
+      JsonNode primary = stats.at("/dataset/trees/p0~1primary");
+      assertThat(primary.isObject()).as(stats.toString()).isTrue();
+      assertThat(primary.get("entries").asLong())
+          .as("k2, and k1's anti-matter, which replaced k1 in the memory component").isEqualTo(2);
+      assertThat(stats.at("/dataset/trees/p0~1by_field1").isObject()).isTrue();
+      JsonNode refused = JSON.readTree(in.readLine());
+      assertThat(refused.get("ok").asBoolean()).isFalse();
+      assertThat(refused.get("reason").asText()).contains("{\"op\":\"stats\"} alone");
+    }
   }
 }
