@@ -56,7 +56,7 @@ final class FeedServerCommand implements Callable<Integer> {
           + " --config FILE to create it");
     }
     PrintWriter out = spec.commandLine().getOut();
-    Dataset ds = Dataset.open(dir, cfg);
+    Dataset ds = StoreLog.open(spec, dir, () -> Dataset.open(dir, cfg));
     FeedServer server;
     try {
       server = FeedServer.start(ds, host, port);

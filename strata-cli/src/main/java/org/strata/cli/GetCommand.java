@@ -30,7 +30,7 @@ final class GetCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     if (Dataset.isDataset(store.dir)) {
       Optional<DatasetRecord> r;
-      try (Dataset ds = Dataset.open(store.dir, null)) {
+      try (Dataset ds = StoreLog.open(spec, store.dir, () -> Dataset.open(store.dir, null))) {
         r = ds.get(key);
       }
       if (r.isEmpty()) {

@@ -111,7 +111,7 @@ final class ImportCommand implements Callable<Integer> {
     long lines = 0;
     long start;
     double applySeconds;
-    try (in; Dataset ds = Dataset.open(dir, cfg)) {
+    try (in; Dataset ds = StoreLog.open(spec, dir, () -> Dataset.open(dir, cfg))) {
       start = System.nanoTime();
       List<BlockingQueue<Line>> queues = new ArrayList<>();
       List<Thread> workers = new ArrayList<>();

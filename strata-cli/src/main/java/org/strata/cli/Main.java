@@ -35,7 +35,29 @@ public final class Main implements Runnable {
       description = "Print stack traces of errors.")
   boolean verbose;
 
+  @Option(names = "--log-level", scope = CommandLine.ScopeType.INHERIT, paramLabel = "LEVEL",
+      defaultValue = "info", converter = LevelConverter.class,
+      description = "Level of the LOG file in the store or dataset directory: off, error, warn,"
+          + " info (default: opens, recoveries, flushes, merges), debug or trace. The terminal"
+          + " shows warnings and errors only.")
+  org.apache.logging.log4j.Level logLevel = org.apache.logging.log4j.Level.INFO;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** Reads a Log4j level by name; anything else is a usage error naming the levels. */
+  static final class LevelConverter implements CommandLine.ITypeConverter<
+      org.apache.logging.log4j.Level> {
+    @Override
+    public org.apache.logging.log4j.Level convert(String value) {
+      org.apache.logging.log4j.Level l = org.apache.logging.log4j.Level.toLevel(value, null);
+      if (l == null || l == org.apache.logging.log4j.Level.ALL
+          || l == org.apache.logging.log4j.Level.FATAL) {
+        throw new CommandLine.TypeConversionException("'" + value + "' is not allowed; allowed:"
+            + " off, error, warn, info, debug, trace");
+      }
+      return l;
+    }
+  }
 
   @Override
   public void run() {
@@ -67,7 +89,12 @@ public final class Main implements Runnable {
       return 1;
     });
     cl.setParameterExceptionHandler(Main::usageError);
-    return cl.execute(args);
+    org.apache.logging.log4j.Level rootLevel = LogManager.getRootLogger().getLevel();
+    try {
+      return cl.execute(args);
+    } finally {
+      StoreLog.detachAll(rootLevel);
+    }
   }
 
   /**

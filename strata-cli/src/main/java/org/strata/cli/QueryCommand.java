@@ -63,7 +63,7 @@ final class QueryCommand implements Callable<Integer> {
     }
     ExistingStore.requireDataset(dir);
     List<DatasetRecord> records;
-    try (Dataset ds = Dataset.open(dir, null)) {
+    try (Dataset ds = StoreLog.open(spec, dir, () -> Dataset.open(dir, null))) {
       records = eq != null ? ds.queryEq(index, eq) : ds.queryRange(index, from, to);
     }
     PrintWriter out = spec.commandLine().getOut();

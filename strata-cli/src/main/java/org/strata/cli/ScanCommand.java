@@ -92,7 +92,7 @@ final class ScanCommand implements Callable<Integer> {
     bytes(from, "--from");
     long[] n = {0};
     BufferedWriter w = new BufferedWriter(out, 1 << 16);
-    try (Dataset ds = Dataset.open(store.dir, null)) {
+    try (Dataset ds = StoreLog.open(spec, store.dir, () -> Dataset.open(store.dir, null))) {
       String[] next = {from};
       boolean inclusive = true;
       boolean[] done = {false};

@@ -77,7 +77,7 @@ final class StatsCommand implements Callable<Integer> {
   /** Per tree of a dataset: one line each, or with --json every tree's full statistics. */
   private int datasetStats() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    try (Dataset ds = Dataset.open(store.dir, null)) {
+    try (Dataset ds = StoreLog.open(spec, store.dir, () -> Dataset.open(store.dir, null))) {
       ObjectNode o = StatsJson.MAPPER.createObjectNode();
       o.put("partitions", ds.partitionCount());
       o.put("secondaryMaintenance", ds.config().maintenance().configName());

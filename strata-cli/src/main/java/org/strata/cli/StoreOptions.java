@@ -5,7 +5,9 @@ import org.strata.lsm.LsmStore;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
 import org.strata.lsm.dataset.Dataset;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** The {@code --dir} and {@code --config} options shared by subcommands that open a store. */
 final class StoreOptions {
@@ -13,6 +15,8 @@ final class StoreOptions {
       description = "Store directory. Only load and put create one; every other command "
           + "refuses a directory that holds no store.")
   Path dir;
+
+  @Spec(Spec.Target.MIXEE) CommandSpec mixee;
 
   @Option(names = "--config", paramLabel = "FILE",
       description = "Configuration JSON (docs/configuration.md); saved with the store. "
@@ -42,6 +46,6 @@ final class StoreOptions {
       throw new IllegalArgumentException(dir + " is a dataset (it has " + Dataset.CONFIG_FILE
           + "); use strata import, query, get, scan and stats with it");
     }
-    return LsmStore.open(dir, config);
+    return StoreLog.open(mixee, dir, () -> LsmStore.open(dir, config));
   }
 }

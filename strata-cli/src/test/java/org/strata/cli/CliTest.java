@@ -267,6 +267,33 @@ class CliTest {
     assertThat(run("get", "--dir", dir.toString(), "k").out()).isEqualTo("v\n");
   }
 
+  /**
+   * The store's LOG file gets the engine's flushes at the default level, across commands, and
+   * nothing when --log-level is off; the terminal still shows no INFO line.
+   */
+  @Test
+  void storeLogFileRecordsFlushesAndMerges() throws Exception {
+    Result r = run("load", "--dir", dir.toString(), "--config", config.toString(), "--records",
+        "3000", "--record-size", "100", "--quiet");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err()).doesNotContain("INFO");
+    String log = Files.readString(dir.resolve("LOG"));
+    assertThat(log).contains("INFO").contains("flush finished: component id");
+    assertThat(run("load", "--dir", dir.toString(), "--records", "3000", "--record-size", "100",
+        "--seed", "9", "--quiet").code()).isZero();
+    assertThat(Files.readString(dir.resolve("LOG"))).as("appended, not replaced").startsWith(log)
+        .hasSizeGreaterThan(log.length());
+    Path quiet = tmp.resolve("quiet");
+    assertThat(run("load", "--dir", quiet.toString(), "--config", config.toString(),
+        "--records", "3000", "--record-size", "100", "--quiet", "--log-level", "off").code())
+        .isZero();
+    assertThat(quiet.resolve("LOG")).doesNotExist();
+    Result bad = run("stats", "--dir", dir.toString(), "--log-level", "loud");
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("'loud'").contains("off, error, warn, info, debug, trace");
+    assertThat(run("verify", "--dir", dir.toString()).out()).contains("ok");
+  }
+
   @Test
   void everySubcommandHasHelp() {
     for (String c : List.of("load", "put", "get", "delete", "scan", "stats", "verify")) {
