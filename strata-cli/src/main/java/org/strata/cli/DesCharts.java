@@ -25,8 +25,11 @@ final class DesCharts {
 
   private DesCharts() {}
 
+  /** A phase run and the name of its series. */
+  record Labelled(String label, PhaseResult result) {}
+
   /** Writes {@code prefix-throughput.png}, {@code -components.png} and {@code -latency.png}. */
-  static List<Path> write(Path dir, String prefix, String title, List<PhaseResult> runs)
+  static List<Path> write(Path dir, String prefix, String title, List<Labelled> labelled)
       throws IOException {
     Files.createDirectories(dir);
     List<Path> files = new ArrayList<>();
@@ -46,8 +49,9 @@ final class DesCharts {
         + ": write latency percentiles").xAxisTitle("percentile").yAxisTitle("milliseconds")
         .build();
     lat.getStyler().setYAxisDecimalPattern("#,##0.###");
-    for (PhaseResult r : runs) {
-      String name = r.phase() + " " + r.scheduler();
+    for (Labelled one : labelled) {
+      PhaseResult r = one.result();
+      String name = one.label();
       List<SecondSample> s = r.series();
       List<Double> tx = new ArrayList<>();
       List<Double> ty = new ArrayList<>();

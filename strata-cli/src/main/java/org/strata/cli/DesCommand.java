@@ -36,13 +36,20 @@ import picocli.CommandLine.Model.CommandSpec;
         + " components. Defaults are the paper's setup: 100 M entries of 1 KB, 128 MB memory"
         + " components, 100 MB/s, two-hour phases.")
 final class DesCommand implements Callable<Integer> {
-  @Option(names = "--policy", required = true, paramLabel = "NAME",
-      description = "Merge policy, e.g. tiering, leveling, size-tiered, binomial.")
-  String policy;
+  @Option(names = "--policy", required = true, paramLabel = "NAME[,NAME...]", split = ",",
+      description = "Merge policy, e.g. tiering, leveling, size-tiered, binomial; several,"
+          + " comma-separated, run the same phases and arrivals and are compared in one table and"
+          + " on one set of charts.")
+  java.util.List<String> policies = new java.util.ArrayList<>();
 
-  @Option(names = "--param", paramLabel = "KEY=VALUE",
-      description = "A policy parameter; repeat for several.")
+  @Option(names = "--param", paramLabel = "[POLICY:]KEY=VALUE",
+      description = "A policy parameter; repeat for several. With several policies,"
+          + " POLICY:KEY=VALUE sets it for one of them, KEY=VALUE for all.")
   Map<String, String> params = new LinkedHashMap<>();
+
+  /** The policy being run (one of {@link #policies}) and its parameters. */
+  private String policy;
+  private Map<String, String> policyParams;
 
   @Option(names = "--scheduler", defaultValue = "greedy", paramLabel = "NAME",
       description = "Scheduler of the running phase: single-thread, fair, greedy (default),"
@@ -176,11 +183,67 @@ final class DesCommand implements Callable<Integer> {
       throw usage("--phase running needs --rate, --burst or --max-throughput (with"
           + " --utilization)");
     }
+    Map<String, Map<String, String>> byPolicy;
+    try {
+      byPolicy = PolicyParameters.byPolicy(policies, params);
+    } catch (IllegalArgumentException e) {
+      throw usage(e.getMessage());
+    }
+    if (policies.size() == 1) {
+      policy = policies.get(0);
+      policyParams = byPolicy.get(policy);
+      Outcome o = simulate();
+      if (series != null) {
+        writeSeries(o.testing(), o.runs());
+      }
+      if (chart != null) {
+        DesCharts.write(chart, chartName, policy + " " + policyParams, labelled(o, null));
+      }
+      print(o.setup(), o.testing(), o.runs(), o.seconds());
+      return 0;
+    }
+    if (series != null) {
+      throw usage("--series writes one policy's series; give one --policy with it");
+    }
+    java.util.List<Outcome> outcomes = new java.util.ArrayList<>();
+    for (String name : policies) {
+      policy = name;
+      policyParams = byPolicy.get(name);
+      outcomes.add(simulate());
+    }
+    if (chart != null) {
+      java.util.List<DesCharts.Labelled> all = new java.util.ArrayList<>();
+      outcomes.forEach(o -> all.addAll(labelled(o, o.policy())));
+      DesCharts.write(chart, chartName, String.join(" vs ", policies), all);
+    }
+    printComparison(outcomes);
+    return 0;
+  }
+
+  /** One policy's phases. */
+  private record Outcome(String policy, Map<String, String> parameters, DesSetup setup,
+      PhaseResult testing, java.util.List<PhaseResult> runs, double seconds) {}
+
+  private static java.util.List<DesCharts.Labelled> labelled(Outcome o, String policy) {
+    java.util.List<DesCharts.Labelled> l = new java.util.ArrayList<>();
+    String prefix = policy == null ? "" : policy + " ";
+    if (o.testing() != null) {
+      l.add(new DesCharts.Labelled(prefix + o.testing().phase() + " " + o.testing().scheduler(),
+          o.testing()));
+    }
+    for (PhaseResult r : o.runs()) {
+      l.add(new DesCharts.Labelled(prefix + r.phase() + " " + r.scheduler(), r));
+    }
+    return l;
+  }
+
+  /** Runs the phases of {@link #policy} with {@link #policyParams}. */
+  private Outcome simulate() {
     DesSetup setup = new DesSetup(entries, (int) size("--entry-size", entrySize),
         size("--memory-component", memoryComponent), memoryComponents,
         size("--bandwidth", bandwidth), (int) size("--page-size", pageSize), memoryWriteRate,
         constraint, admission, writeRate, slowdownAt);
-    NamedPlugin pol = new NamedPlugin(policy, params);
+    NamedPlugin pol = new NamedPlugin(policy, policyParams);
     java.util.List<String> schedulers = compare.isEmpty() ? java.util.List.of(scheduler)
         : compare;
     java.util.List<DiscreteEventSimulator> sims = new java.util.ArrayList<>();
@@ -200,19 +263,51 @@ final class DesCommand implements Callable<Integer> {
       }
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    if (series != null) {
-      writeSeries(testing, runs);
-    }
-    if (chart != null) {
-      java.util.List<PhaseResult> all = new java.util.ArrayList<>();
-      if (testing != null) {
-        all.add(testing);
+    return new Outcome(policy, policyParams, setup, testing, runs, seconds);
+  }
+
+  /** Several policies: each one's block as for one policy, then one table of all of them. */
+  private void printComparison(java.util.List<Outcome> outcomes) throws IOException {
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      ObjectNode o = StatsJson.MAPPER.createObjectNode();
+      com.fasterxml.jackson.databind.node.ArrayNode ps = o.putArray("policies");
+      for (Outcome oc : outcomes) {
+        policy = oc.policy();
+        policyParams = oc.parameters();
+        ps.add(StatsJson.MAPPER.readTree(render(oc.setup(), oc.testing(), oc.runs(),
+            oc.seconds())));
       }
-      all.addAll(runs);
-      DesCharts.write(chart, chartName, policy + " " + params, all);
+      out.println(StatsJson.MAPPER.writeValueAsString(o));
+      out.flush();
+      return;
     }
-    print(setup, testing, runs, seconds);
-    return 0;
+    for (Outcome oc : outcomes) {
+      out.println("== " + oc.policy() + " " + oc.parameters());
+      policy = oc.policy();
+      policyParams = oc.parameters();
+      print(oc.setup(), oc.testing(), oc.runs(), oc.seconds());
+    }
+    int width = Math.max(6, policies.stream().mapToInt(String::length).max().orElse(6));
+    out.printf("%n%-" + width + "s %12s %10s %12s %9s %12s %12s %10s %6s%n", "policy",
+        "testing max", "scheduler", "arrivals/s", "stalls", "stalled s", "write p99 ms",
+        "max comps", "WA");
+    for (Outcome oc : outcomes) {
+      String max = oc.testing() == null ? "-" : String.format(java.util.Locale.ROOT, "%,.0f",
+          oc.testing().maxThroughput());
+      if (oc.runs().isEmpty()) {
+        out.printf("%-" + width + "s %12s %10s %12s %9d %12.1f %12s %10d %6.2f%n", oc.policy(),
+            max, oc.testing().scheduler(), "-", oc.testing().stallCount(),
+            oc.testing().stallSeconds(), "-", oc.testing().maxDiskComponents(),
+            oc.testing().writeAmplification());
+      }
+      for (PhaseResult r : oc.runs()) {
+        out.printf("%-" + width + "s %12s %10s %,12.0f %9d %12.1f %12s %10d %6.2f%n",
+            oc.policy(), max, r.scheduler(), r.arrivalRate(), r.stallCount(), r.stallSeconds(),
+            ms(r.writeLatency().p99()), r.maxDiskComponents(), r.writeAmplification());
+      }
+    }
+    out.flush();
   }
 
   private ArrivalProcess arrivalProcess(PhaseResult testing) {
@@ -276,11 +371,22 @@ final class DesCommand implements Callable<Integer> {
       double seconds) throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
+      out.println(render(setup, testing, runs, seconds));
+    } else {
+      printText(out, testing, runs, seconds);
+    }
+    out.flush();
+  }
+
+  /** The JSON object of one policy's run, as a string. */
+  private String render(DesSetup setup, PhaseResult testing, java.util.List<PhaseResult> runs,
+      double seconds) throws IOException {
+    {
       ObjectNode o = StatsJson.MAPPER.createObjectNode();
       ObjectNode s = o.putObject("setup");
       s.put("policy", policy);
       ObjectNode ps = s.putObject("parameters");
-      params.forEach(ps::put);
+      policyParams.forEach(ps::put);
       s.put("scheduler", scheduler);
       s.put("testingScheduler", testingScheduler);
       s.put("entries", setup.entries());
@@ -305,8 +411,13 @@ final class DesCommand implements Callable<Integer> {
         }
       }
       o.put("elapsedSeconds", seconds);
-      out.println(StatsJson.MAPPER.writeValueAsString(o));
-    } else {
+      return StatsJson.MAPPER.writeValueAsString(o);
+    }
+  }
+
+  private void printText(PrintWriter out, PhaseResult testing, java.util.List<PhaseResult> runs,
+      double seconds) {
+    {
       if (testing != null) {
         out.printf("testing (%s, closed loop, %.0f s): maxThroughput %.1f writes/s (first sixth"
             + " excluded), stalls %d (%.1f s), max disk components %d, write amplification"
@@ -332,7 +443,6 @@ final class DesCommand implements Callable<Integer> {
       }
       out.printf("(simulated in %.1f s)%n", seconds);
     }
-    out.flush();
   }
 
   private static ObjectNode phaseJson(ObjectNode n, PhaseResult r) {

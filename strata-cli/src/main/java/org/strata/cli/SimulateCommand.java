@@ -83,11 +83,12 @@ final class SimulateCommand implements Callable<Integer> {
             + flushes + ", got " + p);
       }
     }
-    if (policies.stream().distinct().count() != policies.size()) {
-      throw new ParameterException(spec.commandLine(), "--policy names a policy twice: "
-          + String.join(",", policies));
+    Map<String, Map<String, String>> byPolicy;
+    try {
+      byPolicy = PolicyParameters.byPolicy(policies, params);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    Map<String, Map<String, String>> byPolicy = parametersByPolicy();
     TreeSet<Long> sampled = new TreeSet<>(points);
     if (chart != null) {
       for (int i = 1; i <= 100; i++) {
@@ -178,29 +179,6 @@ final class SimulateCommand implements Callable<Integer> {
       n.put("components", c.components());
     }
     return o;
-  }
-
-  /**
-   * Each policy's parameters: {@code KEY=VALUE} for every policy, {@code POLICY:KEY=VALUE} for
-   * one (which must be among --policy).
-   */
-  private Map<String, Map<String, String>> parametersByPolicy() {
-    Map<String, Map<String, String>> m = new LinkedHashMap<>();
-    policies.forEach(p -> m.put(p, new LinkedHashMap<>()));
-    params.forEach((k, v) -> {
-      int colon = k.indexOf(':');
-      if (colon < 0) {
-        m.values().forEach(ps -> ps.put(k, v));
-      } else {
-        String policy = k.substring(0, colon);
-        if (!m.containsKey(policy)) {
-          throw new ParameterException(spec.commandLine(), "--param " + k + "=" + v + ": '"
-              + policy + "' is not one of --policy " + String.join(",", policies));
-        }
-        m.get(policy).put(k.substring(colon + 1), v);
-      }
-    });
-    return m;
   }
 
   private long[] sizes() throws IOException {

@@ -101,4 +101,37 @@ class DesCommandTest {
         .contains("strata two-phase");
     assertThat(r.out()).isEmpty();
   }
+
+  /**
+   * Several policies run the same phases: each one's JSON equals its own run alone, a
+   * POLICY:KEY=VALUE parameter reaches only its policy, the text ends with one table, and one set
+   * of charts shows every policy.
+   */
+  @Test
+  void comparesPoliciesOnTheSamePhases() throws Exception {
+    Path charts = tmp.resolve("charts");
+    CliTest.Result r = CliTest.run(args("--policy", "tiering,leveling", "--param",
+        "preemptive=false", "--param", "tiering:size-ratio=3", "--json", "--chart",
+        charts.toString()));
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    assertThat(j.get("policies")).hasSize(2);
+    assertThat(j.at("/policies/0/setup/policy").asText()).isEqualTo("tiering");
+    assertThat(j.at("/policies/0/setup/parameters/size-ratio").asText()).isEqualTo("3");
+    assertThat(j.at("/policies/1/setup/parameters").has("size-ratio")).isFalse();
+    assertThat(j.at("/policies/1/setup/parameters/preemptive").asText()).isEqualTo("false");
+    JsonNode alone = new ObjectMapper().readTree(CliTest.run(args("--policy", "leveling",
+        "--param", "preemptive=false", "--json")).out());
+    assertThat(j.at("/policies/1/testing")).isEqualTo(alone.get("testing"));
+    assertThat(j.at("/policies/1/running")).isEqualTo(alone.get("running"));
+    assertThat(Files.size(charts.resolve("des-throughput.png"))).isPositive();
+    CliTest.Result text = CliTest.run(args("--policy", "tiering,leveling", "--param",
+        "tiering:size-ratio=3", "--phase", "testing"));
+    assertThat(text.code()).as(text.err()).isZero();
+    assertThat(text.out()).contains("== tiering {size-ratio=3}").contains("== leveling {}")
+        .containsPattern("\\ntiering +[0-9,]+ ").containsPattern("\\nleveling +[0-9,]+ ");
+    CliTest.Result bad = CliTest.run(args("--policy", "tiering,tiering"));
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("names a policy twice");
+  }
 }
