@@ -7,6 +7,8 @@ import java.util.concurrent.CountDownLatch;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetConfig;
 import org.strata.lsm.dataset.DatasetConfigJson;
+import org.strata.ycsb.feed.FeedFormat;
+import org.strata.ycsb.feed.FeedLimits;
 import org.strata.ycsb.feed.FeedServer;
 import org.strata.ycsb.feed.FeedStats;
 import picocli.CommandLine.Command;
@@ -37,6 +39,17 @@ final class FeedServerCommand implements Callable<Integer> {
       description = "Address to listen on (default 127.0.0.1; 0.0.0.0 for every interface).")
   String host;
 
+  @Option(names = "--format", paramLabel = "strata|asterixdb", defaultValue = "strata",
+      description = "Lines the clients send: strata (default), Strata's envelope"
+          + " {\"op\":\"upsert\",\"key\":...,\"fields\":{...}} with replies; or asterixdb,"
+          + " plain JSON records as AsterixDB's socket feed takes them, keyed by --key-field,"
+          + " values of any JSON type stored faithfully, nothing sent back.")
+  String format;
+
+  @Option(names = "--key-field", paramLabel = "NAME",
+      description = "With --format asterixdb: the field that holds the primary key.")
+  String keyField;
+
   @Option(names = "--stats-every", paramLabel = "SECONDS", defaultValue = "10",
       description = "Print the counters every SECONDS, each line starting with its UTC time"
           + " (0: only at the end).")
@@ -50,6 +63,17 @@ final class FeedServerCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--port must be from 0 to 65535, got "
           + port);
     }
+    FeedFormat feedFormat;
+    try {
+      feedFormat = switch (format) {
+        case "strata" -> new FeedFormat(FeedFormat.Kind.STRATA, keyField);
+        case "asterixdb" -> FeedFormat.asterixdb(keyField);
+        default -> throw new IllegalArgumentException("--format: '" + format + "' is not"
+            + " allowed; allowed: strata, asterixdb");
+      };
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
     DatasetConfig cfg = config == null ? null : DatasetConfigJson.read(config);
     if (cfg == null && !Dataset.isDataset(dir)) {
       throw new ParameterException(spec.commandLine(), dir + " holds no dataset yet; give"
@@ -59,7 +83,7 @@ final class FeedServerCommand implements Callable<Integer> {
     Dataset ds = StoreLog.open(spec, dir, () -> Dataset.open(dir, cfg));
     FeedServer server;
     try {
-      server = FeedServer.start(ds, host, port);
+      server = FeedServer.start(ds, host, port, FeedLimits.defaults(), feedFormat);
     } catch (RuntimeException e) {
       ds.close();
       throw new IllegalArgumentException("cannot listen on " + host + ":" + port + ": " + e, e);

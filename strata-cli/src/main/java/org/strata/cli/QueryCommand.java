@@ -87,8 +87,8 @@ final class QueryCommand implements Callable<Integer> {
   static ObjectNode recordJson(DatasetRecord r) {
     ObjectNode o = StatsJson.MAPPER.createObjectNode();
     o.put("key", r.key());
-    ObjectNode f = o.putObject("fields");
-    r.fields().forEach(f::put);
+    // A plain record (feed-server --format asterixdb) shows its values as they were sent.
+    o.set("fields", org.strata.lsm.dataset.PlainRecords.fieldsJson(r));
     return o;
   }
 }

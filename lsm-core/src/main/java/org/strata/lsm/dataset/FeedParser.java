@@ -176,6 +176,10 @@ public final class FeedParser {
       }
       for (Map.Entry<String, JsonNode> e : fieldsNode.properties()) {
         String name = e.getKey();
+        if (name.equals(PlainRecords.TYPED_FIELDS)) {
+          throw new RejectedLineException("field name '" + PlainRecords.TYPED_FIELDS + "' is"
+              + " reserved (it lists the typed fields of plain records)");
+        }
         if (!e.getValue().isTextual()) {
           throw new RejectedLineException("field '" + Utf8.printable(name) + "' is "
               + describe(e.getValue()) + "; field values must be strings");

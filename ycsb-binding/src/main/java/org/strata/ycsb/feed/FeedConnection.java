@@ -26,6 +26,7 @@ import org.strata.lsm.Utf8;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetRecord;
 import org.strata.lsm.dataset.FeedParser;
+import org.strata.lsm.dataset.PlainRecords;
 import org.strata.lsm.dataset.FeedRecord;
 
 /**
@@ -49,11 +50,14 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
    * pinned only while a batch is read, never while its reply waits for the client.
    */
   static final int SCAN_BATCH_BYTES = 64 * 1024;
-  private static final JsonFactory JSON = JsonFactory.builder()
-      .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
-      .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
-      .build();
+  /** Reply generators; the mapper gives them a codec, for the trees of plain records. */
+  private static final JsonFactory JSON = new com.fasterxml.jackson.databind.ObjectMapper(
+      JsonFactory.builder()
+          .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+          .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
+          .build()).getFactory();
 
+  private final FeedFormat format;
   private final Dataset dataset;
   private final FeedStats stats;
   private final FeedLimits limits;
@@ -86,7 +90,8 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   }
 
   FeedConnection(Dataset dataset, FeedStats stats, FeedLimits limits, ReplyBudget budget,
-      Executor workers, AtomicBoolean stopping) {
+      Executor workers, AtomicBoolean stopping, FeedFormat format) {
+    this.format = format;
     this.dataset = dataset;
     this.stats = stats;
     this.limits = limits;
@@ -235,7 +240,9 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
     }
     FeedRecord r;
     try {
-      r = parser.parse(l.bytes(), 0, l.bytes().length);
+      r = format.kind() == FeedFormat.Kind.ASTERIXDB
+          ? PlainRecords.parse(l.bytes(), 0, l.bytes().length, format.keyField())
+          : parser.parse(l.bytes(), 0, l.bytes().length);
     } catch (FeedParser.RejectedLineException e) {
       reject(l.number(), e.getMessage());
       return;
@@ -389,11 +396,16 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   private static void writeRecord(JsonGenerator g, DatasetRecord r) throws IOException {
     g.writeStartObject();
     g.writeStringField("key", r.key());
-    g.writeObjectFieldStart("fields");
-    for (Map.Entry<String, String> e : r.fields().entrySet()) {
-      g.writeStringField(e.getKey(), e.getValue());
+    g.writeFieldName("fields");
+    if (r.fields().containsKey(PlainRecords.TYPED_FIELDS)) {
+      g.writeTree(PlainRecords.fieldsJson(r)); // a plain record: its values as they were sent
+    } else {
+      g.writeStartObject();
+      for (Map.Entry<String, String> e : r.fields().entrySet()) {
+        g.writeStringField(e.getKey(), e.getValue());
+      }
+      g.writeEndObject();
     }
-    g.writeEndObject();
     g.writeEndObject();
   }
 
@@ -415,8 +427,8 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
 
   /** Writes one reply object and its newline. */
   private void reply(ReplyBody body) throws IOException {
-    if (closed) {
-      return;
+    if (closed || format.kind() == FeedFormat.Kind.ASTERIXDB) {
+      return; // AsterixDB's socket feed answers nothing; its clients read nothing
     }
     JsonGenerator g = JSON.createGenerator(writer, JsonEncoding.UTF8);
     g.writeStartObject();

@@ -41,8 +41,8 @@ public final class FeedServer implements AutoCloseable {
   private final ReplyBudget budget;
   private final Channel channel;
 
-  private FeedServer(Dataset dataset, String host, int port, FeedLimits limits)
-      throws InterruptedException {
+  private FeedServer(Dataset dataset, String host, int port, FeedLimits limits,
+      FeedFormat format) throws InterruptedException {
     budget = new ReplyBudget(limits.replyBytesPerConnection(), limits.replyBytesTotal(), stats);
     long perConnection = limits.replyBytesPerConnection();
     ServerBootstrap b = new ServerBootstrap()
@@ -57,7 +57,8 @@ public final class FeedServer implements AutoCloseable {
           @Override
           protected void initChannel(SocketChannel ch) {
             ch.pipeline().addLast(new LineBasedFrameDecoder(limits.maxLineBytes(), true, false),
-                new FeedConnection(dataset, stats, limits, budget, workers, stopping));
+                new FeedConnection(dataset, stats, limits, budget, workers, stopping,
+                    format));
           }
         });
     channel = b.bind(host, port).sync().channel();
@@ -74,8 +75,14 @@ public final class FeedServer implements AutoCloseable {
 
   /** Starts a server for {@code dataset} on {@code host:port} with {@code limits}. */
   public static FeedServer start(Dataset dataset, String host, int port, FeedLimits limits) {
+    return start(dataset, host, port, limits, FeedFormat.STRATA);
+  }
+
+  /** Starts a server whose connections send lines of {@code format}. */
+  public static FeedServer start(Dataset dataset, String host, int port, FeedLimits limits,
+      FeedFormat format) {
     try {
-      return new FeedServer(dataset, host, port, limits);
+      return new FeedServer(dataset, host, port, limits, format);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while binding the feed server", e);

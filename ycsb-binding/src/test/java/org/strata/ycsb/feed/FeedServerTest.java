@@ -426,4 +426,45 @@ class FeedServerTest {
       assertThat(refused.get("reason").asText()).contains("{\"op\":\"stats\"} alone");
     }
   }
+
+  /**
+   * --format asterixdb: plain records keyed by a field, values of every JSON type stored and read
+   * back as they were sent, bad lines counted, and nothing sent back to the client.
+   */
+  @Test
+  void asterixDbStylePlainRecordsAreStoredFaithfullyAndNothingIsSentBack() throws Exception {
+    try (Dataset ds = Dataset.open(tmp.resolve("ds"), config(1 << 20, 0))) {
+      try (FeedServer server = FeedServer.start(ds, "127.0.0.1", 0, FeedLimits.defaults(),
+              FeedFormat.asterixdb("id"));
+          Socket s = new Socket("127.0.0.1", server.port())) {
+        String lines = String.join("\n",
+            "{\"id\":\"t1\",\"text\":\"hello\"}",
+            "{\"key\":\"k2\",\"fields\":{\"field1\":\"a\"}}",
+            "{\"id\":2,\"n\":5,\"field1\":\"b\",\"tags\":[\"x\",1.5],\"ok\":false}")
+            + "\n";
+        s.getOutputStream().write(lines.getBytes(StandardCharsets.UTF_8));
+        s.getOutputStream().flush();
+        // Bounded wait for the three lines to be taken (applied or rejected).
+        for (int i = 0; i < 2000 && server.stats().applied() + server.stats().rejected() < 3;
+            i++) {
+          Thread.sleep(5);
+        }
+        assertThat(server.stats().applied()).isEqualTo(2);
+        assertThat(server.stats().rejected()).isEqualTo(1);
+        s.shutdownOutput();
+        assertThat(s.getInputStream().read()).as("the server sent nothing back").isEqualTo(-1);
+      }
+      assertThat(plain(ds.get("t1").orElseThrow()))
+          .isEqualTo(JSON.readTree("{\"id\":\"t1\",\"text\":\"hello\"}"));
+      assertThat(plain(ds.get("2").orElseThrow())).isEqualTo(JSON.readTree(
+          "{\"id\":2,\"n\":5,\"field1\":\"b\",\"tags\":[\"x\",1.5],\"ok\":false}"));
+      assertThat(ds.queryEq("by_field1", "b")).extracting(r -> r.key()).containsExactly("2");
+      assertThat(ds.get("k2")).isEmpty();
+    }
+  }
+
+  /** The stored record's fields as the JSON the client sent. */
+  private static JsonNode plain(org.strata.lsm.dataset.DatasetRecord r) throws Exception {
+    return JSON.readTree(org.strata.lsm.dataset.PlainRecords.fieldsJson(r).toString());
+  }
 }
