@@ -96,9 +96,9 @@ final class EngineStats {
     }
   }
 
-  /** A writer waits for {@code cause}; starts a stall unless one of that cause is ongoing. */
-  void stalled(StallCause cause, long nowNanos) {
-    stalls.waiting(cause, nowNanos);
+  /** The write stalls of this index. */
+  StallTracker stalls() {
+    return stalls;
   }
 
   /** A writer was admitted: ends an ongoing stall. */

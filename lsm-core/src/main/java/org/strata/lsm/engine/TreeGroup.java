@@ -260,39 +260,36 @@ public final class TreeGroup implements AutoCloseable {
    * memory-full stall), and fails while a tree's flush has failed.
    */
   private void admitMemory() {
-    lock.lock();
-    try {
-      boolean waited = false;
-      while (true) {
-        ensureOpen();
-        WriteAdmission.Decision d = admission.decide(memoryState());
-        switch (d.action()) {
-          case ADMIT -> {
-            if (waited) {
-              stalls.end(clock.nanoTime());
-            }
-            return;
-          }
-          case SEAL -> sealAll();
-          case WAIT -> {
-            stalls.waiting(d.cause().stallCause(), clock.nanoTime());
-            waited = true;
-            changed.await();
-          }
-          case FAIL -> throw new StorageException("writes are stopped: "
-              + (d.cause() == WriteAdmission.Cause.BACKGROUND_ERROR
-                  ? "a background flush of an index failed: "
-                  : "every memory component of an index is full and its last flush failed: ")
-              + d.error() + "; flush() retries it", d.error());
-          default -> throw new IllegalStateException(d.toString());
-        }
+    AdmissionLoop.admit(admission, lock, changed, clock, stalls, new AdmissionLoop.Site() {
+      @Override
+      public void ensureOpen() {
+        TreeGroup.this.ensureOpen();
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StrataException("interrupted while waiting for a write stall to end", e);
-    } finally {
-      lock.unlock();
-    }
+
+      @Override
+      public WriteAdmission.State state(long unpacedBytes) {
+        return memoryState();
+      }
+
+      @Override
+      public void seal() {
+        sealAll();
+      }
+
+      @Override
+      public void pace(long bytes) {
+        throw new IllegalStateException("a partition's writes are not paced");
+      }
+
+      @Override
+      public StorageException failure(WriteAdmission.Decision d) {
+        return new StorageException("writes are stopped: "
+            + (d.cause() == WriteAdmission.Cause.BACKGROUND_ERROR
+                ? "a background flush of an index failed: "
+                : "every memory component of an index is full and its last flush failed: ")
+            + d.error() + "; flush() retries it", d.error());
+      }
+    }, 0);
   }
 
   /** What a writer of the group sees of its memory. Caller holds {@code lock}. */

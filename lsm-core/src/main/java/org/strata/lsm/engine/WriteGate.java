@@ -65,40 +65,32 @@ final class WriteGate {
    * @throws StorageException if a flush failure stops writes
    */
   void admit(WriteAdmission.Memory checked, long unpacedBytes) {
-    long unpaced = unpacedBytes;
-    boolean waited = false;
-    lock.lock();
-    try {
-      while (true) {
+    AdmissionLoop.admit(admission, lock, changed, clock, stats.stalls(), new AdmissionLoop.Site() {
+      @Override
+      public void ensureOpen() {
         ensureOpen.run();
-        WriteAdmission.Decision d = admission.decide(state(checked, unpaced));
-        switch (d.action()) {
-          case ADMIT -> {
-            if (waited) {
-              stats.stallEnded(clock.nanoTime());
-            }
-            return;
-          }
-          case SEAL -> seal();
-          case PACE -> {
-            pace(d.bytes());
-            unpaced = 0;
-          }
-          case WAIT -> {
-            stats.stalled(d.cause().stallCause(), clock.nanoTime());
-            waited = true;
-            changed.await();
-          }
-          case FAIL -> throw failure(d);
-          default -> throw new IllegalStateException(d.toString());
-        }
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StrataException("interrupted while waiting for a write stall to end", e);
-    } finally {
-      lock.unlock();
-    }
+
+      @Override
+      public WriteAdmission.State state(long unpaced) {
+        return WriteGate.this.state(checked, unpaced);
+      }
+
+      @Override
+      public void seal() {
+        WriteGate.this.seal();
+      }
+
+      @Override
+      public void pace(long bytes) {
+        WriteGate.this.pace(bytes);
+      }
+
+      @Override
+      public StorageException failure(WriteAdmission.Decision d) {
+        return WriteGate.this.failure(d);
+      }
+    }, unpacedBytes);
   }
 
   private WriteAdmission.State state(WriteAdmission.Memory checked, long unpaced) {
@@ -110,16 +102,13 @@ final class WriteGate {
         merges.mergePending());
   }
 
-  /** Acquires {@code bytes} from the write limiter without holding the tree lock. */
+  /** Acquires {@code bytes} from the write limiter (the loop has released the tree lock). */
   private void pace(long bytes) {
-    lock.unlock();
     try {
       writeLimiter.acquire(bytes, false);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StrataException("interrupted while pacing a write", e);
-    } finally {
-      lock.lock();
     }
   }
 
