@@ -41,9 +41,10 @@ import org.strata.lsm.wal.WriteAheadLog;
  * manifestLock} ({@link VersionSet}), {@code lock} (declared here: the tree lock, which guards
  * the version set's counters and run list, the merge bookkeeping, flush state, statistics and
  * stalls; its condition {@code changed} is signalled on every change a writer or waiter may wait
- * for), then the switch lock of {@link MemoryComponents}. Writers log and insert under the shared
- * side of the switch lock only. A dataset partition's {@link TreeGroup} lock comes before all of
- * them. {@code closing} is volatile: it is read without the lock.
+ * for), then the switch lock of {@link MemoryComponents}; the queue lock of the {@link
+ * FlushExecutor} is innermost. Writers log and insert under the shared side of the switch lock
+ * only. A dataset partition's {@link TreeGroup} locks come before all of them. {@code closing} is
+ * volatile: it is read without the lock.
  *
  * <p>Directory layout: {@code config.json}, {@code MANIFEST}, {@code LOCK}, component files {@code
  * <number>.cmp} and the log in {@code wal/} (or {@code log.dir}).
