@@ -31,6 +31,8 @@ import java.util.Map;
  *     analogue of RocksDB's {@code estimate-pending-compaction-bytes}; merges the policy has not
  *     asked for are not counted, see docs/compare.md)
  * @param stalledNow true while a writer is waiting (a stall of any cause is ongoing)
+ * @param backgroundError the sticky error of a background flush that stops writes until a {@code
+ *     flush()} succeeds (its exception as text), or null while there is none
  */
 public record StoreStats(
     int diskComponents,
@@ -51,7 +53,8 @@ public record StoreStats(
     long pageCacheMisses,
     long diskBytes,
     long pendingMergeBytes,
-    boolean stalledNow) {
+    boolean stalledNow,
+    String backgroundError) {
 
   /** Count and total duration of stalls of one cause. */
   public record StallTotals(long count, double seconds) {}

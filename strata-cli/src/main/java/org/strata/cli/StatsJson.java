@@ -65,6 +65,9 @@ final class StatsJson {
     }
     o.put("pageCacheHits", s.pageCacheHits());
     o.put("pageCacheMisses", s.pageCacheMisses());
+    if (s.backgroundError() != null) {
+      o.put("backgroundError", s.backgroundError()); // only when writes are stopped by one
+    }
     return o;
   }
 }

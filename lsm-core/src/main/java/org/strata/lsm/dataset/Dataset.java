@@ -6,20 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.function.Predicate;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.strata.lsm.CorruptionException;
 import org.strata.lsm.InvalidConfigurationException;
-import org.strata.lsm.KeyValue;
 import org.strata.lsm.Limits;
-import org.strata.lsm.ScanCursor;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StorageException;
 import org.strata.lsm.StoreEnvironment;
@@ -45,9 +40,8 @@ import org.strata.lsm.io.IoThrottle;
  * write is one log record covering every index it touches, so recovery never leaves a secondary
  * index disagreeing with the primary. Thread-safe.
  *
- * <p>Secondary queries follow the paper's plan: scan the secondary index of every partition for the
- * matching primary keys, sort them, fetch each record from the primary index, and keep those whose
- * field still matches (under {@code lazy} maintenance stale entries are dropped there).
+ * <p>Scans and secondary queries span partitions: see {@link DatasetQueries} (under {@code lazy}
+ * maintenance stale secondary entries are dropped there).
  *
  * <p>Directory: {@code dataset.json}, {@code LOCK}, and {@code p<i>/} per partition holding {@code
  * wal/} and one directory per index ({@code primary}, then each secondary by name).
@@ -236,7 +230,7 @@ public final class Dataset implements AutoCloseable {
   }
 
   /** The UTF-8 bytes of a primary key; refuses a key that is not valid Unicode or too long. */
-  private static byte[] keyBytes(String key) {
+  static byte[] keyBytes(String key) {
     if (key == null) {
       throw new IllegalArgumentException("primary key is missing");
     }
@@ -289,57 +283,9 @@ public final class Dataset implements AutoCloseable {
    * @return the number of records visited
    */
   public int scan(String from, boolean inclusive, int limit, Predicate<DatasetRecord> visitor) {
-    if (limit < 0) {
-      throw new IllegalArgumentException("scan limit must be 0 or more, got " + limit);
-    }
-    byte[] lo = from == null ? null : keyBytes(from);
-    if (lo != null && !inclusive) {
-      lo = Arrays.copyOf(lo, lo.length + 1); // the smallest key above from: from + 0x00
-    }
+    byte[] lo = DatasetQueries.scanStart(from, inclusive, limit);
     ensureOpen();
-    List<ScanCursor> cursors = new ArrayList<>();
-    try {
-      PriorityQueue<ScanHead> heads = new PriorityQueue<>(
-          (a, b) -> Arrays.compareUnsigned(a.entry().key(), b.entry().key()));
-      for (Partition p : partitions) {
-        ScanCursor c = p.primary().scan(lo, null);
-        cursors.add(c);
-        if (c.hasNext()) {
-          heads.add(new ScanHead(c.next(), c, p));
-        }
-      }
-      int visited = 0;
-      boolean more = true;
-      while (more && visited < limit && !heads.isEmpty()) {
-        ScanHead h = heads.poll();
-        byte[] k = h.entry().key();
-        visited++;
-        more = visitor.test(new DatasetRecord(storedKey(k),
-            h.partition().decodeRecord(k, h.entry().value())));
-        if (more && h.cursor().hasNext()) {
-          heads.add(new ScanHead(h.cursor().next(), h.cursor(), h.partition()));
-        }
-      }
-      return visited;
-    } finally {
-      cursors.forEach(ScanCursor::close);
-    }
-  }
-
-  /** A partition's next primary entry in a merged scan. */
-  private record ScanHead(KeyValue entry, ScanCursor cursor, Partition partition) {}
-
-  /**
-   * A stored primary key as text. Keys are stored only after a strict conversion, so bytes that
-   * are not UTF-8 are damage, reported as corruption rather than served changed.
-   */
-  private String storedKey(byte[] key) {
-    try {
-      return Utf8.decode(key, "stored primary key");
-    } catch (IllegalArgumentException e) {
-      throw new CorruptionException(dir, -1, e.getMessage() + " (bytes "
-          + Arrays.toString(key) + ")");
-    }
+    return queries().scan(lo, limit, visitor);
   }
 
   // ---- secondary queries --------------------------------------------------------------------
@@ -358,57 +304,12 @@ public final class Dataset implements AutoCloseable {
    */
   public List<DatasetRecord> queryRange(String index, String from, String to) {
     ensureOpen();
-    int idx = indexNumber(index);
-    String field = config.secondaryIndexes().get(idx).field();
-    byte[] fromBytes = from == null ? null : Utf8.encode(from, "lower bound of the query on",
-        index);
-    byte[] toBytes = to == null ? null : Utf8.encode(to, "upper bound of the query on", index);
-    byte[] lo = fromBytes == null ? null : SecondaryKey.lowerBound(fromBytes);
-    byte[] hi = toBytes == null ? null : SecondaryKey.upperBound(toBytes);
-    List<byte[]> candidates = new ArrayList<>();
-    for (Partition p : partitions) {
-      try (ScanCursor c = p.secondary(idx).scan(lo, hi)) {
-        while (c.hasNext()) {
-          candidates.add(SecondaryKey.decode(c.next().key()).primaryKey());
-        }
-      }
-    }
-    candidates.sort(Arrays::compareUnsigned);
-    List<DatasetRecord> out = new ArrayList<>();
-    byte[] previous = null;
-    for (byte[] pk : candidates) {
-      if (previous != null && Arrays.equals(previous, pk)) {
-        continue; // lazy maintenance may list a key under several (stale) values
-      }
-      previous = pk;
-      Optional<Map<String, String>> rec = partitionFor(pk).get(pk);
-      if (rec.isEmpty()) {
-        continue; // deleted: a stale entry (lazy) or a delete that ran since the scan
-      }
-      String v = rec.get().get(field);
-      if (v == null) {
-        continue;
-      }
-      byte[] vb = Utf8.encode(v, "value of field", field);
-      if ((fromBytes != null && Arrays.compareUnsigned(vb, fromBytes) < 0)
-          || (toBytes != null && Arrays.compareUnsigned(vb, toBytes) > 0)) {
-        continue; // the record changed: a stale entry (lazy) or an update since the scan
-      }
-      out.add(new DatasetRecord(storedKey(pk), rec.get()));
-    }
-    return out;
+    return queries().queryRange(index, from, to);
   }
 
-  private int indexNumber(String index) {
-    List<SecondaryIndexSpec> all = config.secondaryIndexes();
-    for (int i = 0; i < all.size(); i++) {
-      if (all.get(i).name().equals(index)) {
-        return i;
-      }
-    }
-    List<String> names = all.stream().map(SecondaryIndexSpec::name).toList();
-    throw new IllegalArgumentException("dataset " + dir + " has no secondary index '" + index
-        + "'; its secondary indexes: " + (names.isEmpty() ? "none" : String.join(", ", names)));
+  /** Scans and queries over the partitions' trees. */
+  private DatasetQueries queries() {
+    return new DatasetQueries(dir, config, partitions);
   }
 
   // ---- maintenance and introspection --------------------------------------------------------
@@ -469,7 +370,7 @@ public final class Dataset implements AutoCloseable {
    */
   public LsmTree tree(int partition, String index) {
     Partition p = partitions.get(partition);
-    return index.equals(SecondaryIndexSpec.PRIMARY) ? p.primary() : p.secondary(indexNumber(index));
+    return index.equals(SecondaryIndexSpec.PRIMARY) ? p.primary() : p.secondary(queries().indexNumber(index));
   }
 
   /** Index names: {@code primary}, then the secondary indexes in configuration order. */

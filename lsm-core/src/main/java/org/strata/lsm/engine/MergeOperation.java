@@ -1,21 +1,17 @@
 package org.strata.lsm.engine;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.MergeRecord;
-import org.strata.lsm.component.ComponentWriter;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.EntryCursor;
 import org.strata.lsm.component.SequentialLeafScanner;
 import org.strata.lsm.io.Clock;
-import org.strata.lsm.io.Directories;
-import org.strata.lsm.io.WritableFile;
+import org.strata.lsm.io.RepeatedFailures;
 import org.strata.lsm.spi.IoOperation;
 import org.strata.lsm.spi.MergeRequest;
 
@@ -23,13 +19,40 @@ import org.strata.lsm.spi.MergeRequest;
  * A merge of contiguous runs into one run: a k-way merge of sequential scans of the inputs that
  * keeps the newest version of each key, drops anti-matter when the inputs include the index's
  * oldest run, and writes files of at most the target size through the store's throttle. It can be
- * paused between entries and reports its remaining input pages. Its inputs are retained from
- * construction until it finishes or is abandoned.
+ * paused between entries, cancelled (when the index closes) and reports its remaining input
+ * pages. Its inputs are retained from construction until it finishes or is abandoned. It reaches
+ * its index only through {@link Host}.
+ *
+ * <p>Threads. {@link #pause()}, {@link #resume()} and {@link #cancel()} come from other threads;
+ * the merge checks the volatile flags between entries and sleeps on {@code pauseLock} (signalled by
+ * resume and cancel) while paused.
  */
 final class MergeOperation implements IoOperation {
   private static final Logger LOG = LogManager.getLogger(MergeOperation.class);
 
-  private final LsmTree tree;
+  /** What a merge needs from its index (implemented by {@link MergeCoordinator}). */
+  interface Host {
+    /** The index's name, for logs and schedulers. */
+    String name();
+
+    /** Allocates a component file number for an output. */
+    long newFileNumber();
+
+    /** Installs a finished merge: its inputs are replaced by {@code outputs} (maybe none). */
+    void completed(MergeOperation op, List<DiskComponent> outputs, MergeRecord record);
+
+    /** A merge failed or was cancelled; its inputs stay as they are. */
+    void abandoned(MergeOperation op, MergeRecord record);
+
+    /** The last call of every merge, successful or not. */
+    void finished(MergeOperation op, boolean success);
+
+    /** Failures of the index's merges, logged once per distinct error. */
+    RepeatedFailures failures();
+  }
+
+  private final Host tree;
+  private final ComponentFiles files;
   private final MergeRequest request;
   private final List<Run> inputs;
   private final int outputLevel;
@@ -40,6 +63,7 @@ final class MergeOperation implements IoOperation {
   private final AtomicBoolean started = new AtomicBoolean();
   private final Object pauseLock = new Object();
   private volatile boolean paused;
+  private volatile boolean cancelled;
   private volatile long pagesConsumed;
   private long pausedNanos;
 
@@ -48,9 +72,10 @@ final class MergeOperation implements IoOperation {
    * @param inputs the runs the request reads (for a partitioned merge, the chosen files of each)
    * @param dropAntimatter whether the inputs include the oldest data of their key range
    */
-  MergeOperation(LsmTree tree, MergeRequest request, List<Run> inputs, boolean dropAntimatter,
-      Clock clock) {
+  MergeOperation(Host tree, ComponentFiles files, MergeRequest request, List<Run> inputs,
+      boolean dropAntimatter, Clock clock) {
     this.tree = tree;
+    this.files = files;
     this.request = request;
     this.inputs = List.copyOf(inputs);
     this.outputLevel = request.outputLevel();
@@ -125,6 +150,14 @@ final class MergeOperation implements IoOperation {
     }
   }
 
+  /** Stops the merge at its next entry (the index is closing); wakes it if paused. */
+  void cancel() {
+    synchronized (pauseLock) {
+      cancelled = true;
+      pauseLock.notifyAll();
+    }
+  }
+
   /** Thrown inside the merge loop when the store closes. */
   private static final class Cancelled extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -141,9 +174,9 @@ final class MergeOperation implements IoOperation {
     synchronized (pauseLock) {
       if (paused) {
         long t0 = clock.nanoTime();
-        while (paused && !tree.isClosing()) {
+        while (paused && !cancelled) {
           try {
-            pauseLock.wait(50);
+            pauseLock.wait();
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new Cancelled();
@@ -160,18 +193,18 @@ final class MergeOperation implements IoOperation {
       throw new IllegalStateException("a merge runs only once");
     }
     long startMillis = clock.currentTimeMillis();
-    List<Path> written = new ArrayList<>();
+    List<ComponentFiles.Output> written = new ArrayList<>();
     List<DiskComponent> outputs = new ArrayList<>();
     int inputComponents = 0;
     for (Run r : inputs) {
       inputComponents += r.components().size();
     }
     boolean success = false;
-    String outcome = "ok";
+    String outcome = "aborted"; // unless it completes, is cancelled or fails with an exception
     long outPages = 0;
     long outBytes = 0;
     try {
-      if (tree.isClosing()) {
+      if (cancelled) {
         throw new Cancelled();
       }
       LOG.info("merge started: {} components ({} pages) of {}", inputComponents,
@@ -182,16 +215,17 @@ final class MergeOperation implements IoOperation {
       }
       MergeRecord rec = new MergeRecord(startMillis, clock.currentTimeMillis(),
           pausedNanos, inputComponents, totalInputPages, outPages, outBytes, outputLevel, "ok");
-      tree.mergeCompleted(this, outputs, rec);
+      tree.completed(this, outputs, rec);
       success = true;
-      tree.mergeFailures().succeeded();
+      outcome = "ok";
+      tree.failures().succeeded();
       LOG.info("merge finished: {} components ({} pages) of {} into {} file(s), {} bytes, level {}",
           inputComponents, totalInputPages, tree.name(), outputs.size(), outBytes, outputLevel);
     } catch (Cancelled e) {
       outcome = "cancelled";
-    } catch (Throwable e) {
+    } catch (IOException | RuntimeException e) {
       outcome = "failed: " + e;
-      tree.mergeFailures().failed(e, "its inputs stay in place (a repeat of the same error is"
+      tree.failures().failed(e, "its inputs stay in place (a repeat of the same error is"
           + " only counted)");
     } finally {
       if (!success) {
@@ -199,25 +233,25 @@ final class MergeOperation implements IoOperation {
           c.markObsolete();
           c.release();
         }
-        for (Path p : written) {
-          deleteQuietly(p);
+        for (ComponentFiles.Output o : written) {
+          o.discard();
         }
-        tree.mergeAbandoned(this, new MergeRecord(startMillis, clock.currentTimeMillis(),
+        tree.abandoned(this, new MergeRecord(startMillis, clock.currentTimeMillis(),
             pausedNanos, inputComponents, pagesConsumed, outPages, outBytes, outputLevel,
             outcome));
       }
       releaseInputs();
-      tree.mergeFinished(this, success);
+      tree.finished(this, success);
     }
   }
 
   /** Releases the inputs of a merge the scheduler dropped without running. */
   void abandonUnstarted() {
     if (started.compareAndSet(false, true)) {
-      tree.mergeAbandoned(this, new MergeRecord(clock.currentTimeMillis(),
+      tree.abandoned(this, new MergeRecord(clock.currentTimeMillis(),
           clock.currentTimeMillis(), 0, 0, 0, 0, 0, outputLevel, "cancelled"));
       releaseInputs();
-      tree.mergeFinished(this, false);
+      tree.finished(this, false);
     }
   }
 
@@ -227,7 +261,8 @@ final class MergeOperation implements IoOperation {
     }
   }
 
-  private long merge(List<Path> written, List<DiskComponent> outputs) throws IOException {
+  private long merge(List<ComponentFiles.Output> written, List<DiskComponent> outputs)
+      throws IOException {
     List<SequentialLeafScanner> scanners = new ArrayList<>();
     List<EntryCursor> sources = new ArrayList<>();
     for (Run r : inputs) {
@@ -248,71 +283,43 @@ final class MergeOperation implements IoOperation {
       }
     }
     long pages = 0;
-    List<Path> tmps = new ArrayList<>();
-    List<Long> numbers = new ArrayList<>();
-    WritableFile file = null;
-    ComponentWriter writer = null;
+    ComponentFiles.Output out = null;
     try (MergingCursor cursor = new MergingCursor(sources, dropAntimatter)) {
       long entries = 0;
       while (cursor.next()) {
         checkpoint(); // a paused merge stops within one entry, so within one page
+        if (cancelled) {
+          throw new Cancelled();
+        }
         if ((++entries & 7) == 0) {
-          if (tree.isClosing()) {
-            throw new Cancelled();
-          }
           long consumed = 0;
           for (SequentialLeafScanner s : scanners) {
             consumed += s.pagesRead();
           }
           pagesConsumed = consumed;
         }
-        if (writer == null) {
-          long n = tree.allocateFileNumber();
-          Path tmp = tree.directory(n, true);
-          numbers.add(n);
-          tmps.add(tmp);
-          written.add(tmp);
-          file = tree.environment().fileIo().create(tmp);
-          writer = tree.newWriter(file, minId, maxId, maxLsn);
+        if (out == null) {
+          out = files.create(tree.newFileNumber(), minId, maxId, maxLsn, false);
+          written.add(out);
         }
-        writer.add(cursor.key(), cursor.value());
-        if (writer.bytesProduced() >= targetFileSize) {
-          writer.finish();
-          pages += writer.pageCount();
-          writer = null;
-          file = null;
+        out.add(cursor.key(), cursor.value());
+        if (out.bytesProduced() >= targetFileSize) {
+          out.finish();
+          pages += out.pageCount();
+          out = null;
         }
       }
-      if (writer != null) {
-        writer.finish();
-        pages += writer.pageCount();
-        writer = null;
-        file = null;
-      }
-    } finally {
-      if (writer != null) {
-        writer.close();
-      }
-      if (file != null) {
-        file.close();
+      if (out != null) {
+        out.finish();
+        pages += out.pageCount();
+        out = null;
       }
     }
     pagesConsumed = totalInputPages;
-    for (int i = 0; i < tmps.size(); i++) {
-      Path fin = tree.directory(numbers.get(i), false);
-      Directories.atomicRename(tmps.get(i), fin);
-      written.set(written.indexOf(tmps.get(i)), fin);
-      outputs.add(DiskComponent.open(fin, numbers.get(i), tree.cache()));
+    for (ComponentFiles.Output o : written) {
+      outputs.add(o.install());
     }
     return pages;
-  }
-
-  private static void deleteQuietly(Path p) {
-    try {
-      Files.deleteIfExists(p);
-    } catch (IOException e) {
-      LOG.warn("cannot delete {}: {}", p, e.toString());
-    }
   }
 
   @Override

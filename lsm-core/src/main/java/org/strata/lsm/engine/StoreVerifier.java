@@ -206,7 +206,7 @@ public final class StoreVerifier {
         if (n.endsWith(".tmp")) {
           notes.add(p + ": a temporary file left by an interrupted write; the next open deletes"
               + " it");
-        } else if (LsmTree.isComponentFile(n) && !listed.contains(n)) {
+        } else if (ComponentFiles.isComponentFile(n) && !listed.contains(n)) {
           notes.add(p + ": a component file the manifest does not list (left by an interrupted"
               + " flush or merge); the next open deletes it");
         }

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -36,9 +35,17 @@ import org.strata.lsm.wal.WriteAheadLog;
  * <p>Memory. The active memory components of all trees are sealed together when their sum reaches
  * the budget ({@code memory-component.size}), under an exclusive switch lock that writers take
  * shared, so in every tree a memory component holds exactly the writes logged between two seals.
- * Each tree then flushes on its own thread; writers stall ({@code memory-full}) while some tree
- * still holds {@code memory-component.count} memory components. A tree whose merges lag stalls the
- * writes that touch it ({@code constraint}, counted by that tree).
+ * The trees then flush, in turn, on the group's one {@link FlushExecutor} (its class comment says
+ * why one per group); writers stall ({@code memory-full}) while some tree still holds {@code
+ * memory-component.count} memory components. A tree whose merges lag stalls the writes that touch
+ * it ({@code constraint}, counted by that tree). Whether a write waits, and why, is {@link
+ * WriteAdmission}'s decision, for the group's memory budget as for each tree's constraint. A tree
+ * whose background flush failed fails every write of the group until a flush succeeds.
+ *
+ * <p>Locks. {@code lock} (the group's) comes before any tree's lock; the group's {@code
+ * switchLock} is taken shared by writers and exclusively to seal all trees, under {@code lock}.
+ * Waits on {@code changed} are signalled by seals, by every member flush that ends (durable or
+ * failed) and by close.
  *
  * <p>Log truncation. After each flush the log drops the segments every tree is done with: those
  * below the lowest sequence number still in any tree's unflushed (or not yet durably listed)
@@ -65,6 +72,8 @@ public final class TreeGroup implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final StallTracker stalls = new StallTracker();
+  private final WriteAdmission admission = new WriteAdmission(WriteAdmission.Admission.ASAP, 1);
+  private final FlushExecutor executor;
   private WriteAheadLog wal;
   private boolean closing;
 
@@ -75,6 +84,8 @@ public final class TreeGroup implements AutoCloseable {
     this.logSettings = logSettings;
     this.throttle = throttle;
     this.clock = clock;
+    this.executor = new FlushExecutor(dir.getFileName() == null ? dir.toString()
+        : dir.getFileName().toString());
   }
 
   /**
@@ -99,9 +110,9 @@ public final class TreeGroup implements AutoCloseable {
       long lsnFloor = 0;
       for (int i = 0; i < members.size(); i++) {
         Member m = members.get(i);
-        LsmTree t = LsmTree.openMember(dir.resolve(m.name()), m.config(), env, g);
+        LsmTree t = LsmTree.openMember(dir.resolve(m.name()), m.config(), env, g, g.executor);
         g.trees.add(t);
-        flushed[i] = t.flushedLsn();
+        flushed[i] = t.member().flushedLsn();
         replayFrom = Math.min(replayFrom, flushed[i]);
         lsnFloor = Math.max(lsnFloor, flushed[i]);
       }
@@ -118,7 +129,7 @@ public final class TreeGroup implements AutoCloseable {
                   + t + " but the partition has " + flushed.length);
             }
             if (lsn > flushed[t]) {
-              g.trees.get(t).insert(Arrays.copyOfRange(op.key(), 1, op.key().length), op.value(),
+              g.trees.get(t).member().insert(Arrays.copyOfRange(op.key(), 1, op.key().length), op.value(),
                   lsn);
               replayed[t]++;
             }
@@ -172,6 +183,7 @@ public final class TreeGroup implements AutoCloseable {
         cause.addSuppressed(e);
       }
     }
+    executor.stop();
     if (wal != null) {
       wal.close();
     }
@@ -219,7 +231,7 @@ public final class TreeGroup implements AutoCloseable {
     }
     for (int i = 0; i < touched.length; i++) {
       if (touched[i]) {
-        trees.get(i).awaitConstraint();
+        trees.get(i).member().awaitConstraint();
       }
     }
     admitMemory();
@@ -230,7 +242,7 @@ public final class TreeGroup implements AutoCloseable {
       long first = lsn - ops.size() + 1;
       for (int i = 0; i < ops.size(); i++) {
         Op op = ops.get(i);
-        trees.get(op.tree()).insert(op.key(), op.value(), first + i);
+        trees.get(op.tree()).member().insert(op.key(), op.value(), first + i);
       }
     } finally {
       switchLock.readLock().unlock();
@@ -242,48 +254,59 @@ public final class TreeGroup implements AutoCloseable {
     }
   }
 
-  private long activeBytes() {
-    long sum = 0;
-    for (LsmTree t : trees) {
-      sum += t.activeBytes();
-    }
-    return sum;
+  /**
+   * Carries out {@link WriteAdmission}'s decision on the group's memory budget: seals all trees
+   * when the budget is used up and each can take a seal, waits while some cannot (counting a
+   * memory-full stall), and fails while a tree's flush has failed.
+   */
+  private void admitMemory() {
+    AdmissionLoop.admit(admission, lock, changed, clock, stalls, new AdmissionLoop.Site() {
+      @Override
+      public void ensureOpen() {
+        TreeGroup.this.ensureOpen();
+      }
+
+      @Override
+      public WriteAdmission.State state(long unpacedBytes) {
+        return memoryState();
+      }
+
+      @Override
+      public void seal() {
+        sealAll();
+      }
+
+      @Override
+      public void pace(long bytes) {
+        throw new IllegalStateException("a partition's writes are not paced");
+      }
+
+      @Override
+      public StorageException failure(WriteAdmission.Decision d) {
+        return new StorageException("writes are stopped: "
+            + (d.cause() == WriteAdmission.Cause.BACKGROUND_ERROR
+                ? "a background flush of an index failed: "
+                : "every memory component of an index is full and its last flush failed: ")
+            + d.error() + "; flush() retries it", d.error());
+      }
+    }, 0);
   }
 
-  /** Seals all trees when the budget is used up, or waits while some tree cannot take a seal. */
-  private void admitMemory() {
-    lock.lock();
-    try {
-      boolean waited = false;
-      while (true) {
-        ensureOpen();
-        if (activeBytes() < memoryBudget) {
-          break;
-        }
-        if (trees.stream().allMatch(LsmTree::canSealActive)) {
-          sealAll();
-          continue;
-        }
-        for (LsmTree t : trees) {
-          Throwable err = t.lastFlushError();
-          if (err != null) {
-            throw new StorageException("writes are stopped: every memory component of "
-                + t.directory().getFileName() + " is full and its last flush failed: " + err, err);
-          }
-        }
-        stalls.waiting(StallCause.MEMORY_FULL, clock.nanoTime());
-        waited = true;
-        changed.await(50, TimeUnit.MILLISECONDS);
-      }
-      if (waited) {
-        stalls.end(clock.nanoTime());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StrataException("interrupted while waiting for a write stall to end", e);
-    } finally {
-      lock.unlock();
+  /** What a writer of the group sees of its memory. Caller holds {@code lock}. */
+  private WriteAdmission.State memoryState() {
+    long active = 0;
+    boolean canSeal = true;
+    Throwable background = null;
+    Throwable flushError = null;
+    for (LsmTree t : trees) {
+      GroupMember m = t.member();
+      active += m.activeBytes();
+      canSeal &= m.canSealActive();
+      background = background != null ? background : m.backgroundError();
+      flushError = flushError != null ? flushError : m.lastFlushError();
     }
+    return new WriteAdmission.State(background, 0, 0, Integer.MAX_VALUE,
+        WriteAdmission.Memory.GROUP, active >= memoryBudget, canSeal, flushError, false, false);
   }
 
   /** Seals every non-empty active component and rolls the log. Caller holds {@code lock}. */
@@ -291,7 +314,7 @@ public final class TreeGroup implements AutoCloseable {
     switchLock.writeLock().lock();
     try {
       for (LsmTree t : trees) {
-        t.sealForGroup();
+        t.member().seal();
       }
       wal.roll();
     } finally {
@@ -309,9 +332,14 @@ public final class TreeGroup implements AutoCloseable {
   void flushed() {
     long floor = wal.lastLsn();
     for (LsmTree t : trees) {
-      floor = Math.min(floor, t.logFloor());
+      floor = Math.min(floor, t.member().logFloor());
     }
     wal.truncateUpTo(floor);
+    memberChanged();
+  }
+
+  /** Called by a member whose flush ended (durable or failed): wakes waiting writers. */
+  void memberChanged() {
     lock.lock();
     try {
       changed.signalAll();
@@ -385,6 +413,7 @@ public final class TreeGroup implements AutoCloseable {
         }
       }
     }
+    executor.stop();
     wal.close();
     if (first != null) {
       throw first;

@@ -1,6 +1,5 @@
 package org.strata.lsm.io;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -91,7 +90,7 @@ public final class IoThrottle {
         priorityWaiters++;
       } else {
         while (priorityWaiters > 0) {
-          priorityGone.await(1, TimeUnit.MILLISECONDS);
+          priorityGone.await(); // signalled when the last priority waiter is served
         }
       }
       try {

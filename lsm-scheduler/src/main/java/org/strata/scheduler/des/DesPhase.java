@@ -1,6 +1,7 @@
 package org.strata.scheduler.des;
 
 import java.util.function.Function;
+import org.strata.lsm.engine.WriteAdmission;
 import org.strata.lsm.spi.IoOperation;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergeScheduler;
@@ -15,7 +16,9 @@ import org.strata.lsm.spi.OperationRunner;
  * component constraint violated), is paced under {@code limit} and {@code graded} admission, and
  * then takes {@code 1 / memoryWriteRate} seconds. A full memory component is flushed by the single
  * flush thread (strict priority on the bandwidth); after every flush and every merge the policy is
- * asked once for merges and the constraint is re-evaluated, in the engine's order.
+ * asked once for merges and the constraint is re-evaluated, in the engine's order. Whether a write
+ * is paced or waits, and why, is the engine's own {@link WriteAdmission} decision; the simulator
+ * only carries it out in virtual time.
  */
 final class DesPhase {
   private final DesSetup setup;
@@ -31,6 +34,8 @@ final class DesPhase {
   private final double flushFraction;
   private long activeEntries;
   private int immutables;
+  private final WriteAdmission admission;
+  private final WriteAdmission.Constraint constraint;
   private boolean memoryFull;
   private boolean constraintViolated;
 
@@ -50,6 +55,9 @@ final class DesPhase {
     this.arrivals = arrivals;
     this.observer = observer;
     this.schedulerName = schedulerName;
+    this.admission = new WriteAdmission(WriteAdmission.Admission.parse("admission",
+        setup.admission()), setup.slowdownAt());
+    this.constraint = WriteAdmission.Constraint.parse("constraint", setup.constraint());
     this.io = new VirtualIo(setup.bandwidth());
     this.index = new DesIndex(setup, policyName, policy, io);
     this.metrics = new PhaseMetrics(duration);
@@ -91,11 +99,12 @@ final class DesPhase {
         continue; // arrived, still queued when the phase ends
       }
       double start = dequeued;
-      if (paced()) {
+      if (admission.admission() != WriteAdmission.Admission.ASAP
+          && decide(1).action() == WriteAdmission.Action.PACE) {
         start = Math.max(start, lastAdmit + paceGap);
       }
       advanceTo(start);
-      while (memoryFull || constraintViolated) {
+      for (WriteAdmission.Decision d = decide(0); d.stopped(); d = decide(0)) {
         if (!io.busy()) {
           throw new IllegalStateException("writes are stopped (" + (memoryFull
               ? "memory components full" : "component constraint") + ") but no flush or merge"
@@ -126,17 +135,20 @@ final class DesPhase {
         open ? arrivals.meanRate() : 0, k, index.componentCount(), index.rejectedMerges());
   }
 
-  private boolean paced() {
-    switch (setup.admission()) {
-      case "limit":
-        return true;
-      case "graded":
-        int constraint = index.policy().componentConstraint();
-        return constraint != Integer.MAX_VALUE
-            && index.componentCount() >= setup.slowdownAt() * constraint;
-      default:
-        return false;
-    }
+  /**
+   * The engine's admission decision for the simulated tree: the memory components are full when
+   * the flush has not freed one ({@code memoryFull}; the simulator seals on its own), and the
+   * simulator always waits on a violated constraint (a wait with nothing running is reported as
+   * an error above).
+   *
+   * @param unpaced 1 to ask whether the next write is paced, 0 once it has been
+   */
+  private WriteAdmission.Decision decide(long unpaced) {
+    boolean pacing = unpaced > 0;
+    return admission.decide(new WriteAdmission.State(null, unpaced,
+        pacing ? index.componentCount() : 0,
+        pacing ? index.policy().componentConstraint() : Integer.MAX_VALUE,
+        WriteAdmission.Memory.TREE, memoryFull, false, null, constraintViolated, true));
   }
 
   /** Processes every flush and merge completion up to {@code t}, then moves time to it. */
@@ -203,23 +215,15 @@ final class DesPhase {
   /** The engine's order: the policy reacts once, then the constraint is re-evaluated. */
   private void afterComponentChange() {
     index.diskComponentAdded();
-    MergePolicy policy = index.policy();
-    switch (setup.constraint()) {
-      case "global":
-        constraintViolated = policy.isMergeLagging(index);
-        break;
-      case "local":
-        constraintViolated = policy.isMergeLaggingLocally(index);
-        break;
-      default:
-        constraintViolated = false;
-    }
+    constraintViolated = constraint.violated(index.policy(), index);
     metrics.components(index.componentCount(), index.flushedRunCount());
     updateStall();
   }
 
   private void updateStall() {
-    metrics.stall(io.now(), memoryFull ? PhaseMetrics.Stall.MEMORY
-        : constraintViolated ? PhaseMetrics.Stall.CONSTRAINT : null);
+    WriteAdmission.Decision d = decide(0);
+    metrics.stall(io.now(), !d.stopped() ? null
+        : d.cause().waitFor() == WriteAdmission.WaitFor.FLUSH ? PhaseMetrics.Stall.MEMORY
+        : PhaseMetrics.Stall.CONSTRAINT);
   }
 }

@@ -1,0 +1,178 @@
+package org.strata.lsm.engine;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.strata.lsm.component.ComponentWriter;
+import org.strata.lsm.component.DiskComponent;
+import org.strata.lsm.component.PageCache;
+import org.strata.lsm.io.Clock;
+import org.strata.lsm.io.Directories;
+import org.strata.lsm.io.FileIo;
+import org.strata.lsm.io.IoThrottle;
+import org.strata.lsm.io.WritableFile;
+
+/**
+ * The disk component files of one index, shared by flush and merge: a component is written under
+ * a temporary name ({@code <number>.cmp.tmp}) through the index's I/O throttle, forced (every
+ * {@code io.force-bytes} and at the end), renamed atomically to {@code <number>.cmp}, and opened.
+ * Only the rename makes a file a component; recovery deletes temporary files and components the
+ * manifest does not list (docs/format.md).
+ */
+final class ComponentFiles {
+  private static final Logger LOG = LogManager.getLogger(ComponentFiles.class);
+  private static final String SUFFIX = ".cmp";
+  private static final String TEMPORARY = ".tmp";
+
+  private final Path dir;
+  private final FileIo io;
+  private final PageCache cache;
+  private final IoThrottle throttle;
+  private final long forceBytes;
+  private final int pageSize;
+  private final double bloomFalsePositiveRate;
+  private final Clock clock;
+
+  /**
+   * @param forceBytes force a file every this many bytes ({@code io.force-bytes}; 0: at the end)
+   * @param pageSize target page size ({@code io.page-size})
+   * @param bloomFalsePositiveRate {@code bloom-filter.false-positive-rate}
+   */
+  ComponentFiles(Path dir, FileIo io, PageCache cache, IoThrottle throttle, long forceBytes,
+      int pageSize, double bloomFalsePositiveRate, Clock clock) {
+    this.dir = dir;
+    this.io = io;
+    this.cache = cache;
+    this.throttle = throttle;
+    this.forceBytes = forceBytes;
+    this.pageSize = pageSize;
+    this.bloomFalsePositiveRate = bloomFalsePositiveRate;
+    this.clock = clock;
+  }
+
+  /** The file name of component file {@code fileNumber}. */
+  static String fileName(long fileNumber) {
+    return String.format(Locale.ROOT, "%012d%s", fileNumber, SUFFIX);
+  }
+
+  /** True if {@code name} is the name of a component file. */
+  static boolean isComponentFile(String name) {
+    return name.endsWith(SUFFIX) && name.length() == 16 && name.substring(0, 12).chars()
+        .allMatch(Character::isDigit);
+  }
+
+  /** True if {@code name} is a temporary file of an interrupted flush or merge. */
+  static boolean isTemporary(String name) {
+    return name.endsWith(TEMPORARY);
+  }
+
+  /** The number of component file {@code name}. */
+  static long fileNumber(String name) {
+    return Long.parseLong(name.substring(0, 12));
+  }
+
+  /** The page cache the components read through. */
+  PageCache cache() {
+    return cache;
+  }
+
+  /** Opens component file {@code fileNumber}; the caller holds the returned reference. */
+  DiskComponent open(long fileNumber) {
+    return DiskComponent.open(dir.resolve(fileName(fileNumber)), fileNumber, cache);
+  }
+
+  /**
+   * Starts writing component file {@code fileNumber} under its temporary name.
+   *
+   * @param minId oldest flush ordinal the component holds
+   * @param maxId newest flush ordinal the component holds
+   * @param maxLsn highest log sequence number in it
+   * @param priority true for a flush, whose writes go ahead of merges' on the throttle
+   */
+  Output create(long fileNumber, long minId, long maxId, long maxLsn, boolean priority)
+      throws IOException {
+    Path tmp = dir.resolve(fileName(fileNumber) + TEMPORARY);
+    WritableFile f = io.create(tmp);
+    ComponentWriter w = new ComponentWriter(f, throttle, forceBytes, pageSize,
+        bloomFalsePositiveRate, minId, maxId, maxLsn, clock.currentTimeMillis());
+    return new Output(fileNumber, tmp, f, priority ? w.withPriority() : w);
+  }
+
+  /**
+   * A component being written. {@link #finish()} forces and closes the temporary file, {@link
+   * #install()} renames it to its final name and opens it; {@link #discard()} removes whatever
+   * was written (the temporary or the final file).
+   */
+  final class Output {
+    private final long fileNumber;
+    private final Path tmp;
+    private final WritableFile file;
+    private final ComponentWriter writer;
+    private boolean finished;
+    private boolean renamed;
+
+    private Output(long fileNumber, Path tmp, WritableFile file, ComponentWriter writer) {
+      this.fileNumber = fileNumber;
+      this.tmp = tmp;
+      this.file = file;
+      this.writer = writer;
+    }
+
+    /** Appends an entry (keys in ascending order; null value: anti-matter). */
+    void add(byte[] key, byte[] value) throws IOException {
+      writer.add(key, value);
+    }
+
+    /** Bytes written so far. */
+    long bytesProduced() {
+      return writer.bytesProduced();
+    }
+
+    /** Pages written (valid after {@link #finish()}). */
+    long pageCount() {
+      return writer.pageCount();
+    }
+
+    /** The temporary file's path, for error messages. */
+    Path temporaryPath() {
+      return tmp;
+    }
+
+    /** Writes the index levels, filter and footer; forces and closes the file. */
+    void finish() throws IOException {
+      writer.finish();
+      finished = true;
+    }
+
+    /** Renames the finished file to its component name and opens it. */
+    DiskComponent install() throws IOException {
+      if (!finished) {
+        throw new IllegalStateException("component " + tmp + " is not finished");
+      }
+      Directories.atomicRename(tmp, dir.resolve(fileName(fileNumber)));
+      renamed = true;
+      return open(fileNumber);
+    }
+
+    /** Closes the file if still open and deletes what was written; failures are logged. */
+    void discard() {
+      try {
+        if (!finished) {
+          writer.close();
+          file.close();
+        }
+      } catch (IOException e) {
+        LOG.warn("cannot close {}: {}", tmp, e.toString());
+      }
+      Path p = renamed ? dir.resolve(fileName(fileNumber)) : tmp;
+      try {
+        Files.deleteIfExists(p);
+      } catch (IOException e) {
+        LOG.warn("cannot delete {}: {}", p, e.toString());
+      }
+    }
+  }
+}

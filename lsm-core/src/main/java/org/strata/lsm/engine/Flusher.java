@@ -1,0 +1,289 @@
+package org.strata.lsm.engine;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.logging.log4j.Logger;
+import org.strata.lsm.StorageException;
+import org.strata.lsm.StrataException;
+import org.strata.lsm.component.DiskComponent;
+import org.strata.lsm.component.EntryCursor;
+import org.strata.lsm.io.RepeatedFailures;
+import org.strata.lsm.memory.MemoryComponent;
+
+/**
+ * Flushes the sealed memory components of one index, oldest first, on its group's {@link
+ * FlushExecutor}: writes the component through {@link ComponentFiles}, installs it with {@link
+ * VersionSet#logAndApply}, lets the log drop what is now on disk, and tells the merge policy.
+ *
+ * <p>Errors. A failed flush is never retried on its own. If a {@link LsmTree#flush()} caller was
+ * waiting for that component, the error is thrown to that caller (and writers that find every
+ * memory component full fail with it). Otherwise it becomes the sticky <em>background error</em>,
+ * as LevelDB's {@code bg_error_}: it is logged once (repeats are only counted), shown in {@code
+ * stats}, and every write fails with it until a {@code flush()} (which retries the flush) succeeds.
+ * The memory component stays readable and the log keeps its writes throughout.
+ *
+ * <p>State is guarded by the tree lock, and waiters are woken through the tree's condition.
+ */
+final class Flusher {
+  /** What happens around a flush, outside the tree lock. */
+  interface Listener {
+    /** A flush is durable: the log may drop what {@code manifest} lists as flushed. */
+    void durable(Manifest manifest);
+
+    /** A flush is installed and durable: the merge policy may react (a failure is logged). */
+    void flushed();
+
+    /** A flush failed (its error is recorded). */
+    void failed();
+  }
+
+  private final Path dir;
+  private final Logger log;
+  private final ReentrantLock lock;
+  private final Condition changed;
+  private final MemoryComponents memory;
+  private final VersionSet versions;
+  private final ComponentFiles files;
+  private final FlushExecutor executor;
+  private final Listener listener;
+  private final RepeatedFailures failures;
+
+  // Guarded by lock.
+  private Throwable failure;
+  private boolean sticky;
+  private long failureSeq;
+  private boolean retryPermitted;
+  private long requestedUpTo = -1;
+  /** Id of the newest memory component whose flush and policy call have both completed. */
+  private long handledUpTo;
+  private boolean abandoned;
+  private boolean running;
+  private boolean executorDead;
+
+  Flusher(Path dir, Logger log, ReentrantLock lock, Condition changed, MemoryComponents memory,
+      VersionSet versions, ComponentFiles files, FlushExecutor executor, Listener listener) {
+    this.dir = dir;
+    this.log = log;
+    this.lock = lock;
+    this.changed = changed;
+    this.memory = memory;
+    this.versions = versions;
+    this.files = files;
+    this.executor = executor;
+    this.listener = listener;
+    this.failures = new RepeatedFailures(log, "flush of " + dir);
+    executor.register(this);
+  }
+
+  /** A component was sealed: queue a flush (unless a failure waits for {@code flush()}). */
+  void sealed() {
+    executor.submit(this);
+  }
+
+  /**
+   * Flushes every sealed memory component and waits until each is a disk component and the
+   * policy has seen it, retrying a failed flush once. Caller holds the tree lock.
+   *
+   * @throws StorageException if a flush fails meanwhile (naming its cause)
+   */
+  void flushSealed() {
+    long target = memory.newestSealedId();
+    long seq = failureSeq;
+    requestedUpTo = Math.max(requestedUpTo, target);
+    retryPermitted = true;
+    executor.submit(this);
+    try {
+      while (memory.hasSealedUpTo(target) || handledUpTo < target) {
+        if (failureSeq != seq) {
+          throw new StorageException("flush of " + dir + " failed: " + failure, failure);
+        }
+        if (abandoned || executorDead) {
+          throw new StrataException("flushes of " + dir + " have stopped");
+        }
+        changed.await();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StrataException("interrupted while waiting for a flush", e);
+    }
+  }
+
+  /** The sticky background error, or null. Caller holds the tree lock. */
+  Throwable backgroundError() {
+    return sticky ? failure : null;
+  }
+
+  /** The error of the last flush if it failed and none succeeded since, else null. Locked. */
+  Throwable lastError() {
+    return failure;
+  }
+
+  /** Failures since the last success. */
+  long failureCount() {
+    return failures.failures();
+  }
+
+  /**
+   * Starts no more flushes and waits for a running one to end (the tree is closing, after its
+   * last flush, or abandoned). Caller holds the tree lock.
+   */
+  void quiesce() {
+    abandoned = true;
+    changed.signalAll();
+    while (running) {
+      changed.awaitUninterruptibly();
+    }
+  }
+
+  /**
+   * Flushes the oldest sealed component if it may be flushed now; runs on the executor.
+   *
+   * @return true if it flushed one (there may be more)
+   */
+  boolean flushNext() {
+    MemoryComponent mc;
+    lock.lock();
+    try {
+      mc = memory.oldestSealed();
+      if (mc == null || abandoned || failure != null && !retryPermitted) {
+        return false;
+      }
+      retryPermitted = false;
+      running = true;
+    } finally {
+      lock.unlock();
+    }
+    boolean ok = false;
+    try {
+      flush(mc);
+      ok = true;
+    } catch (IOException | RuntimeException e) {
+      failed(mc, e);
+    } finally {
+      if (!ok) {
+        done(-1);
+      }
+    }
+    if (!ok) {
+      return false;
+    }
+    failures.succeeded();
+    lock.lock();
+    try {
+      failure = null;
+      sticky = false;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    try {
+      listener.flushed();
+    } finally {
+      // flush() returns only after the policy has seen the new component, so that a caller's
+      // awaitMerges() covers the merges this flush triggers.
+      done(mc.id());
+    }
+    return true;
+  }
+
+  /** A flush attempt ended; {@code handled} is the id it flushed, or -1. */
+  private void done(long handled) {
+    lock.lock();
+    try {
+      handledUpTo = Math.max(handledUpTo, handled);
+      running = false;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void failed(MemoryComponent mc, Exception e) {
+    boolean requested;
+    lock.lock();
+    try {
+      requested = mc.id() <= requestedUpTo;
+    } finally {
+      lock.unlock();
+    }
+    failures.failed(e, requested
+        ? "the memory component stays readable and flush() retries it (a repeat of the same"
+            + " error is only counted)"
+        : "writes fail until flush() retries it successfully; the memory component stays"
+            + " readable (a repeat of the same error is only counted)");
+    lock.lock();
+    try {
+      failure = e;
+      sticky |= !requested;
+      failureSeq++;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    listener.failed();
+  }
+
+  /** The executor thread ended with {@code e}: no flush will run again. */
+  void executorDied(Throwable e) {
+    log.error("the flush thread of {} stopped; writes fail from now on", dir, e);
+    lock.lock();
+    try {
+      executorDead = true;
+      failure = e;
+      sticky = true;
+      failureSeq++;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    listener.failed();
+  }
+
+  private void flush(MemoryComponent mc) throws IOException {
+    long fileNumber = versions.newFileNumber();
+    long componentId = versions.newComponentId();
+    boolean installed = false;
+    log.info("flush started: component id {} of {} ({} keys)", componentId, dir,
+        mc.entryCount());
+    try {
+      DiskComponent dc = write(mc, fileNumber, componentId);
+      installed = true; // from here the id is the component's, even if the manifest fails
+      Manifest manifest = versions.logAndApply(VersionEdit.flush(mc, dc));
+      listener.durable(manifest);
+      log.info("flush finished: component id {} of {}, {} bytes", componentId, dir,
+          dc.sizeBytes());
+    } finally {
+      if (!installed) {
+        versions.returnComponentId(componentId); // keep component ids equal to flush ordinals
+      }
+    }
+  }
+
+  private DiskComponent write(MemoryComponent mc, long fileNumber, long componentId)
+      throws IOException {
+    ComponentFiles.Output out = null;
+    try {
+      out = files.create(fileNumber, componentId, componentId, mc.maxLsn(), true);
+      try (EntryCursor c = mc.cursor(null, null)) {
+        while (c.next()) {
+          out.add(c.key(), c.value());
+        }
+      }
+      out.finish();
+      return out.install();
+    } catch (IOException e) {
+      Path tmp = dir.resolve(ComponentFiles.fileName(fileNumber) + ".tmp");
+      if (out != null) {
+        out.discard();
+      }
+      throw new StorageException(tmp, "cannot write component file " + tmp + ": " + e, e);
+    } catch (RuntimeException e) {
+      if (out != null) {
+        out.discard();
+      }
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package org.strata.lsm.engine;
+
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * The side of a tree that its {@link TreeGroup} (a dataset partition) uses: the group logs each
+ * write once, inserts into its trees, seals all their active memory components together and
+ * truncates the shared log below every tree's floor. Lock order: the group's lock before the
+ * tree lock.
+ */
+final class GroupMember {
+  private final ReentrantLock lock;
+  private final MemoryComponents memory;
+  private final VersionSet versions;
+  private final Flusher flusher;
+  private final WriteGate gate;
+  private final Runnable ensureOpen;
+
+  GroupMember(ReentrantLock lock, MemoryComponents memory, VersionSet versions, Flusher flusher,
+      WriteGate gate, Runnable ensureOpen) {
+    this.lock = lock;
+    this.memory = memory;
+    this.versions = versions;
+    this.flusher = flusher;
+    this.gate = gate;
+    this.ensureOpen = ensureOpen;
+  }
+
+  /** Waits while the tree's component constraint stops writes; fails on its background error. */
+  void awaitConstraint() {
+    gate.admit(WriteAdmission.Memory.NONE, 0);
+  }
+
+  /** Inserts a logged operation; the group holds its switch lock (shared), so no seal runs. */
+  void insert(byte[] key, byte[] value, long lsn) {
+    memory.active().put(key, value, lsn);
+  }
+
+  /** Bytes the active memory component charges to the memory budget. */
+  long activeBytes() {
+    return memory.active().sizeBytes();
+  }
+
+  /** True when sealing the active memory component would not exceed the memory components. */
+  boolean canSealActive() {
+    return locked(memory::canSealActive);
+  }
+
+  /** Seals a non-empty active memory component; the group holds its switch lock exclusively. */
+  void seal() {
+    lock.lock();
+    try {
+      ensureOpen.run();
+      if (!memory.active().isEmpty()) {
+        gate.seal();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The highest sequence number on disk (the manifest's flushed LSN). */
+  long flushedLsn() {
+    return locked(versions::flushedLsn);
+  }
+
+  /**
+   * The sequence number below which the tree needs nothing from the log: one less than the lowest
+   * number in its unflushed (or not yet durably listed) memory components, or {@link
+   * Long#MAX_VALUE} if there are none.
+   */
+  long logFloor() {
+    long min = locked(() -> Math.min(versions.becomingDurableMinLsn(), memory.minLsn()));
+    return min == Long.MAX_VALUE ? Long.MAX_VALUE : min - 1;
+  }
+
+  /** The error of the last flush if it failed and none has succeeded since, else null. */
+  Throwable lastFlushError() {
+    return locked(flusher::lastError);
+  }
+
+  /** The sticky background error that stops writes, or null. */
+  Throwable backgroundError() {
+    return locked(flusher::backgroundError);
+  }
+
+  private <T> T locked(Supplier<T> read) {
+    lock.lock();
+    try {
+      return read.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,139 @@
+package org.strata.lsm.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.strata.lsm.memory.MemoryComponent;
+
+/**
+ * The memory components of one index: the active one that writers insert into and the sealed
+ * ones waiting for their flush (both listed in the current {@link Version}, active first). Sealing
+ * makes the active component immutable and starts a new one.
+ *
+ * <p>Locks. Writers insert under the shared side of {@code switchLock} (declared here); sealing
+ * takes the exclusive side, so a sealed component holds exactly the writes logged while it was
+ * active. Lock order: the tree lock before {@code switchLock}; {@link #seal()} is called with the
+ * tree lock held. A dataset partition ({@link TreeGroup}) seals its trees under its own switch
+ * lock instead and inserts under it.
+ */
+final class MemoryComponents {
+  private final VersionSet versions;
+  private final Condition changed;
+  private final long size;
+  private final int count;
+  private final Runnable onSeal;
+  /** Writers insert under the read side; sealing takes the write side. After the tree lock. */
+  private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
+
+  private volatile MemoryComponent active;
+  private long nextMemoryId = 1; // guarded by the tree lock
+
+  /**
+   * @param changed the tree's condition, signalled after a seal
+   * @param size bytes at which the active component is full ({@code memory-component.size})
+   * @param count memory components, active and sealed ({@code memory-component.count})
+   * @param onSeal runs inside a seal, under the exclusive switch lock (rolls the tree's own log)
+   */
+  MemoryComponents(VersionSet versions, Condition changed, long size, int count,
+      Runnable onSeal) {
+    this.versions = versions;
+    this.changed = changed;
+    this.size = size;
+    this.count = count;
+    this.onSeal = onSeal;
+  }
+
+  /** Creates the first active component (at open). */
+  MemoryComponent start() {
+    active = new MemoryComponent(nextMemoryId++);
+    return active;
+  }
+
+  /** The active component. Insert into it only under {@link #insertLock()}. */
+  MemoryComponent active() {
+    return active;
+  }
+
+  /** The lock writers hold (shared) while they log and insert. */
+  Lock insertLock() {
+    return switchLock.readLock();
+  }
+
+  /** True when the active component has reached its size. */
+  boolean activeFull() {
+    return active.sizeBytes() >= size;
+  }
+
+  /** True when another memory component may be added. Caller holds the tree lock. */
+  boolean canSeal() {
+    return versions.current().memory.size() < count;
+  }
+
+  /** True when the active component is empty or may be sealed now. Caller holds the tree lock. */
+  boolean canSealActive() {
+    return active.isEmpty() || canSeal();
+  }
+
+  /** Seals the active component and starts a new one. Caller holds the tree lock. */
+  void seal() {
+    switchLock.writeLock().lock();
+    try {
+      MemoryComponent old = active;
+      old.seal();
+      onSeal.run();
+      MemoryComponent fresh = new MemoryComponent(nextMemoryId++);
+      Version v = versions.current();
+      List<MemoryComponent> mem = new ArrayList<>(v.memory.size() + 1);
+      mem.add(fresh);
+      mem.addAll(v.memory);
+      active = fresh;
+      versions.install(new Version(mem, v.runs)).release();
+    } finally {
+      switchLock.writeLock().unlock();
+    }
+    changed.signalAll();
+  }
+
+  /** The oldest sealed component (the next to flush), or null. Caller holds the tree lock. */
+  MemoryComponent oldestSealed() {
+    List<MemoryComponent> mem = versions.current().memory;
+    for (int i = mem.size() - 1; i >= 0; i--) {
+      if (mem.get(i).isSealed()) {
+        return mem.get(i);
+      }
+    }
+    return null;
+  }
+
+  /** The id of the newest sealed component, or -1. Caller holds the tree lock. */
+  long newestSealedId() {
+    long id = -1;
+    for (MemoryComponent mc : versions.current().memory) {
+      if (mc.isSealed()) {
+        id = Math.max(id, mc.id());
+      }
+    }
+    return id;
+  }
+
+  /** True while a sealed component with id at most {@code id} is unflushed. Caller holds lock. */
+  boolean hasSealedUpTo(long id) {
+    for (MemoryComponent mc : versions.current().memory) {
+      if (mc.isSealed() && mc.id() <= id) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The lowest log sequence number in any memory component, or MAX_VALUE. Caller holds lock. */
+  long minLsn() {
+    long min = Long.MAX_VALUE;
+    for (MemoryComponent mc : versions.current().memory) {
+      min = Math.min(min, mc.minLsn());
+    }
+    return min;
+  }
+}

@@ -1,0 +1,359 @@
+package org.strata.lsm.engine;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.logging.log4j.Logger;
+import org.strata.lsm.MergeRecord;
+import org.strata.lsm.StrataException;
+import org.strata.lsm.component.DiskComponent;
+import org.strata.lsm.io.Clock;
+import org.strata.lsm.io.RepeatedFailures;
+import org.strata.lsm.spi.ComponentInfo;
+import org.strata.lsm.spi.KeySketch;
+import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeRequest;
+import org.strata.lsm.spi.MergeScheduler;
+import org.strata.lsm.spi.PolicyDriver;
+import org.strata.lsm.spi.PolicyHost;
+import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.spi.RunList;
+
+/**
+ * The merges of one index: asks the merge policy through the SPI's {@link PolicyDriver} after
+ * every new disk component, turns what it schedules into {@link MergeOperation}s handed to the
+ * {@link MergeScheduler}, installs finished merges through {@link VersionSet#logAndApply}, and
+ * re-evaluates the component constraint that stops writes ({@link WriteAdmission.Constraint}).
+ * It is the engine's {@link MergeContext} (the run list is {@link VersionSet#runList()}) and each
+ * merge's {@link MergeOperation.Host}.
+ *
+ * <p>Locks. {@code policyLock} (declared here) serializes calls into the policy; lock order:
+ * {@code policyLock} before the tree lock. The live merges and the constraint flag are guarded by
+ * the tree lock; waiters are woken through the tree's condition.
+ */
+final class MergeCoordinator implements MergeOperation.Host {
+  private final String name;
+  private final Logger log;
+  private final ReentrantLock lock;
+  private final Condition changed;
+  private final VersionSet versions;
+  private final ComponentFiles files;
+  private final EngineStats stats;
+  private final MergePolicy policy;
+  private final PolicyDriver driver;
+  private final MergeScheduler scheduler;
+  private final WriteAdmission.Constraint constraint;
+  private final Clock clock;
+  private final RepeatedFailures failures;
+  private final Context context = new Context();
+  /** Serializes calls into the policy. Taken before the tree lock. */
+  private final Object policyLock = new Object();
+
+  // Guarded by lock.
+  private final Set<MergeOperation> live = new HashSet<>();
+  private boolean constraintViolated;
+  private boolean closing;
+
+  /**
+   * @param policyName the policy's configured name, for errors
+   * @param constraint which constraint stops writes ({@code flow-control.constraint})
+   */
+  MergeCoordinator(String name, Logger log, ReentrantLock lock, Condition changed,
+      VersionSet versions, ComponentFiles files, EngineStats stats, String policyName,
+      MergePolicy policy, MergeScheduler scheduler, WriteAdmission.Constraint constraint,
+      Clock clock) {
+    this.name = name;
+    this.log = log;
+    this.lock = lock;
+    this.changed = changed;
+    this.versions = versions;
+    this.files = files;
+    this.stats = stats;
+    this.policy = policy;
+    this.driver = new PolicyDriver(policyName, policy);
+    this.scheduler = scheduler;
+    this.constraint = constraint;
+    this.clock = clock;
+    this.failures = new RepeatedFailures(log, "merge in " + name);
+  }
+
+  /** The merge policy. */
+  MergePolicy policy() {
+    return policy;
+  }
+
+  /** The policy's view of the runs. */
+  List<RunInfo> runs() {
+    return context.runs();
+  }
+
+  /** Whether the component constraint is violated. Caller holds the tree lock. */
+  boolean constraintViolated() {
+    return constraintViolated;
+  }
+
+  /** Whether a merge is scheduled or running. Caller holds the tree lock. */
+  boolean mergePending() {
+    return !live.isEmpty();
+  }
+
+  /** Input bytes the scheduled merges have not read yet. Caller holds the tree lock. */
+  long pendingMergeBytes() {
+    long b = 0;
+    for (MergeOperation op : live) {
+      b += op.remainingInputBytes();
+    }
+    return b;
+  }
+
+  /**
+   * Lets the policy react to a new component (or, with {@code fullMerge}, asks for a full merge)
+   * and re-evaluates the component constraint.
+   */
+  void afterComponentChange(boolean fullMerge) {
+    boolean lagging;
+    synchronized (policyLock) {
+      lock.lock();
+      try {
+        if (closing) {
+          return;
+        }
+      } finally {
+        lock.unlock();
+      }
+      driver.diskComponentAdded(context, fullMerge);
+      lagging = constraint.violated(policy, context);
+    }
+    lock.lock();
+    try {
+      constraintViolated = lagging;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** {@link #afterComponentChange} for background threads: a policy failure is logged. */
+  void policyAfter(String event) {
+    try {
+      afterComponentChange(false);
+    } catch (RuntimeException e) {
+      log.error("the merge policy of {} failed after a {}", name, event, e);
+    }
+  }
+
+  /** Waits until no merge is scheduled or running (or the index closes). */
+  void awaitMerges() {
+    lock.lock();
+    try {
+      while (!live.isEmpty() && !closing) {
+        changed.await();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StrataException("interrupted while waiting for merges", e);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Schedules no more merges, cancels the running ones, stops the scheduler and drops the merges
+   * it had not started (their inputs stay).
+   */
+  void close() {
+    List<MergeOperation> running;
+    lock.lock();
+    try {
+      closing = true;
+      running = new ArrayList<>(live);
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    running.forEach(MergeOperation::cancel);
+    scheduler.close();
+    List<MergeOperation> leftover;
+    lock.lock();
+    try {
+      leftover = new ArrayList<>(live);
+    } finally {
+      lock.unlock();
+    }
+    leftover.forEach(MergeOperation::abandonUnstarted);
+  }
+
+  // ---- MergeOperation.Host -------------------------------------------------------------------
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public long newFileNumber() {
+    return versions.newFileNumber();
+  }
+
+  @Override
+  public RepeatedFailures failures() {
+    return failures;
+  }
+
+  @Override
+  public void completed(MergeOperation op, List<DiskComponent> outputs, MergeRecord record) {
+    boolean written = false;
+    try {
+      versions.logAndApply(VersionEdit.merge(op.request(), outputs, record));
+      written = true;
+    } catch (IOException e) {
+      // The merge is installed in memory; the inputs stay on disk (and listed in the manifest on
+      // disk) until a later manifest is written, so a crash now loses nothing.
+      log.error("cannot write the manifest of {} after a merge; its inputs are kept until the"
+          + " next manifest write", name, e);
+    } finally {
+      if (written) {
+        for (Run r : op.inputs()) {
+          r.components().forEach(DiskComponent::markObsolete);
+        }
+      }
+    }
+  }
+
+  @Override
+  public void abandoned(MergeOperation op, MergeRecord record) {
+    lock.lock();
+    try {
+      versions.runList(versions.runList().clearMerging(op.request()));
+      stats.recordMerge(record);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void finished(MergeOperation op, boolean success) {
+    if (success) {
+      policyAfter("merge");
+    }
+    lock.lock();
+    try {
+      live.remove(op);
+      if (!success && live.isEmpty()) {
+        constraintViolated = false;
+      }
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    scheduler.completed(op);
+  }
+
+  // ---- scheduling ----------------------------------------------------------------------------
+
+  /**
+   * Schedules a merge if the run list accepts it now: its inputs are marked merging and the
+   * operation goes to the scheduler.
+   */
+  private boolean schedule(MergeRequest request) {
+    MergeOperation op;
+    lock.lock();
+    try {
+      RunList runList = versions.runList();
+      if (closing || runList.check(request).isPresent()) {
+        return false;
+      }
+      RunList.Window window = runList.window(request);
+      List<Run> inputs = versions.runsOf(window.runs());
+      // Anti-matter may go only when the merge sees the oldest data of its key range.
+      op = new MergeOperation(this, files, request, inputs, window.includesOldest(), clock);
+      versions.runList(runList.markMerging(request));
+      live.add(op);
+    } finally {
+      lock.unlock();
+    }
+    try {
+      scheduler.schedule(op);
+    } catch (RuntimeException e) {
+      // A scheduler refuses work once it is closed; the merge is dropped and its inputs kept.
+      op.abandonUnstarted();
+      if (isClosing()) {
+        return false;
+      }
+      throw e;
+    }
+    return true;
+  }
+
+  private boolean isClosing() {
+    lock.lock();
+    try {
+      return closing;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The engine's {@link MergeContext}: its run list is the version set's. */
+  private final class Context implements MergeContext {
+    @Override
+    public List<RunInfo> runs() {
+      lock.lock();
+      try {
+        return versions.runList().runs();
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    @Override
+    public boolean scheduleMerge(List<RunInfo> runs, int outputLevel, long targetFileSize) {
+      return schedule(MergeRequest.ofRuns(runs, outputLevel, targetFileSize));
+    }
+
+    @Override
+    public boolean scheduleComponentMerge(List<ComponentInfo> components, int outputLevel,
+        long targetFileSize) {
+      return schedule(MergeRequest.ofComponents(components, outputLevel, targetFileSize));
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+      return PolicyHost.ENGINE.offered();
+    }
+
+    @Override
+    public boolean isMerging(ComponentInfo component) {
+      lock.lock();
+      try {
+        return versions.runList().isMerging(component.name());
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    @Override
+    public OptionalDouble distinctKeys(List<ComponentInfo> components) {
+      lock.lock();
+      try {
+        List<KeySketch> sketches = new ArrayList<>(components.size());
+        for (ComponentInfo c : components) {
+          DiskComponent dc = versions.component(c.name());
+          if (dc == null || dc.keySketch() == null) {
+            return OptionalDouble.empty();
+          }
+          sketches.add(dc.keySketch());
+        }
+        return OptionalDouble.of(KeySketch.merge(sketches).estimate());
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+}

@@ -1,0 +1,208 @@
+package org.strata.lsm.engine;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.strata.lsm.CorruptionException;
+import org.strata.lsm.InvalidConfigurationException;
+import org.strata.lsm.StorageException;
+import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.StrataException;
+import org.strata.lsm.component.DiskComponent;
+import org.strata.lsm.config.StoreConfig;
+import org.strata.lsm.config.StoreConfigJson;
+import org.strata.lsm.io.CreatedPaths;
+import org.strata.lsm.io.Directories;
+import org.strata.lsm.io.DirectoryLock;
+import org.strata.lsm.io.FileIo;
+import org.strata.lsm.memory.MemoryComponent;
+import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeScheduler;
+import org.strata.lsm.wal.WriteAheadLog;
+
+/**
+ * What an index does when it opens, before it takes writes: reads the manifest, deletes the files
+ * an interrupted flush or merge left (temporary files, and component files the manifest does not
+ * list), opens the listed components into the {@link VersionSet}, and replays the write-ahead log
+ * above the manifest's flushed sequence number into the active memory component. A member of a
+ * {@link TreeGroup} has no log of its own: its group replays the shared log into it.
+ */
+final class Recovery {
+  private static final Logger LOG = LogManager.getLogger(LsmTree.class);
+
+  private Recovery() {}
+
+  /**
+   * Opens (or creates) the tree in {@code dir}: refuses a path that is not a directory, creates
+   * {@code log.dir} first, takes the directory lock, recovers, saves the configuration and starts
+   * flushing. A refused open leaves the file system as it found it.
+   *
+   * @param requested the configuration, or null for the saved one (or the defaults)
+   * @param group the tree's group, or null for a standalone tree
+   * @param executor the group's flush executor, or null for a standalone tree's own
+   */
+  static LsmTree open(Path dir, StoreConfig requested, StoreEnvironment env,
+      TreeGroup group, FlushExecutor executor) {
+    StoreConfig config = requested;
+    Path savedConfig = dir.resolve(LsmTree.CONFIG_FILE);
+    if (config == null) {
+      config = Files.exists(savedConfig) ? StoreConfigJson.read(savedConfig)
+          : StoreConfig.defaults();
+    }
+    // Validate plug-ins before anything is written.
+    MergePolicy policy = Plugins.mergePolicy(config.mergePolicy());
+    MergeScheduler scheduler = Plugins.mergeScheduler(config.mergeScheduler());
+    DirectoryLock lockHeld = null;
+    LsmTree tree = null;
+    // A refused open leaves the file system as it found it: what this open creates is removed.
+    CreatedPaths created = new CreatedPaths();
+    try {
+      if (Files.exists(dir) && !Files.isDirectory(dir)) {
+        throw new StrataException(dir + " exists and is not a directory");
+      }
+      if (group == null && config.log().dir() != null) {
+        // Before anything else is written: a log.dir that cannot be created refuses the open.
+        createLogDir(created, Path.of(config.log().dir()));
+      }
+      if (Files.isDirectory(dir)) {
+        created.watch(dir);
+      } else {
+        created.createDirectories(dir);
+      }
+      lockHeld = DirectoryLock.acquire(dir, "store " + dir + " is in use by another process (or"
+          + " is already open in this one); close it first");
+      tree = new LsmTree(dir, config, env, lockHeld, policy, scheduler, group, executor);
+      tree.recover();
+      // Saved only once recovery has succeeded, so that a refused open writes no configuration (a
+      // member's recovery is its group's log: the group saves it, see saveConfig).
+      if (group == null && (requested != null || !Files.exists(savedConfig))) {
+        writeConfig(dir, config, env.fileIo());
+      }
+      tree.start();
+      return tree;
+    } catch (IOException | RuntimeException e) {
+      try {
+        if (tree != null) {
+          tree.closeLog();
+        }
+        scheduler.close();
+        if (lockHeld != null) {
+          lockHeld.close();
+        }
+      } catch (IOException | RuntimeException suppressed) {
+        LOG.warn("cleanup after a failed open: {}", suppressed.toString());
+      }
+      created.removeAll();
+      if (e instanceof IOException) {
+        throw new StorageException("cannot open store " + dir + ": " + e, e);
+      }
+      throw (RuntimeException) e;
+    }
+  }
+
+  /** Creates {@code log.dir}, refusing the open with a message naming the key if it cannot be. */
+  static void createLogDir(CreatedPaths created, Path logDir) {
+    try {
+      created.createDirectories(logDir);
+    } catch (IOException e) {
+      throw InvalidConfigurationException.of("log.dir", logDir, "a directory that exists or can be"
+          + " created; creating it failed: " + e);
+    }
+  }
+
+  static void writeConfig(Path dir, StoreConfig config, FileIo io) throws IOException {
+    Directories.writeAtomically(io, dir.resolve(LsmTree.CONFIG_FILE), ByteBuffer.wrap(
+        StoreConfigJson.toJson(config).getBytes(StandardCharsets.UTF_8)));
+  }
+
+
+  /**
+   * Recovers the disk components of {@code dir} into {@code versions}, with {@code active} as the
+   * only memory component. Files left by an interrupted flush or merge (temporary files and
+   * component files the manifest does not list) are added to {@code leftovers} when it is given,
+   * for the caller to delete once the whole open has succeeded (a standalone index: after its log
+   * replayed, so that an open refused for a corrupt log changes nothing); with null they are
+   * deleted at once.
+   *
+   * @return the manifest read (an empty one for a new index)
+   */
+  static Manifest recoverComponents(Path dir, ComponentFiles files, VersionSet versions,
+      MemoryComponent active, Logger log, List<Path> leftovers) throws IOException {
+    Manifest m = Manifest.read(dir);
+    if (m == null) {
+      m = Manifest.empty();
+    }
+    Set<String> listed = new HashSet<>();
+    for (Manifest.RunEntry r : m.runs()) {
+      listed.addAll(r.files());
+    }
+    try (Stream<Path> found = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) found::iterator) {
+        String n = p.getFileName().toString();
+        if (ComponentFiles.isTemporary(n)
+            || (ComponentFiles.isComponentFile(n) && !listed.contains(n))) {
+          if (leftovers != null) {
+            leftovers.add(p);
+          } else {
+            log.info("deleting {} left by an interrupted flush or merge", n);
+            Files.delete(p);
+          }
+        }
+      }
+    }
+    List<Run> runs = new ArrayList<>();
+    try {
+      for (Manifest.RunEntry r : m.runs()) {
+        List<DiskComponent> cs = new ArrayList<>();
+        for (String f : r.files()) {
+          if (!Files.exists(dir.resolve(f))) {
+            throw new CorruptionException(dir.resolve(Manifest.FILE), -1,
+                "the manifest lists component " + f + " but the file is missing");
+          }
+          cs.add(files.open(ComponentFiles.fileNumber(f)));
+        }
+        runs.add(new Run(0, r.level(), cs)); // the version set numbers the runs
+      }
+    } catch (RuntimeException e) {
+      for (Run r : runs) {
+        r.components().forEach(DiskComponent::release);
+      }
+      throw e;
+    }
+    versions.recovered(m, runs, active);
+    return m;
+  }
+
+  /** Deletes the files {@link #recoverComponents} set aside, once the open has succeeded. */
+  static void deleteLeftovers(List<Path> leftovers, Logger log) throws IOException {
+    for (Path p : leftovers) {
+      log.info("deleting {} left by an interrupted flush or merge", p.getFileName());
+      Files.deleteIfExists(p);
+    }
+  }
+
+  /**
+   * Opens the write-ahead log of a standalone index ({@code log.dir}, or {@code wal/} in {@code
+   * dir}) and replays what is above {@code flushedLsn} into {@code active}.
+   */
+  static WriteAheadLog replayLog(Path dir, StoreConfig config, FileIo io, long flushedLsn,
+      MemoryComponent active, Logger log) {
+    Path logDir = config.log().dir() == null ? dir.resolve("wal") : Path.of(config.log().dir());
+    WriteAheadLog wal = WriteAheadLog.open(logDir, config.log().durability(),
+        config.log().groupCommitIntervalMs(), io, config.log().recoveryMode(), flushedLsn,
+        (lsn, op) -> active.put(op.key(), op.value(), lsn));
+    if (!active.isEmpty()) {
+      log.info("recovered {} keys from the write-ahead log of {}", active.entryCount(), dir);
+    }
+    return wal;
+  }
+}

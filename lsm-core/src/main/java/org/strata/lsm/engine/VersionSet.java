@@ -1,0 +1,307 @@
+package org.strata.lsm.engine;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import org.strata.lsm.component.DiskComponent;
+import org.strata.lsm.io.FileIo;
+import org.strata.lsm.memory.MemoryComponent;
+import org.strata.lsm.spi.ComponentInfo;
+import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.spi.RunList;
+
+/**
+ * The current {@link Version} of an index, its id counters (component file numbers, flush
+ * ordinals, run ids), its flushed log sequence number, the policy's {@link RunList} view of the
+ * runs, and {@link #logAndApply} that installs a {@link VersionEdit} and writes the manifest, as
+ * LevelDB's {@code VersionSet} does.
+ *
+ * <p>Locks. Lock order: {@code manifestLock} (declared here) before the tree lock (passed in,
+ * declared by {@link LsmTree}) before the switch lock of {@link MemoryComponents}. {@code
+ * manifestLock} is held while an edit is installed and its manifest written, so manifests reach
+ * the disk in the order versions are installed. Everything else here is guarded by the tree lock
+ * except {@link #current()}, which readers take without a lock.
+ */
+final class VersionSet {
+  private final Path dir;
+  private final FileIo io;
+  private final ReentrantLock lock;
+  private final EngineStats stats;
+  /** Held while an edit is installed and its manifest written. Taken before the tree lock. */
+  private final Object manifestLock = new Object();
+
+  private volatile Version current;
+  // Guarded by lock.
+  private long nextFileNumber;
+  private long nextComponentId;
+  private long nextRunId = 1;
+  private long flushedLsn;
+  /** Lowest LSN of a flushed component whose manifest is not yet written; MAX_VALUE if none. */
+  private long becomingDurableMinLsn = Long.MAX_VALUE;
+  /** The policy's view of {@code current.runs}, with the components that are merging. */
+  private RunList runList = RunList.EMPTY;
+
+  /**
+   * @param lock the tree lock, which guards the counters and the run list
+   * @param stats the counters the manifest keeps
+   */
+  VersionSet(Path dir, FileIo io, ReentrantLock lock, EngineStats stats) {
+    this.dir = dir;
+    this.io = io;
+    this.lock = lock;
+    this.stats = stats;
+  }
+
+  /**
+   * Starts from a recovered manifest: {@code runs} (each component holding one reference, which
+   * the first version takes over) and an empty active memory component.
+   */
+  void recovered(Manifest m, List<Run> runs, MemoryComponent active) {
+    lock.lock();
+    try {
+      nextFileNumber = m.nextFileNumber();
+      nextComponentId = m.nextComponentId();
+      flushedLsn = m.flushedLsn();
+      stats.restore(m.counters());
+      List<Run> numbered = new ArrayList<>(runs.size());
+      List<RunInfo> infos = new ArrayList<>(runs.size());
+      for (Run r : runs) {
+        Run n = new Run(nextRunId++, r.level(), r.components());
+        numbered.add(n);
+        infos.add(n.info(false));
+      }
+      current = new Version(List.of(active), numbered);
+      runList = RunList.of(infos);
+      for (Run r : runs) {
+        r.components().forEach(DiskComponent::release); // the version holds them now
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The current version, without a reference (for a quick look under no lock). */
+  Version current() {
+    return current;
+  }
+
+  /** The current version with a reference the caller releases. */
+  Version acquire() {
+    while (true) {
+      Version v = current;
+      if (v.tryRetain()) {
+        return v;
+      }
+    }
+  }
+
+  /** Makes {@code v} current; returns the previous version, which the caller must release. */
+  Version install(Version v) {
+    Version old = current;
+    current = v;
+    return old;
+  }
+
+  /** Allocates a component file number. */
+  long newFileNumber() {
+    lock.lock();
+    try {
+      return nextFileNumber++;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Allocates the next flush ordinal (component id); see {@link #returnComponentId}. */
+  long newComponentId() {
+    lock.lock();
+    try {
+      return nextComponentId++;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Gives back a component id whose flush failed, so ids stay equal to flush ordinals. */
+  void returnComponentId(long id) {
+    lock.lock();
+    try {
+      if (nextComponentId == id + 1) {
+        nextComponentId = id;
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The highest sequence number on disk. Caller holds the tree lock. */
+  long flushedLsn() {
+    return flushedLsn;
+  }
+
+  /** Lowest LSN of flushed components not yet durably listed, or MAX_VALUE. Caller holds lock. */
+  long becomingDurableMinLsn() {
+    return becomingDurableMinLsn;
+  }
+
+  /** The policy's run list. Caller holds the tree lock. */
+  RunList runList() {
+    return runList;
+  }
+
+  /** Replaces the run list (merging marks only). Caller holds the tree lock. */
+  void runList(RunList next) {
+    runList = next;
+  }
+
+  /**
+   * Installs {@code edit} as a new version and writes the manifest. When this returns, the edit is
+   * durable; if the manifest write fails, the edit stays installed in memory (the previous
+   * manifest on disk still lists what it replaced) and the error is thrown.
+   *
+   * @return the manifest written
+   */
+  Manifest logAndApply(VersionEdit edit) throws IOException {
+    synchronized (manifestLock) {
+      Version old;
+      Manifest manifest;
+      lock.lock();
+      try {
+        old = install(edit.flushed() != null ? applyFlush(edit) : applyMerge(edit));
+        edit.outputs().forEach(DiskComponent::release); // the new version holds them
+        manifest = snapshot();
+      } finally {
+        lock.unlock();
+      }
+      try {
+        manifest.write(dir, io);
+      } finally {
+        old.release();
+      }
+      lock.lock();
+      try {
+        becomingDurableMinLsn = Long.MAX_VALUE; // manifests are written one at a time, in order
+      } finally {
+        lock.unlock();
+      }
+      return manifest;
+    }
+  }
+
+  private Version applyFlush(VersionEdit edit) {
+    MemoryComponent mc = edit.flushed();
+    DiskComponent dc = edit.outputs().get(0);
+    List<MemoryComponent> mem = new ArrayList<>(current.memory);
+    mem.remove(mc);
+    List<Run> runs = new ArrayList<>(current.runs.size() + 1);
+    Run flushed = new Run(nextRunId++, 0, List.of(dc));
+    runs.add(flushed);
+    runs.addAll(current.runs);
+    runList = runList.addNewest(flushed.info(false));
+    becomingDurableMinLsn = Math.min(becomingDurableMinLsn, mc.minLsn());
+    flushedLsn = Math.max(flushedLsn, mc.maxLsn());
+    stats.flushed(mc.userBytes(), dc.sizeBytes());
+    return new Version(mem, runs);
+  }
+
+  private Version applyMerge(VersionEdit edit) {
+    List<ComponentInfo> outputInfos = new ArrayList<>(edit.outputs().size());
+    for (DiskComponent c : edit.outputs()) {
+      outputInfos.add(c.info());
+    }
+    RunList next = runList.apply(edit.merge(), outputInfos, nextRunId++);
+    Map<String, DiskComponent> byName = componentsByName(current.runs);
+    for (DiskComponent c : edit.outputs()) {
+      byName.put(componentName(c), c);
+    }
+    List<Run> runs = new ArrayList<>(next.runs().size());
+    for (RunInfo r : next.runs()) {
+      runs.add(engineRun(r, byName));
+    }
+    runList = next;
+    stats.merged(edit.outputBytes(), edit.record());
+    return new Version(current.memory, runs);
+  }
+
+  /** The manifest of the current version. Caller holds the tree lock. */
+  Manifest snapshot() {
+    List<Manifest.RunEntry> runs = new ArrayList<>();
+    for (Run r : current.runs) {
+      List<String> files = new ArrayList<>();
+      for (DiskComponent c : r.components()) {
+        files.add(componentName(c));
+      }
+      runs.add(new Manifest.RunEntry(r.level(), files));
+    }
+    return new Manifest(nextFileNumber, nextComponentId, flushedLsn, runs, stats.persisted());
+  }
+
+  /** Writes the manifest of the current version (at close). */
+  void writeManifest(Runnable underLock) throws IOException {
+    synchronized (manifestLock) {
+      Manifest manifest;
+      lock.lock();
+      try {
+        underLock.run();
+        manifest = snapshot();
+      } finally {
+        lock.unlock();
+      }
+      manifest.write(dir, io);
+    }
+  }
+
+  /** The engine's runs for the runs of a request's window. Caller holds the tree lock. */
+  List<Run> runsOf(List<RunInfo> infos) {
+    Map<String, DiskComponent> byName = componentsByName(current.runs);
+    List<Run> out = new ArrayList<>(infos.size());
+    for (RunInfo r : infos) {
+      out.add(engineRun(r, byName));
+    }
+    return out;
+  }
+
+  /** The disk component named {@code name} in the current version, or null. Caller holds lock. */
+  DiskComponent component(String name) {
+    for (Run r : current.runs) {
+      for (DiskComponent c : r.components()) {
+        if (componentName(c).equals(name)) {
+          return c;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static Map<String, DiskComponent> componentsByName(List<Run> runs) {
+    Map<String, DiskComponent> out = new HashMap<>();
+    for (Run r : runs) {
+      for (DiskComponent c : r.components()) {
+        out.put(componentName(c), c);
+      }
+    }
+    return out;
+  }
+
+  private static String componentName(DiskComponent c) {
+    return c.path().getFileName().toString();
+  }
+
+  /** The engine's run for a run of the run list, its components found by name. */
+  private static Run engineRun(RunInfo info, Map<String, DiskComponent> byName) {
+    List<DiskComponent> cs = new ArrayList<>(info.components().size());
+    for (ComponentInfo c : info.components()) {
+      DiskComponent dc = byName.get(c.name());
+      if (dc == null) {
+        throw new IllegalStateException("the run list names component " + c.name()
+            + ", which the engine does not hold");
+      }
+      cs.add(dc);
+    }
+    return new Run(info.runId(), info.level(), cs);
+  }
+}
