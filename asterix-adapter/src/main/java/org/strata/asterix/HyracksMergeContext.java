@@ -19,7 +19,11 @@ import org.apache.hyracks.storage.am.lsm.common.impls.AbstractLSMIndex;
 import org.apache.hyracks.storage.am.common.impls.NoOpIndexAccessParameters;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.MergeRequest;
+import org.strata.lsm.spi.PolicyHost;
 import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.spi.RunList;
+import org.strata.lsm.spi.RunListContext;
 
 /**
  * One Hyracks LSM index seen through Strata's {@link MergeContext}, so an unchanged Strata policy
@@ -47,11 +51,12 @@ import org.strata.lsm.spi.RunInfo;
  *
  * A merge of two or more runs becomes {@code ILSMIndexAccessor.scheduleMerge}; a "merge" of one
  * run only moves it to another level (nothing to rewrite; Hyracks refuses single-component
- * merges), after which the policy is asked again. Partitioned (multi-file) merges are not
- * supported: Hyracks has no multi-file runs. Callers hold Hyracks' operation-tracker lock, which
+ * merges), after which the policy is asked again. The window checks are a {@link RunList}'s.
+ * Partitioned (multi-file) merges, key ranges and sketches are not offered ({@link #HOST}): a
+ * policy that needs them is refused when the Hyracks policy is created. Callers hold Hyracks' operation-tracker lock, which
  * Hyracks holds around every policy call, so one context is used by one thread at a time.
  */
-final class HyracksMergeContext implements MergeContext {
+final class HyracksMergeContext extends RunListContext {
   /** How run sizes are measured for the policy. */
   enum SizeMeasure {
     /** Bytes of the flushes a component holds (the default). */
@@ -61,6 +66,11 @@ final class HyracksMergeContext implements MergeContext {
   }
 
   private record Pending(int level, long flushedBytes) {}
+
+  /** Hyracks components are single files whose keys and sketches a policy cannot see. */
+  static final PolicyHost HOST = new PolicyHost("Hyracks components", Set.of(),
+      "each Hyracks disk component is one file with no key range or sketch a policy can see, so"
+          + " choose a policy that merges whole runs, or run this one on Strata's own engine");
 
   private static final Pattern SEQUENCE = Pattern.compile("^(\\d+)_(\\d+)(?:_.*)?$");
   private static final byte[] NO_KEY = new byte[0];
@@ -76,16 +86,20 @@ final class HyracksMergeContext implements MergeContext {
   /** What never changes about each disk component, read once (policies are asked often). */
   private Map<ILSMDiskComponent, ComponentInfo> known = new java.util.IdentityHashMap<>();
   private List<ILSMDiskComponent> components = List.of();
-  private List<RunInfo> view = List.of();
-  private boolean moved;
+  /** The Hyracks component of each run of the run list. */
+  private Map<Long, ILSMDiskComponent> byRunId = Map.of();
   private HyracksDataException failure;
 
   HyracksMergeContext(ILSMIndex index, SizeMeasure measure) {
+    super(HOST);
     this.index = index;
     this.measure = measure;
   }
 
-  /** Re-reads the index's disk components; call before handing the context to a policy. */
+  /**
+   * Re-reads the index's disk components into the run list, one run per component in Hyracks'
+   * order (newest first); call before handing the context to a policy.
+   */
   void refresh() {
     components = new ArrayList<>(index.getDiskComponents());
     if (levelFile == null && !components.isEmpty()) {
@@ -104,6 +118,7 @@ final class HyracksMergeContext implements MergeContext {
       }
     }
     List<RunInfo> runs = new ArrayList<>(components.size());
+    Map<Long, ILSMDiskComponent> ids = new HashMap<>();
     Set<String> present = new HashSet<>();
     Map<ILSMDiskComponent, ComponentInfo> stillKnown = new java.util.IdentityHashMap<>();
     for (ILSMDiskComponent c : components) {
@@ -126,6 +141,7 @@ final class HyracksMergeContext implements MergeContext {
           : new ComponentInfo(name, file.minComponentId(), file.maxComponentId(), size,
               file.entryCount(), file.pageCount(), NO_KEY, NO_KEY);
       long runId = runIds.computeIfAbsent(name, n -> nextRunId++);
+      ids.put(runId, c);
       runs.add(new RunInfo(runId, levels.getOrDefault(name, 0), List.of(ci),
           c.getState() == ComponentState.READABLE_MERGING));
     }
@@ -133,53 +149,37 @@ final class HyracksMergeContext implements MergeContext {
     runIds.keySet().retainAll(present);
     levels.keySet().retainAll(present);
     flushedBytes.keySet().retainAll(present);
-    view = List.copyOf(runs);
+    runList(RunList.of(runs));
+    byRunId = ids;
   }
 
+  /**
+   * A merge of two or more runs goes to Hyracks; a "merge" of one run moves it to {@code
+   * outputLevel} at once (Hyracks refuses single-component merges, and there is nothing to
+   * rewrite), which the caller learns from {@link #takeChangedAtOnce()}.
+   */
   @Override
-  public List<RunInfo> runs() {
-    return view;
-  }
-
-  @Override
-  public boolean scheduleMerge(List<RunInfo> window, int outputLevel, long targetFileSize) {
-    if (window.isEmpty()) {
-      throw new IllegalArgumentException("a merge needs at least one run");
-    }
-    if (targetFileSize <= 0) {
-      throw new IllegalArgumentException("targetFileSize must be positive, got " + targetFileSize);
-    }
-    int start = -1;
-    for (int i = 0; i < view.size(); i++) {
-      if (view.get(i).runId() == window.get(0).runId()) {
-        start = i;
-        break;
-      }
-    }
-    if (start < 0 || start + window.size() > view.size()) {
-      return false;
-    }
-    List<ILSMDiskComponent> inputs = new ArrayList<>(window.size());
-    long inputBytes = 0;
-    for (int i = 0; i < window.size(); i++) {
-      RunInfo r = view.get(start + i);
-      if (r.runId() != window.get(i).runId() || r.merging()) {
-        return false;
-      }
-      inputs.add(components.get(start + i));
-      inputBytes += flushedBytes.getOrDefault(r.components().get(0).name(), r.sizeBytes());
-    }
-    if (inputs.size() == 1) {
-      levels.put(window.get(0).components().get(0).name(), outputLevel);
-      moved = true;
-      refresh();
+  protected boolean start(MergeRequest request, RunList.Window window) {
+    List<RunInfo> inputRuns = window.runs();
+    int outputLevel = request.outputLevel();
+    if (inputRuns.size() == 1) {
+      RunInfo run = inputRuns.get(0);
+      runList(runList().apply(request, run.components(), run.runId())); // a level move
+      levels.put(run.components().get(0).name(), outputLevel);
+      changedAtOnce();
       save();
       return true;
     }
+    List<ILSMDiskComponent> inputs = new ArrayList<>(inputRuns.size());
+    long inputBytes = 0;
+    for (RunInfo r : inputRuns) {
+      inputs.add(byRunId.get(r.runId()));
+      inputBytes += flushedBytes.getOrDefault(r.components().get(0).name(), r.sizeBytes());
+    }
     // Newest first, as Hyracks expects; the output covers the oldest start to the newest end
     // (Hyracks' sequence numbers are the component ids minus one).
-    ComponentInfo newest = view.get(start).components().get(0);
-    ComponentInfo oldest = view.get(start + window.size() - 1).components().get(0);
+    ComponentInfo newest = inputRuns.get(0).components().get(0);
+    ComponentInfo oldest = inputRuns.get(inputRuns.size() - 1).components().get(0);
     String output = (oldest.minComponentId() - 1) + "_" + (newest.maxComponentId() - 1);
     pending.put(output, new Pending(outputLevel, inputBytes));
     ILSMIOOperation op;
@@ -206,7 +206,7 @@ final class HyracksMergeContext implements MergeContext {
     }
     Map<String, LevelFile.Entry> entries = new java.util.LinkedHashMap<>();
     for (int i = 0; i < components.size(); i++) {
-      String name = view.get(i).components().get(0).name();
+      String name = runs().get(i).components().get(0).name();
       entries.put(name, new LevelFile.Entry(levels.getOrDefault(name, 0),
           flushedBytes.getOrDefault(name, components.get(i).getComponentSize())));
     }
@@ -225,11 +225,9 @@ final class HyracksMergeContext implements MergeContext {
     return null;
   }
 
-  /** Whether a one-run level move happened since the last call, and clears the flag. */
-  boolean takeMoved() {
-    boolean m = moved;
-    moved = false;
-    return m;
+  /** Whether scheduling a merge ran into a Hyracks failure that was not taken yet. */
+  boolean hasFailure() {
+    return failure != null;
   }
 
   /** A Hyracks failure that scheduling a merge ran into since the last call, and clears it. */

@@ -8,8 +8,7 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndex;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMMergePolicy;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
-import org.strata.lsm.spi.MergePolicy;
-import org.strata.policy.sim.MergeSimulator;
+import org.strata.lsm.spi.PolicyDriver;
 
 /**
  * A Strata merge policy behind Hyracks' {@link ILSMMergePolicy}. Hyracks calls it after every
@@ -19,35 +18,16 @@ import org.strata.policy.sim.MergeSimulator;
  * policies keep per-index state), even if Hyracks shares this object between indexes.
  */
 final class StrataMergePolicy implements ILSMMergePolicy {
-  private static final int MAX_CALLS = 1000;
-
   private NamedPlugin plugin;
   private HyracksMergeContext.SizeMeasure measure;
   private final Map<ILSMIndex, Entry> entries = Collections.synchronizedMap(new WeakHashMap<>());
 
-  private record Entry(MergePolicy policy, HyracksMergeContext context) {}
+  private record Entry(PolicyDriver driver, HyracksMergeContext context) {}
 
+  /** @param choice a validated choice ({@link StrataMergePolicyFactory#choice}) */
   StrataMergePolicy(StrataMergePolicyFactory.Choice choice) {
-    this.plugin = checkRunsOnHyracks(choice.plugin());
+    this.plugin = choice.plugin();
     this.measure = choice.measure();
-  }
-
-  /**
-   * Runs the policy for a few flushes in Strata's merge-policy simulator, whose runs are, like
-   * Hyracks components, single files without keys, so a policy that needs partitioned merges or
-   * key ranges fails here, at creation, with its own message.
-   */
-  private static NamedPlugin checkRunsOnHyracks(NamedPlugin plugin) {
-    MergeSimulator sim = new MergeSimulator(Plugins.mergePolicy(plugin));
-    try {
-      for (int i = 0; i < 64; i++) {
-        sim.flush(1 << 20);
-      }
-    } catch (UnsupportedOperationException e) {
-      throw new org.strata.lsm.InvalidConfigurationException("merge-policy '" + plugin.name()
-          + "' cannot run on Hyracks components: " + e.getMessage());
-    }
-    return plugin;
   }
 
   /** The Strata policy this object runs, with its parameters. */
@@ -57,32 +37,37 @@ final class StrataMergePolicy implements ILSMMergePolicy {
 
   private Entry entry(ILSMIndex index) {
     synchronized (entries) {
-      return entries.computeIfAbsent(index,
-          i -> new Entry(Plugins.mergePolicy(plugin), new HyracksMergeContext(i, measure)));
+      return entries.computeIfAbsent(index, i -> new Entry(
+          new PolicyDriver(plugin.name(), Plugins.mergePolicy(plugin, HyracksMergeContext.HOST)),
+          new HyracksMergeContext(i, measure)));
     }
   }
 
+  /**
+   * Asks the policy for merges, and again after each call in which it moved a run to another
+   * level, so it sees the levels it set ({@link PolicyDriver}).
+   */
   @Override
   public void diskComponentAdded(ILSMIndex index, boolean fullMergeIsRequested)
       throws HyracksDataException {
     Entry e = entry(index);
     synchronized (e) {
-      int calls = 0;
+      HyracksMergeContext context = e.context();
       try {
-        do {
-          e.context().refresh();
-          e.policy().diskComponentAdded(e.context(), fullMergeIsRequested);
-          HyracksDataException f = e.context().takeFailure();
-          if (f != null) {
-            throw f;
+        context.refresh();
+        e.driver().diskComponentAdded(context, fullMergeIsRequested, () -> {
+          boolean again = context.takeChangedAtOnce() && !context.hasFailure();
+          if (again) {
+            context.refresh();
           }
-          if (++calls > MAX_CALLS) {
-            throw new IllegalStateException("merge-policy '" + plugin.name()
-                + "' kept moving runs between levels (" + MAX_CALLS + " calls)");
-          }
-        } while (e.context().takeMoved());
+          return again;
+        });
       } catch (RuntimeException ex) {
         throw HyracksDataException.create(ex);
+      }
+      HyracksDataException f = context.takeFailure();
+      if (f != null) {
+        throw f;
       }
     }
   }
@@ -93,7 +78,7 @@ final class StrataMergePolicy implements ILSMMergePolicy {
     synchronized (e) {
       try {
         e.context().refresh();
-        return e.policy().isMergeLagging(e.context());
+        return e.driver().policy().isMergeLagging(e.context());
       } catch (RuntimeException ex) {
         throw HyracksDataException.create(ex);
       }
@@ -107,7 +92,6 @@ final class StrataMergePolicy implements ILSMMergePolicy {
   @Override
   public void configure(Map<String, String> properties) {
     StrataMergePolicyFactory.Choice c = StrataMergePolicyFactory.choice(properties);
-    checkRunsOnHyracks(c.plugin());
     synchronized (entries) {
       plugin = c.plugin();
       measure = c.measure();

@@ -29,7 +29,9 @@ import org.strata.lsm.spi.MergePolicyFactory;
  * <pre>{"name": "strata", "parameters": {"policy": "tiering", "size-ratio": "3"}}</pre>
  *
  * <p>An unknown policy name or a bad parameter fails in {@link #createMergePolicy} with the same
- * {@link InvalidConfigurationException} message Strata gives for its own configuration files. The
+ * {@link InvalidConfigurationException} message Strata gives for its own configuration files, and
+ * so does a policy that needs partitioned runs, key ranges or key sketches, which Hyracks
+ * components do not have ({@link HyracksMergeContext#HOST}). The
  * factory itself holds no state (Hyracks hands the properties to every call), so its JSON form is
  * only its class identifier.
  */
@@ -70,8 +72,9 @@ public final class StrataMergePolicyFactory implements ILSMMergePolicyFactory {
    *
    * @param properties {@value #POLICY} and the policy's parameters, values as strings
    * @param ctx unused; may be null (standalone Hyracks)
-   * @throws InvalidConfigurationException if {@value #POLICY} is missing, names no Strata policy,
-   *     or a parameter is unknown to that policy or invalid
+   * @throws InvalidConfigurationException if {@value #POLICY} is missing, names no Strata policy
+   *     or one that cannot run on Hyracks components, or a parameter is unknown to that policy or
+   *     invalid
    */
   @Override
   public ILSMMergePolicy createMergePolicy(Map<String, String> properties, INCServiceContext ctx) {
@@ -96,7 +99,8 @@ public final class StrataMergePolicyFactory implements ILSMMergePolicyFactory {
           + POLICY + "'; allowed: " + String.join(", ", Plugins.policyFactories().keySet()));
     }
     NamedPlugin plugin = new NamedPlugin(name.trim(), new TreeMap<>(parameters));
-    Plugins.mergePolicy(plugin); // validates the name and every parameter now, not at first flush
+    // Validates the name, every parameter and what the policy needs now, not at first flush.
+    Plugins.mergePolicy(plugin, HyracksMergeContext.HOST);
     HyracksMergeContext.SizeMeasure measure;
     if (measureName == null || measureName.trim().equals("flushed-bytes")) {
       measure = HyracksMergeContext.SizeMeasure.FLUSHED_BYTES;

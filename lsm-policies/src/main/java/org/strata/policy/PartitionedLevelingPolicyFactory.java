@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import org.strata.lsm.config.ByteSize;
+import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergePolicyFactory;
 import org.strata.lsm.spi.Parameters;
@@ -47,6 +48,12 @@ public class PartitionedLevelingPolicyFactory implements MergePolicyFactory {
         new HashSet<>(Set.of("round-robin", "choose-best")));
     return new Settings(file, l1, ratio, trigger, stop, selection.equals("choose-best"),
         p.booleanValue("merge-exactly-l0-trigger", false));
+  }
+
+  /** Partitioned runs (it merges files) and key ranges (it picks files by overlap). */
+  @Override
+  public Set<MergeContext.Capability> requiredCapabilities() {
+    return Set.of(MergeContext.Capability.PARTITIONED_RUNS, MergeContext.Capability.KEY_RANGES);
   }
 
   @Override

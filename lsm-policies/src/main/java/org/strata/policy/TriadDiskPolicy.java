@@ -3,19 +3,20 @@ package org.strata.policy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import org.strata.lsm.spi.ComponentInfo;
-import org.strata.lsm.spi.KeySketch;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.RunInfo;
 
 /**
  * TRIAD-DISK (Balmau et al., spec B.4) on top of {@link PartitionedLevelingPolicy}: when level 0 is
  * due for a merge, the overlap ratio of its files, 1 − distinct keys / total keys, is estimated from
- * the HyperLogLog sketch every component carries; while it is below {@code overlap-ratio} and level
- * 0 holds at most {@code max-l0-files} files, the level-0 merge is deferred. Deferral never blocks
- * merges of levels 1 and below (the spec's advice). The ratio is computed over level-0 files only
- * (the paper's pseudo-code and the public code). Without sketches (the simulator) nothing is
- * deferred.
+ * the HyperLogLog sketches every component carries ({@link MergeContext#distinctKeys}; the factory
+ * declares key sketches besides partitioned runs and key ranges); while it is below {@code
+ * overlap-ratio} and level 0 holds at most {@code max-l0-files} files, the level-0 merge is
+ * deferred. Deferral never blocks merges of levels 1 and below (the spec's advice). The ratio is
+ * computed over level-0 files only (the paper's pseudo-code and the public code). Without an
+ * estimate (a file without a sketch) nothing is deferred.
  */
 public final class TriadDiskPolicy extends PartitionedLevelingPolicy {
   private final double overlapThreshold;
@@ -29,26 +30,27 @@ public final class TriadDiskPolicy extends PartitionedLevelingPolicy {
   }
 
   /**
-   * 1 − (estimated distinct keys of the union) / (keys added to all files), or empty when a file
-   * has no sketch.
+   * 1 − (estimated distinct keys of the union) / (keys added to all files), or empty when the index
+   * has no estimate (no sketches) or the files hold no keys. The keys added to a file are its
+   * entries, anti-matter included: every entry's key went into its sketch.
    */
   static Optional<Double> overlapRatio(MergeContext index, List<RunInfo> levelZero) {
-    List<KeySketch> sketches = new ArrayList<>();
+    List<ComponentInfo> files = new ArrayList<>();
     long total = 0;
     for (RunInfo r : levelZero) {
       for (ComponentInfo c : r.components()) {
-        Optional<KeySketch> s = index.keySketch(c);
-        if (s.isEmpty()) {
-          return Optional.empty();
-        }
-        sketches.add(s.get());
-        total += s.get().keysAdded();
+        files.add(c);
+        total += c.entryCount();
       }
     }
     if (total == 0) {
       return Optional.empty();
     }
-    double distinct = Math.min(total, KeySketch.merge(sketches).estimate());
+    OptionalDouble estimate = index.distinctKeys(files);
+    if (estimate.isEmpty()) {
+      return Optional.empty();
+    }
+    double distinct = Math.min(total, estimate.getAsDouble());
     return Optional.of(1 - distinct / total);
   }
 

@@ -3,6 +3,7 @@ package org.strata.policy;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.Parameters;
 
@@ -21,6 +22,14 @@ public final class TriadDiskPolicyFactory extends PartitionedLevelingPolicyFacto
     Set<String> s = new HashSet<>(PARAMETERS);
     s.add("overlap-ratio");
     s.add("max-l0-files");
+    return Set.copyOf(s);
+  }
+
+  /** Those of {@code partitioned-leveling}, and key sketches for the overlap ratio. */
+  @Override
+  public Set<MergeContext.Capability> requiredCapabilities() {
+    Set<MergeContext.Capability> s = new HashSet<>(super.requiredCapabilities());
+    s.add(MergeContext.Capability.KEY_SKETCHES);
     return Set.copyOf(s);
   }
 

@@ -3,12 +3,14 @@ package org.strata.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 import org.strata.lsm.component.KeyHash;
+import org.strata.lsm.component.KeySketchBuilder;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.ComponentInfo;
@@ -21,18 +23,25 @@ class TriadDiskPolicyTest {
     final Map<String, KeySketch> sketches = new HashMap<>();
 
     Sketched file(String name, int from, int to) {
-      KeySketch s = new KeySketch();
+      KeySketchBuilder s = new KeySketchBuilder();
       for (int k = from; k < to; k++) {
         s.add(KeyHash.hash64(("key" + k).getBytes()));
       }
-      sketches.put(name, s);
+      sketches.put(name, s.build());
       run(0, PartitionedLevelingPolicyTest.Levels.file(name, 0, 9999, to - from));
       return this;
     }
 
     @Override
-    public Optional<KeySketch> keySketch(ComponentInfo c) {
-      return Optional.ofNullable(sketches.get(c.name()));
+    public OptionalDouble distinctKeys(List<ComponentInfo> components) {
+      List<KeySketch> of = new ArrayList<>();
+      for (ComponentInfo c : components) {
+        if (!sketches.containsKey(c.name())) {
+          return OptionalDouble.empty();
+        }
+        of.add(sketches.get(c.name()));
+      }
+      return OptionalDouble.of(KeySketch.merge(of).estimate());
     }
   }
 
@@ -42,19 +51,20 @@ class TriadDiskPolicyTest {
 
   @Test
   void sketchesEstimateDistinctKeysWithinAFewPercent() {
-    KeySketch a = new KeySketch();
-    KeySketch b = new KeySketch();
+    KeySketchBuilder a = new KeySketchBuilder();
+    KeySketchBuilder b = new KeySketchBuilder();
     for (int k = 0; k < 100_000; k++) {
       a.add(KeyHash.hash64(("key" + k).getBytes()));
       b.add(KeyHash.hash64(("key" + (k + 50_000)).getBytes()));
     }
-    assertThat(a.estimate()).isCloseTo(100_000, within(3_000.0));
-    assertThat(KeySketch.merge(List.of(a, b)).estimate()).isCloseTo(150_000, within(4_500.0));
-    KeySketch small = new KeySketch();
+    assertThat(a.build().estimate()).isCloseTo(100_000, within(3_000.0));
+    assertThat(KeySketch.merge(List.of(a.build(), b.build())).estimate())
+        .isCloseTo(150_000, within(4_500.0));
+    KeySketchBuilder small = new KeySketchBuilder();
     for (int k = 0; k < 1000; k++) {
       small.add(KeyHash.hash64(("key" + k).getBytes()));
     }
-    assertThat(small.estimate()).isCloseTo(1000, within(30.0));
+    assertThat(small.build().estimate()).isCloseTo(1000, within(30.0));
   }
 
   @Test

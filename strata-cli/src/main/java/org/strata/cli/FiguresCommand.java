@@ -14,7 +14,6 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import org.strata.lsm.config.NamedPlugin;
-import org.strata.lsm.engine.Plugins;
 import org.strata.policy.sim.MergeSimulator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -105,7 +104,7 @@ final class FiguresCommand implements Callable<Integer> {
   }
 
   private static MergeSimulator simulator(String policy, int k) {
-    return new MergeSimulator(Plugins.mergePolicy(new NamedPlugin(policy,
-        Map.of("num-components", Integer.toString(k)))));
+    return MergeSimulator.of(new NamedPlugin(policy,
+        Map.of("num-components", Integer.toString(k))));
   }
 }

@@ -14,8 +14,6 @@ import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.NamedPlugin;
-import org.strata.lsm.engine.Plugins;
-import org.strata.lsm.spi.MergePolicy;
 import org.strata.policy.sim.MergeSimulator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -76,8 +74,7 @@ final class SimulateCommand implements Callable<Integer> {
             + flushes + ", got " + p);
       }
     }
-    MergePolicy p = Plugins.mergePolicy(new NamedPlugin(policy, params));
-    MergeSimulator sim = new MergeSimulator(p);
+    MergeSimulator sim = MergeSimulator.of(new NamedPlugin(policy, params));
     List<MergeSimulator.Checkpoint> results = new ArrayList<>();
     long start = System.nanoTime();
     for (long t = 1; t <= flushes; t++) {

@@ -91,4 +91,14 @@ class DesCommandTest {
     assertThat(constraint.code()).isEqualTo(2);
     assertThat(constraint.err()).contains("global, local, none");
   }
+
+  @Test
+  void aPolicyThatNeedsPartitionedRunsIsRefusedBeforeAnythingRuns() {
+    CliTest.Result r = CliTest.run(args("--policy", "partitioned-leveling"));
+    assertThat(r.code()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).contains("merge-policy 'partitioned-leveling' cannot run on the"
+        + " discrete-event simulator: it needs partitioned runs and key ranges")
+        .contains("strata two-phase");
+    assertThat(r.out()).isEmpty();
+  }
 }

@@ -61,4 +61,14 @@ class SimulateCommandTest {
     assertThat(badFile.code()).isEqualTo(2);
     assertThat(badFile.err()).contains("line 2").contains("lots");
   }
+
+  @Test
+  void aPolicyThatNeedsKeysIsRefusedBeforeAnythingRuns() throws Exception {
+    CliTest.Result r = CliTest.run("simulate", "--policy", "triad-disk", "--flushes", "50");
+    assertThat(r.code()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).contains("merge-policy 'triad-disk' cannot run on the merge-policy"
+        + " simulator: it needs partitioned runs, key ranges and key sketches, which are not"
+        + " modelled there; run it on the engine with `strata two-phase`");
+    assertThat(r.out()).isEmpty();
+  }
 }

@@ -42,7 +42,7 @@ public final class ComponentWriter implements AutoCloseable {
   private long bytesSinceForce;
 
   private long[] hashes = new long[1024];
-  private final KeySketch sketch = new KeySketch();
+  private final KeySketchBuilder sketch = new KeySketchBuilder();
   private int entryCount;
   private long antimatterCount;
   private byte[] firstKey;
@@ -254,9 +254,10 @@ public final class ComponentWriter implements AutoCloseable {
     writeRaw(bloomPage);
 
     long sketchOffset = fileOffset + outUsed;
+    KeySketch keySketch = sketch.build();
     byte[] sketchBody = new byte[8 + KeySketch.REGISTERS];
-    BigEndian.putLong(sketchBody, 0, sketch.keysAdded());
-    System.arraycopy(sketch.registers(), 0, sketchBody, 8, KeySketch.REGISTERS);
+    BigEndian.putLong(sketchBody, 0, keySketch.keysAdded());
+    System.arraycopy(keySketch.registers(), 0, sketchBody, 8, KeySketch.REGISTERS);
     byte[] sketchPage = frame(PageType.SKETCH, sketchBody);
     writeRaw(sketchPage);
 

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -50,12 +52,16 @@ import org.strata.lsm.io.IoThrottle;
 import org.strata.lsm.io.RepeatedFailures;
 import org.strata.lsm.io.WritableFile;
 import org.strata.lsm.memory.MemoryComponent;
-import org.strata.lsm.spi.MergeContext;
-import org.strata.lsm.spi.MergePolicy;
-import org.strata.lsm.spi.MergeScheduler;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.KeySketch;
+import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeRequest;
+import org.strata.lsm.spi.MergeScheduler;
+import org.strata.lsm.spi.PolicyDriver;
+import org.strata.lsm.spi.PolicyHost;
 import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.spi.RunList;
 import org.strata.lsm.wal.LogOp;
 import org.strata.lsm.wal.WriteAheadLog;
 
@@ -93,6 +99,7 @@ public final class LsmTree implements LsmStore {
   private final IoThrottle throttle;
   private final IoThrottle writeLimiter;
   private final MergePolicy policy;
+  private final PolicyDriver driver;
   private final MergeScheduler scheduler;
   private final TreeGroup group;
   private WriteAheadLog wal;
@@ -113,7 +120,8 @@ public final class LsmTree implements LsmStore {
   private long flushedLsn;
   /** Lowest LSN of a flushed component whose manifest is not yet written; MAX_VALUE if none. */
   private long becomingDurableMinLsn = Long.MAX_VALUE;
-  private final Set<DiskComponent> mergingComponents = new HashSet<>();
+  /** The policy's view of {@code current.runs}, with the components that are merging. */
+  private RunList runList = RunList.EMPTY;
   private final Set<MergeOperation> liveMerges = new HashSet<>();
   private boolean constraintViolated;
   private final StallTracker stalls = new StallTracker();
@@ -146,6 +154,7 @@ public final class LsmTree implements LsmStore {
     this.clock = env.clock();
     this.dirLock = dirLock;
     this.policy = policy;
+    this.driver = new PolicyDriver(config.mergePolicy().name(), policy);
     this.scheduler = scheduler;
     this.group = group;
     this.cache = new PageCache(config.pageCacheSize());
@@ -315,6 +324,11 @@ public final class LsmTree implements LsmStore {
     }
     active = new MemoryComponent(nextMemoryId++);
     current = new Version(List.of(active), runs);
+    List<RunInfo> infos = new ArrayList<>(runs.size());
+    for (Run r : runs) {
+      infos.add(r.info(false));
+    }
+    runList = RunList.of(infos);
     for (Run r : runs) {
       r.components().forEach(DiskComponent::release); // the version holds them now
     }
@@ -683,8 +697,10 @@ public final class LsmTree implements LsmStore {
           List<MemoryComponent> mem = new ArrayList<>(current.memory);
           mem.remove(mc);
           List<Run> runs = new ArrayList<>();
-          runs.add(new Run(nextRunId++, 0, List.of(dc)));
+          Run flushed = new Run(nextRunId++, 0, List.of(dc));
+          runs.add(flushed);
           runs.addAll(current.runs);
+          runList = runList.addNewest(flushed.info(false));
           old = install(new Version(mem, runs));
           dc.release(); // the new version holds it
           becomingDurableMinLsn = Math.min(becomingDurableMinLsn, mc.minLsn());
@@ -783,7 +799,7 @@ public final class LsmTree implements LsmStore {
       } finally {
         lock.unlock();
       }
-      policy.diskComponentAdded(context, fullMerge);
+      driver.diskComponentAdded(context, fullMerge);
       lagging = config.flowControl().constraint().equals("local")
           ? policy.isMergeLaggingLocally(context) : policy.isMergeLagging(context);
     }
@@ -798,17 +814,13 @@ public final class LsmTree implements LsmStore {
 
   // ---- merges -----------------------------------------------------------------------------
 
-  /** The engine's {@link MergeContext}. */
+  /** The engine's {@link MergeContext}: its run list is {@link #runList}. */
   private final class EngineContext implements MergeContext {
     @Override
     public List<RunInfo> runs() {
       lock.lock();
       try {
-        List<RunInfo> out = new ArrayList<>(current.runs.size());
-        for (Run r : current.runs) {
-          out.add(r.info(runMerging(r)));
-        }
-        return List.copyOf(out);
+        return runList.runs();
       } finally {
         lock.unlock();
       }
@@ -816,152 +828,104 @@ public final class LsmTree implements LsmStore {
 
     @Override
     public boolean scheduleMerge(List<RunInfo> runs, int outputLevel, long targetFileSize) {
-      if (runs.isEmpty()) {
-        throw new IllegalArgumentException("a merge needs at least one run");
-      }
-      if (targetFileSize <= 0) {
-        throw new IllegalArgumentException("targetFileSize must be positive");
-      }
-      MergeOperation op;
-      lock.lock();
-      try {
-        if (closing) {
-          return false;
-        }
-        List<Run> all = current.runs;
-        int start = -1;
-        for (int i = 0; i < all.size(); i++) {
-          if (all.get(i).runId() == runs.get(0).runId()) {
-            start = i;
-            break;
-          }
-        }
-        if (start < 0 || start + runs.size() > all.size()) {
-          return false;
-        }
-        List<Run> inputs = new ArrayList<>();
-        for (int i = 0; i < runs.size(); i++) {
-          Run r = all.get(start + i);
-          if (r.runId() != runs.get(i).runId() || runMerging(r)) {
-            return false;
-          }
-          inputs.add(r);
-        }
-        boolean includesOldest = start + runs.size() == all.size();
-        op = new MergeOperation(LsmTree.this, inputs, outputLevel, targetFileSize,
-            includesOldest, false, clock);
-        register(op);
-      } finally {
-        lock.unlock();
-      }
-      return submit(op);
+      return schedule(MergeRequest.ofRuns(runs, outputLevel, targetFileSize));
+    }
+
+    @Override
+    public boolean scheduleComponentMerge(List<ComponentInfo> components, int outputLevel,
+        long targetFileSize) {
+      return schedule(MergeRequest.ofComponents(components, outputLevel, targetFileSize));
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+      return PolicyHost.ENGINE.offered();
     }
 
     @Override
     public boolean isMerging(ComponentInfo component) {
       lock.lock();
       try {
-        for (Run r : current.runs) {
-          for (DiskComponent c : r.components()) {
-            if (c.path().getFileName().toString().equals(component.name())) {
-              return mergingComponents.contains(c);
-            }
+        return runList.isMerging(component.name());
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    @Override
+    public OptionalDouble distinctKeys(List<ComponentInfo> components) {
+      lock.lock();
+      try {
+        Map<String, DiskComponent> byName = componentsByName(current.runs);
+        List<KeySketch> sketches = new ArrayList<>(components.size());
+        for (ComponentInfo c : components) {
+          DiskComponent dc = byName.get(c.name());
+          if (dc == null || dc.keySketch() == null) {
+            return OptionalDouble.empty();
           }
+          sketches.add(dc.keySketch());
         }
+        return OptionalDouble.of(KeySketch.merge(sketches).estimate());
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  /**
+   * Schedules a merge if the run list accepts it now: its inputs are marked merging and the
+   * operation goes to the scheduler.
+   */
+  private boolean schedule(MergeRequest request) {
+    MergeOperation op;
+    lock.lock();
+    try {
+      if (closing || runList.check(request).isPresent()) {
         return false;
-      } finally {
-        lock.unlock();
       }
+      RunList.Window window = runList.window(request);
+      Map<String, DiskComponent> byName = componentsByName(current.runs);
+      List<Run> inputs = new ArrayList<>(window.runs().size());
+      for (RunInfo r : window.runs()) {
+        inputs.add(engineRun(r, byName));
+      }
+      // Anti-matter may go only when the merge sees the oldest data of its key range.
+      op = new MergeOperation(this, request, inputs, window.includesOldest(), clock);
+      runList = runList.markMerging(request);
+      liveMerges.add(op);
+    } finally {
+      lock.unlock();
     }
-
-    @Override
-    public java.util.Optional<KeySketch> keySketch(ComponentInfo component) {
-      lock.lock();
-      try {
-        for (Run r : current.runs) {
-          for (DiskComponent c : r.components()) {
-            if (c.path().getFileName().toString().equals(component.name())) {
-              return java.util.Optional.ofNullable(c.keySketch());
-            }
-          }
-        }
-        return java.util.Optional.empty();
-      } finally {
-        lock.unlock();
-      }
-    }
-
-    @Override
-    public boolean scheduleComponentMerge(List<ComponentInfo> components, int outputLevel,
-        long targetFileSize) {
-      if (components.isEmpty()) {
-        throw new IllegalArgumentException("a merge needs at least one component");
-      }
-      if (targetFileSize <= 0) {
-        throw new IllegalArgumentException("targetFileSize must be positive");
-      }
-      Set<String> wanted = new HashSet<>();
-      for (ComponentInfo c : components) {
-        wanted.add(c.name());
-      }
-      MergeOperation op;
-      lock.lock();
-      try {
-        if (closing) {
-          return false;
-        }
-        List<Run> all = current.runs;
-        List<Run> sources = new ArrayList<>();
-        int found = 0;
-        int lastSourceIndex = -1;
-        for (int i = 0; i < all.size(); i++) {
-          List<DiskComponent> picked = new ArrayList<>();
-          for (DiskComponent c : all.get(i).components()) {
-            if (wanted.contains(c.path().getFileName().toString())) {
-              if (mergingComponents.contains(c)) {
-                return false;
-              }
-              picked.add(c);
-            }
-          }
-          if (!picked.isEmpty()) {
-            found += picked.size();
-            sources.add(new Run(-1, all.get(i).level(), picked));
-            lastSourceIndex = i;
-          }
-        }
-        if (found != wanted.size()) {
-          return false;
-        }
-        // Anti-matter may go only when no run older than the inputs exists: the policy includes
-        // every file of the oldest run that overlaps the merged key range.
-        boolean includesOldest = lastSourceIndex == all.size() - 1;
-        op = new MergeOperation(LsmTree.this, sources, outputLevel, targetFileSize,
-            includesOldest, true, clock);
-        register(op);
-      } finally {
-        lock.unlock();
-      }
-      return submit(op);
-    }
+    return submit(op);
   }
 
-  /** Caller holds {@code lock}. */
-  private boolean runMerging(Run r) {
-    for (DiskComponent c : r.components()) {
-      if (mergingComponents.contains(c)) {
-        return true;
+  /** The disk components of {@code runs} by name. */
+  private static Map<String, DiskComponent> componentsByName(List<Run> runs) {
+    Map<String, DiskComponent> out = new HashMap<>();
+    for (Run r : runs) {
+      for (DiskComponent c : r.components()) {
+        out.put(componentName(c), c);
       }
     }
-    return false;
+    return out;
   }
 
-  /** Marks an operation's inputs as merging. Caller holds {@code lock}. */
-  private void register(MergeOperation op) {
-    for (Run r : op.inputs()) {
-      mergingComponents.addAll(r.components());
+  private static String componentName(DiskComponent c) {
+    return c.path().getFileName().toString();
+  }
+
+  /** The engine's run for a run of the run list, its components found by name. */
+  private static Run engineRun(RunInfo info, Map<String, DiskComponent> byName) {
+    List<DiskComponent> cs = new ArrayList<>(info.components().size());
+    for (ComponentInfo c : info.components()) {
+      DiskComponent dc = byName.get(c.name());
+      if (dc == null) {
+        throw new IllegalStateException("the run list names component " + c.name()
+            + ", which the engine does not hold");
+      }
+      cs.add(dc);
     }
-    liveMerges.add(op);
+    return new Run(info.runId(), info.level(), cs);
   }
 
   private boolean submit(MergeOperation op) {
@@ -1023,13 +987,22 @@ public final class LsmTree implements LsmStore {
     synchronized (manifestLock) {
       lock.lock();
       try {
-        List<Run> runs = op.isPartial() ? placePartial(op, outputs)
-            : placeWholeRuns(op, outputs);
-        old = install(new Version(current.memory, runs));
-        outputs.forEach(DiskComponent::release); // the new version holds them
-        for (Run r : op.inputs()) {
-          mergingComponents.removeAll(r.components());
+        List<ComponentInfo> outputInfos = new ArrayList<>(outputs.size());
+        for (DiskComponent c : outputs) {
+          outputInfos.add(c.info());
         }
+        RunList next = runList.apply(op.request(), outputInfos, nextRunId++);
+        Map<String, DiskComponent> byName = componentsByName(current.runs);
+        for (DiskComponent c : outputs) {
+          byName.put(componentName(c), c);
+        }
+        List<Run> runs = new ArrayList<>(next.runs().size());
+        for (RunInfo r : next.runs()) {
+          runs.add(engineRun(r, byName));
+        }
+        old = install(new Version(current.memory, runs));
+        runList = next;
+        outputs.forEach(DiskComponent::release); // the new version holds them
         long out = 0;
         for (DiskComponent c : outputs) {
           out += c.sizeBytes();
@@ -1065,9 +1038,7 @@ public final class LsmTree implements LsmStore {
   void mergeAbandoned(MergeOperation op, MergeRecord record) {
     lock.lock();
     try {
-      for (Run r : op.inputs()) {
-        mergingComponents.removeAll(r.components());
-      }
+      runList = runList.clearMerging(op.request());
       addMergeRecord(record);
     } finally {
       lock.unlock();
@@ -1090,81 +1061,6 @@ public final class LsmTree implements LsmStore {
       lock.unlock();
     }
     scheduler.completed(op);
-  }
-
-  /** The run list after a merge of whole contiguous runs: the output takes their place. */
-  private List<Run> placeWholeRuns(MergeOperation op, List<DiskComponent> outputs) {
-    List<Run> runs = new ArrayList<>(current.runs);
-    int start = runs.indexOf(op.inputs().get(0));
-    if (start < 0) {
-      throw new IllegalStateException("merge inputs vanished from the run list");
-    }
-    for (int i = 0; i < op.inputs().size(); i++) {
-      runs.remove(start);
-    }
-    if (!outputs.isEmpty()) {
-      runs.add(start, new Run(nextRunId++, op.outputLevel(), outputs));
-    }
-    return runs;
-  }
-
-  /**
-   * The run list after a partitioned merge: its input files leave their runs (emptied runs go),
-   * and the outputs join the run of the output level in key order, or form that level's run,
-   * placed after every run of a lower level.
-   */
-  private List<Run> placePartial(MergeOperation op, List<DiskComponent> outputs) {
-    Set<DiskComponent> inputs = new HashSet<>();
-    for (Run r : op.inputs()) {
-      inputs.addAll(r.components());
-    }
-    List<Run> runs = new ArrayList<>();
-    for (Run r : current.runs) {
-      List<DiskComponent> left = new ArrayList<>();
-      for (DiskComponent c : r.components()) {
-        if (!inputs.contains(c)) {
-          left.add(c);
-        }
-      }
-      if (left.size() == r.components().size()) {
-        runs.add(r);
-      } else if (!left.isEmpty()) {
-        runs.add(new Run(r.runId(), r.level(), left));
-      }
-    }
-    if (outputs.isEmpty()) {
-      return runs;
-    }
-    int target = -1;
-    for (int i = 0; i < runs.size(); i++) {
-      if (runs.get(i).level() == op.outputLevel() && op.outputLevel() > 0) {
-        target = i;
-        break;
-      }
-    }
-    if (target >= 0) {
-      List<DiskComponent> merged = new ArrayList<>(runs.get(target).components());
-      merged.addAll(outputs);
-      merged.sort((a, b) -> Arrays.compareUnsigned(a.meta().minKey(), b.meta().minKey()));
-      for (int i = 1; i < merged.size(); i++) {
-        if (Arrays.compareUnsigned(merged.get(i - 1).meta().maxKey(),
-            merged.get(i).meta().minKey()) >= 0) {
-          throw new IllegalStateException("a partitioned merge would overlap files of level "
-              + op.outputLevel() + "; the policy must include every overlapping file");
-        }
-      }
-      runs.set(target, new Run(runs.get(target).runId(), op.outputLevel(), merged));
-    } else {
-      int at = runs.size();
-      for (int i = 0; i < runs.size(); i++) {
-        if (runs.get(i).level() > op.outputLevel()) {
-          at = i;
-          break;
-        }
-      }
-      runs.add(at, new Run(nextRunId++, op.outputLevel(), outputs));
-    }
-    return runs;
   }
 
   private void addMergeRecord(MergeRecord r) {

@@ -17,6 +17,7 @@ import org.strata.lsm.io.Clock;
 import org.strata.lsm.io.Directories;
 import org.strata.lsm.io.WritableFile;
 import org.strata.lsm.spi.IoOperation;
+import org.strata.lsm.spi.MergeRequest;
 
 /**
  * A merge of contiguous runs into one run: a k-way merge of sequential scans of the inputs that
@@ -29,11 +30,11 @@ final class MergeOperation implements IoOperation {
   private static final Logger LOG = LogManager.getLogger(MergeOperation.class);
 
   private final LsmTree tree;
+  private final MergeRequest request;
   private final List<Run> inputs;
   private final int outputLevel;
   private final long targetFileSize;
   private final boolean dropAntimatter;
-  private final boolean partial;
   private final Clock clock;
   private final long totalInputPages;
   private final AtomicBoolean started = new AtomicBoolean();
@@ -42,13 +43,18 @@ final class MergeOperation implements IoOperation {
   private volatile long pagesConsumed;
   private long pausedNanos;
 
-  MergeOperation(LsmTree tree, List<Run> inputs, int outputLevel, long targetFileSize,
-      boolean dropAntimatter, boolean partial, Clock clock) {
-    this.partial = partial;
+  /**
+   * @param request what the policy asked for; the run list applies it when the merge completes
+   * @param inputs the runs the request reads (for a partitioned merge, the chosen files of each)
+   * @param dropAntimatter whether the inputs include the oldest data of their key range
+   */
+  MergeOperation(LsmTree tree, MergeRequest request, List<Run> inputs, boolean dropAntimatter,
+      Clock clock) {
     this.tree = tree;
+    this.request = request;
     this.inputs = List.copyOf(inputs);
-    this.outputLevel = outputLevel;
-    this.targetFileSize = targetFileSize;
+    this.outputLevel = request.outputLevel();
+    this.targetFileSize = request.targetFileSize();
     this.dropAntimatter = dropAntimatter;
     this.clock = clock;
     long pages = 0;
@@ -63,16 +69,9 @@ final class MergeOperation implements IoOperation {
     return inputs;
   }
 
-  int outputLevel() {
-    return outputLevel;
-  }
-
-  /**
-   * True for a partitioned merge of chosen files ({@link
-   * org.strata.lsm.spi.MergeContext#scheduleComponentMerge}); its inputs are then partial runs.
-   */
-  boolean isPartial() {
-    return partial;
+  /** What the policy asked for: whole runs, or chosen files of runs (a partitioned merge). */
+  MergeRequest request() {
+    return request;
   }
 
   @Override

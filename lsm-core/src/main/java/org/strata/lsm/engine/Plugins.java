@@ -8,6 +8,7 @@ import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergePolicyFactory;
 import org.strata.lsm.spi.MergeScheduler;
 import org.strata.lsm.spi.MergeSchedulerFactory;
+import org.strata.lsm.spi.PolicyHost;
 
 /** Finds merge policies and schedulers by name through {@link ServiceLoader}. */
 public final class Plugins {
@@ -31,8 +32,27 @@ public final class Plugins {
     return m;
   }
 
-  /** Creates the named policy; unknown names and bad parameters fail with a clear message. */
+  /**
+   * Creates the named policy for the engine; unknown names and bad parameters fail with a clear
+   * message.
+   */
   public static MergePolicy mergePolicy(NamedPlugin p) {
+    return mergePolicy(p, PolicyHost.ENGINE);
+  }
+
+  /**
+   * Creates the named policy for a context of kind {@code host}: unknown names, bad parameters and
+   * a policy that needs a capability {@code host} lacks fail with a clear message.
+   */
+  public static MergePolicy mergePolicy(NamedPlugin p, PolicyHost host) {
+    MergePolicyFactory f = policyFactory(p);
+    MergePolicy policy = f.create(p.parameters());
+    host.check(f);
+    return policy;
+  }
+
+  /** The named policy's factory; an unknown name fails with a clear message. */
+  public static MergePolicyFactory policyFactory(NamedPlugin p) {
     TreeMap<String, MergePolicyFactory> all = policyFactories();
     MergePolicyFactory f = all.get(p.name());
     if (f == null) {
@@ -40,7 +60,7 @@ public final class Plugins {
           all.isEmpty() ? "none (no merge policy jar is on the class path)"
               : String.join(", ", all.keySet()));
     }
-    return f.create(p.parameters());
+    return f;
   }
 
   /** Creates the named scheduler; unknown names and bad parameters fail with a clear message. */

@@ -3,10 +3,15 @@ package org.strata.lsm.spi;
 import java.util.Arrays;
 
 /**
- * A HyperLogLog sketch of the distinct keys of a disk component (TRIAD-DISK): 2^12 one-byte
- * registers (4 KB), fed with the 64-bit key hash the Bloom filter uses. Sketches merge by taking
- * the register-wise maximum; {@link #estimate()} applies the standard bias constant and the
- * small-range (linear counting) correction. Relative error about 1.04/sqrt(4096), i.e. 1.6%.
+ * A HyperLogLog sketch of the distinct keys of a disk component (TRIAD-DISK), immutable: 2^12
+ * one-byte registers (4 KB), fed with the 64-bit key hash the Bloom filter uses, and the number of
+ * keys that were added. Sketches merge by taking the register-wise maximum; {@link #estimate()}
+ * applies the standard bias constant and the small-range (linear counting) correction. Relative
+ * error about 1.04/sqrt(4096), i.e. 1.6%.
+ *
+ * <p>The engine builds one while it writes a component ({@code
+ * org.strata.lsm.component.KeySketchBuilder}) and stores it in the file; contexts that offer key
+ * sketches answer {@link MergeContext#distinctKeys} from them. Policies see only such estimates.
  */
 public final class KeySketch {
   /** log2 of the register count. */
@@ -15,36 +20,23 @@ public final class KeySketch {
   public static final int REGISTERS = 1 << PRECISION;
 
   private final byte[] registers;
-  private long keysAdded;
-
-  /** An empty sketch. */
-  public KeySketch() {
-    this(new byte[REGISTERS], 0);
-  }
+  private final long keysAdded;
 
   private KeySketch(byte[] registers, long keysAdded) {
     if (registers.length != REGISTERS) {
       throw new IllegalArgumentException("a sketch has " + REGISTERS + " registers, got "
           + registers.length);
     }
+    if (keysAdded < 0) {
+      throw new IllegalArgumentException("keys added cannot be negative, got " + keysAdded);
+    }
     this.registers = registers;
     this.keysAdded = keysAdded;
   }
 
-  /** Restores a sketch from its registers and the number of keys that were added. */
+  /** A sketch from its registers (copied) and the number of keys that were added. */
   public static KeySketch of(byte[] registers, long keysAdded) {
     return new KeySketch(registers.clone(), keysAdded);
-  }
-
-  /** Adds a key by its 64-bit hash. */
-  public void add(long hash) {
-    int bucket = (int) (hash & (REGISTERS - 1));
-    long rest = hash >>> PRECISION;
-    int rho = Math.min(64 - PRECISION + 1, Long.numberOfLeadingZeros(rest) - PRECISION + 1);
-    if (rho > registers[bucket]) {
-      registers[bucket] = (byte) rho;
-    }
-    keysAdded++;
   }
 
   /** Keys added (with repetitions). */

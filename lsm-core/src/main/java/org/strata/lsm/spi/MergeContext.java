@@ -1,23 +1,55 @@
 package org.strata.lsm.spi;
 
 import java.util.List;
+import java.util.OptionalDouble;
+import java.util.Set;
 
 /**
- * The view of one index that a {@link MergePolicy} works on. The engine and the simulators both
- * implement it, so a policy cannot tell them apart.
+ * The view of one index that a {@link MergePolicy} works on. The engine, the merge-policy
+ * simulator, the discrete-event simulator and the Hyracks adapter all implement it over a {@link
+ * RunList}, so a policy cannot tell them apart beyond the {@linkplain #capabilities() capabilities}
+ * a context offers. A policy's factory declares the capabilities the policy needs ({@link
+ * MergePolicyFactory#requiredCapabilities()}), and a context refuses, when it is created, a policy
+ * that needs one it lacks ({@link PolicyHost#check}).
  */
 public interface MergeContext {
+  /** What a context may offer beyond whole runs of one component each. */
+  enum Capability {
+    /**
+     * Runs of many files with disjoint key ranges, and {@link #scheduleComponentMerge}: the engine
+     * has them; the simulators and Hyracks components do not.
+     */
+    PARTITIONED_RUNS("partitioned runs"),
+    /** {@link ComponentInfo#minKey()} and {@link ComponentInfo#maxKey()} hold the real keys. */
+    KEY_RANGES("key ranges"),
+    /** {@link #distinctKeys} answers from HyperLogLog sketches of the components' keys. */
+    KEY_SKETCHES("key sketches");
+
+    private final String description;
+
+    Capability(String description) {
+      this.description = description;
+    }
+
+    /** How messages name the capability, e.g. {@code partitioned runs}. */
+    public String description() {
+      return description;
+    }
+  }
+
   /** The index's runs, newest first. The list is an immutable snapshot. */
   List<RunInfo> runs();
 
   /**
    * Asks for a merge of {@code runs}, which must be contiguous in {@link #runs()} (newest first) and
-   * none of them merging. The output is one run at {@code outputLevel}, split into files of at most
-   * {@code targetFileSize} bytes ({@link Long#MAX_VALUE} for a single file).
+   * none of them merging: a {@link MergeRequest.Runs}. The output is one run at {@code
+   * outputLevel}, split into files of at most {@code targetFileSize} bytes ({@link Long#MAX_VALUE}
+   * for a single file), in the place of the inputs.
    *
-   * @return true if the merge was scheduled; false if the runs are no longer contiguous, are already
-   *     merging, or no longer exist
-   * @throws IllegalArgumentException if {@code runs} is empty or {@code targetFileSize <= 0}
+   * @return true if the merge was scheduled (or, in a simulator, done); false if {@link
+   *     RunList#check} refuses it: the runs are gone, not contiguous or already merging
+   * @throws IllegalArgumentException if {@code runs} is empty or names a run twice, or {@code
+   *     targetFileSize <= 0}
    */
   boolean scheduleMerge(List<RunInfo> runs, int outputLevel, long targetFileSize);
 
@@ -27,28 +59,44 @@ public interface MergeContext {
   }
 
   /**
-   * Asks for a partitioned merge (LevelDB style): {@code components} are disk components of one or
-   * more runs, none merging, for example one file of level i and every file of level i+1 that
-   * overlaps its key range, or whole level-0 runs and the level-1 files they overlap. The output is
-   * split into files of at most {@code targetFileSize} bytes that join the run of {@code
-   * outputLevel} in key order (or form it, after every run of a lower level); runs left empty
-   * disappear. The caller must include every file of the output level that overlaps the inputs.
+   * Asks for a partitioned merge (LevelDB style), a {@link MergeRequest.Components}: {@code
+   * components} are disk components of one or more runs, none merging, for example one file of
+   * level i and every file of level i+1 that overlaps its key range, or whole level-0 runs and the
+   * level-1 files they overlap. The output is split into files of at most {@code targetFileSize}
+   * bytes that join the run of {@code outputLevel} in key order (or form it, after every run of a
+   * lower level); runs left empty disappear ({@link RunList#apply}). The caller must include every
+   * file of the output level that overlaps the inputs. Only contexts that offer {@link
+   * Capability#PARTITIONED_RUNS} implement it, and policies that call it declare that capability,
+   * so the default, which refuses, is never reached by a correctly declared policy.
    *
    * @return true if the merge was scheduled; false if a component is gone or already merging
-   * @throws UnsupportedOperationException where partitioned runs are not modelled (the
-   *     merge-policy simulator models runs without keys)
+   * @throws IllegalArgumentException if {@code components} is empty or names a component twice, or
+   *     {@code targetFileSize <= 0}
+   * @throws UnsupportedOperationException where partitioned runs are not modelled
    */
   default boolean scheduleComponentMerge(List<ComponentInfo> components, int outputLevel,
       long targetFileSize) {
-    throw new UnsupportedOperationException("this index does not support partitioned merges");
+    throw new UnsupportedOperationException("this index does not offer partitioned runs; a"
+        + " policy that merges files declares " + Capability.PARTITIONED_RUNS
+        + " in its factory's requiredCapabilities()");
+  }
+
+  /** The capabilities this context offers; none by default. */
+  default Set<Capability> capabilities() {
+    return Set.of();
   }
 
   /**
-   * The HyperLogLog sketch of a component's keys (TRIAD-DISK), when the index keeps one; the
-   * engine writes one into every component, the simulator has none.
+   * The estimated number of distinct keys in the union of {@code components} (TRIAD-DISK's
+   * UniqueKeys), from the HyperLogLog sketches the engine writes into every component (relative
+   * error about 1.6%). The keys added to each component, counted with repetitions, are its {@link
+   * ComponentInfo#entryCount()}. A policy sees estimates only, never the sketches themselves.
+   *
+   * @return the estimate; empty where the context keeps no sketches (it does not offer {@link
+   *     Capability#KEY_SKETCHES}) or a component has none or is no longer in the index
    */
-  default java.util.Optional<KeySketch> keySketch(ComponentInfo component) {
-    return java.util.Optional.empty();
+  default OptionalDouble distinctKeys(List<ComponentInfo> components) {
+    return OptionalDouble.empty();
   }
 
   /** Whether one disk component is an input of a scheduled or running merge. */

@@ -1,31 +1,36 @@
 package org.strata.policy.sim;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.ComponentInfo;
-import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeRequest;
+import org.strata.lsm.spi.PolicyDriver;
+import org.strata.lsm.spi.PolicyHost;
 import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.spi.RunList;
+import org.strata.lsm.spi.RunListContext;
 
 /**
  * Mao et al.'s model of a merge policy (spec A7.3), driving the real {@link MergePolicy} objects:
  * each flush adds a run whose component id is the flush ordinal, merges complete instantly and
  * their output's size is the sum of the inputs. As in the engine, the policy is called after the
- * flush and again after each merge it asks for, until it asks for none.
+ * flush and again after each merge it asks for, until it asks for none ({@link PolicyDriver}). The
+ * runs are a {@link RunList}; what is the simulator's own are the two write amplifications.
  *
  * <p>Two write amplifications are kept: the engine's (flushed bytes plus merged bytes, over
  * flushed bytes) and the model's (Problem 1: bytes of newly created runs over flushed bytes, where a
  * flush merged at once counts only inside the merged run).
  */
-public final class MergeSimulator implements MergeContext {
+public final class MergeSimulator extends RunListContext {
+  /** The simulator's runs are single components without keys or sketches. */
+  public static final PolicyHost HOST = new PolicyHost("the merge-policy simulator", Set.of(),
+      "run it on the engine with `strata two-phase`");
   private static final byte[] NO_KEY = new byte[0];
-  private static final int MAX_CALLS_PER_FLUSH = 1000;
 
-  private record SimRun(long runId, long minId, long maxId, long size, int level) {}
-
-  private final MergePolicy policy;
-  private final ArrayList<SimRun> runs = new ArrayList<>(); // newest first
-  private List<RunInfo> view;
+  private final PolicyDriver driver;
   private long nextRunId = 1;
   private long flushes;
   private long flushedBytes;
@@ -35,88 +40,72 @@ public final class MergeSimulator implements MergeContext {
   private long currentFlushRunId = -1;
   private long currentFlushSize;
   private boolean currentFlushAbsorbed;
-  private boolean mergedInCall;
-  private long rejectedMerges;
 
+  /** A simulator of {@code policy}; errors name it by its class. */
   public MergeSimulator(MergePolicy policy) {
-    this.policy = policy;
+    this(policy.getClass().getSimpleName(), policy);
   }
 
-  /** Adds a flush of {@code size} bytes and lets the policy merge. */
+  /** A simulator of {@code policy}; errors name it {@code policyName}. */
+  public MergeSimulator(String policyName, MergePolicy policy) {
+    super(HOST);
+    this.driver = new PolicyDriver(policyName, policy);
+  }
+
+  /**
+   * A simulator of the named policy.
+   *
+   * @throws org.strata.lsm.InvalidConfigurationException for an unknown name, a bad parameter, or
+   *     a policy that needs what the simulator does not model ({@link #HOST})
+   */
+  public static MergeSimulator of(NamedPlugin policy) {
+    return new MergeSimulator(policy.name(), Plugins.mergePolicy(policy, HOST));
+  }
+
+  /**
+   * Adds a flush of {@code size} bytes and lets the policy merge.
+   *
+   * @throws IllegalStateException if the policy is still merging after {@value
+   *     PolicyDriver#MAX_CALLS} calls
+   */
   public void flush(long size) {
     if (size <= 0) {
       throw new IllegalArgumentException("flush sizes must be positive, got " + size);
     }
     flushes++;
-    SimRun r = new SimRun(nextRunId++, flushes, flushes, size, 0);
-    runs.add(0, r);
-    view = null;
+    long id = nextRunId++;
+    runList(runList().addNewest(run(id, flushes, flushes, size, 0)));
     flushedBytes += size;
     engineBytes += size;
     modelBytes += size;
-    currentFlushRunId = r.runId();
+    currentFlushRunId = id;
     currentFlushSize = size;
     currentFlushAbsorbed = false;
-    int calls = 0;
-    do {
-      mergedInCall = false;
-      policy.diskComponentAdded(this, false);
-      if (++calls > MAX_CALLS_PER_FLUSH) {
-        throw new IllegalStateException("the policy kept merging after flush " + flushes
-            + " (more than " + MAX_CALLS_PER_FLUSH + " merges)");
-      }
-    } while (mergedInCall);
-    componentCountSum += runs.size();
+    driver.diskComponentAdded(this, false, this::takeChangedAtOnce);
+    componentCountSum += runs().size();
   }
 
-  @Override
-  public List<RunInfo> runs() {
-    if (view == null) {
-      List<RunInfo> v = new ArrayList<>(runs.size());
-      for (SimRun r : runs) {
-        v.add(new RunInfo(r.runId(), r.level(), List.of(new ComponentInfo("sim-" + r.runId(),
-            r.minId(), r.maxId(), r.size(), r.size(), 1, NO_KEY, NO_KEY)), false));
-      }
-      view = List.copyOf(v);
-    }
-    return view;
+  private static RunInfo run(long id, long minId, long maxId, long size, int level) {
+    return new RunInfo(id, level, List.of(new ComponentInfo("sim-" + id, minId, maxId, size, size,
+        1, NO_KEY, NO_KEY)), false);
   }
 
+  /** Merges at once: the output run's size is the sum of the inputs'. */
   @Override
-  public boolean scheduleMerge(List<RunInfo> window, int outputLevel, long targetFileSize) {
-    if (window.isEmpty()) {
-      throw new IllegalArgumentException("a merge needs at least one run");
-    }
-    int start = -1;
-    for (int i = 0; i < runs.size(); i++) {
-      if (runs.get(i).runId() == window.get(0).runId()) {
-        start = i;
-        break;
-      }
-    }
-    if (start < 0 || start + window.size() > runs.size()) {
-      rejectedMerges++;
-      return false;
-    }
+  protected boolean start(MergeRequest request, RunList.Window window) {
     long size = 0;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     boolean absorbsFlush = false;
-    for (int i = 0; i < window.size(); i++) {
-      SimRun r = runs.get(start + i);
-      if (r.runId() != window.get(i).runId()) {
-        rejectedMerges++;
-        return false;
-      }
-      size += r.size();
-      min = Math.min(min, r.minId());
-      max = Math.max(max, r.maxId());
+    for (RunInfo r : window.runs()) {
+      size += r.sizeBytes();
+      min = Math.min(min, r.minComponentId());
+      max = Math.max(max, r.maxComponentId());
       absorbsFlush |= r.runId() == currentFlushRunId;
     }
-    runs.subList(start, start + window.size()).clear();
-    SimRun out = new SimRun(nextRunId++, min, max, size, outputLevel);
-    runs.add(start, out);
-    view = null;
+    long id = nextRunId++;
+    runList(runList().apply(request, run(id, min, max, size, request.outputLevel()).components(),
+        id));
     engineBytes += size;
     modelBytes += size;
     if (absorbsFlush && !currentFlushAbsorbed) {
@@ -124,20 +113,12 @@ public final class MergeSimulator implements MergeContext {
       currentFlushAbsorbed = true;
     }
     if (absorbsFlush) {
-      currentFlushRunId = out.runId();
+      currentFlushRunId = id;
       currentFlushSize = size;
       currentFlushAbsorbed = true;
     }
-    mergedInCall = true;
+    changedAtOnce();
     return true;
-  }
-
-  /**
-   * Merge requests refused because their runs were not contiguous, no longer existed (already
-   * merged) or were unknown. A correct policy makes none.
-   */
-  public long rejectedMerges() {
-    return rejectedMerges;
   }
 
   /** The statistics after the flushes so far. */
@@ -146,7 +127,7 @@ public final class MergeSimulator implements MergeContext {
         flushedBytes == 0 ? 0 : (double) engineBytes / flushedBytes,
         flushedBytes == 0 ? 0 : (double) modelBytes / flushedBytes,
         flushes == 0 ? 0 : componentCountSum / flushes,
-        runs.size());
+        runs().size());
   }
 
   /**

@@ -1,15 +1,20 @@
 package org.strata.scheduler.des;
 
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.IoOperation;
-import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.MergeScheduler;
+import org.strata.lsm.spi.PolicyDriver;
+import org.strata.lsm.spi.PolicyHost;
 import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.spi.RunList;
+import org.strata.lsm.spi.RunListContext;
 
 /**
  * One simulated LSM-tree as its merge policy sees it. Runs carry no keys, only the fraction of the
@@ -19,53 +24,43 @@ import org.strata.lsm.spi.RunInfo;
  * inputs overlap, as a real merge that keeps only the newest version does.
  *
  * <p>While loading, merges complete the instant they are asked for (a bulk load into the
- * policy's own shape); afterwards each becomes a {@link DesOperation} handed to the scheduler.
+ * policy's own shape); afterwards each becomes a {@link DesOperation} handed to the scheduler. The
+ * runs are a {@link RunList}; the fractions are kept beside it by run id.
  */
-final class DesIndex implements MergeContext {
+final class DesIndex extends RunListContext {
   static final String NAME = "des";
+  /** The simulated runs are single components without keys or sketches. */
+  static final PolicyHost HOST = new PolicyHost("the discrete-event simulator", Set.of(),
+      "run it on the engine with `strata two-phase`");
   private static final byte[] NO_KEY = new byte[0];
-  private static final int MAX_CALLS_PER_LOAD_FLUSH = 1000;
 
-  /** A run of the simulated tree. */
-  private static final class SimRun {
-    final long runId;
-    final int level;
-    final double fraction;
-    final boolean loadOnly;
-    final long minId;
-    final long maxId;
-    boolean merging;
+  /**
+   * What the simulator keeps of a run beside the run list.
+   *
+   * @param fraction the fraction of the key space the run covers
+   * @param loadOnly whether it holds only keys of the initial load (distinct, so fractions add)
+   */
+  private record Coverage(double fraction, boolean loadOnly) {}
 
-    SimRun(long runId, int level, double fraction, boolean loadOnly, long minId, long maxId) {
-      this.runId = runId;
-      this.level = level;
-      this.fraction = fraction;
-      this.loadOnly = loadOnly;
-      this.minId = minId;
-      this.maxId = maxId;
-    }
-  }
-
-  /** A scheduled merge: its inputs and the run it will produce. */
-  private record Pending(List<SimRun> inputs, SimRun output) {}
+  /** A scheduled merge: what was asked for and the run it will produce. */
+  private record Pending(MergeRequest request, long outputRunId, ComponentInfo output,
+      Coverage coverage) {}
 
   private final DesSetup setup;
-  private final MergePolicy policy;
+  private final PolicyDriver driver;
   private final VirtualIo io;
   private MergeScheduler scheduler;
-  private final ArrayList<SimRun> runs = new ArrayList<>(); // newest first
+  private final Map<Long, Coverage> coverage = new HashMap<>();
   private final Map<IoOperation, Pending> pending = new IdentityHashMap<>();
-  private List<RunInfo> view;
   private long nextRunId = 1;
   private long flushes;
   private boolean loading;
-  private boolean mergedInCall;
-  private long rejectedMerges;
   private long mergesScheduled;
 
-  DesIndex(DesSetup setup, MergePolicy policy, VirtualIo io) {
+  DesIndex(DesSetup setup, String policyName, MergePolicy policy, VirtualIo io) {
+    super(HOST);
     this.setup = setup;
-    this.policy = policy;
+    this.driver = new PolicyDriver(policyName, policy);
     this.io = io;
   }
 
@@ -74,7 +69,7 @@ final class DesIndex implements MergeContext {
   }
 
   MergePolicy policy() {
-    return policy;
+    return driver.policy();
   }
 
   /** Bytes of a run covering {@code fraction} of the key space. */
@@ -98,25 +93,36 @@ final class DesIndex implements MergeContext {
       for (long done = 0; done < setup.entries(); done += perFlush) {
         long m = Math.min(perFlush, setup.entries() - done);
         addFlushed((double) m / setup.entries(), true);
-        int calls = 0;
-        do {
-          mergedInCall = false;
-          policy.diskComponentAdded(this, false);
-          if (++calls > MAX_CALLS_PER_LOAD_FLUSH) {
-            throw new IllegalStateException("the policy kept merging during the initial load");
-          }
-        } while (mergedInCall);
+        diskComponentAdded();
       }
     } finally {
       loading = false;
     }
   }
 
+  /**
+   * Lets the policy react to a new component: once, or while loading again after each call whose
+   * merges completed at once.
+   */
+  void diskComponentAdded() {
+    driver.diskComponentAdded(this, false, this::takeChangedAtOnce);
+  }
+
   /** Adds a flushed run at the newest end. */
   void addFlushed(double fraction, boolean loadOnly) {
     flushes++;
-    runs.add(0, new SimRun(nextRunId++, 0, fraction, loadOnly, flushes, flushes));
-    view = null;
+    long id = nextRunId++;
+    coverage.put(id, new Coverage(fraction, loadOnly));
+    runList(runList().addNewest(new RunInfo(id, 0,
+        List.of(component(id, flushes, flushes, fraction)), false)));
+  }
+
+  /** The component a policy sees for a run covering {@code fraction} of the key space. */
+  private ComponentInfo component(long runId, long minId, long maxId, double fraction) {
+    long size = Math.max(1, Math.round(bytes(fraction)));
+    long count = Math.max(1, Math.round(fraction * setup.entries()));
+    return new ComponentInfo("des-" + runId, minId, maxId, size, count,
+        Math.max(1, size / setup.pageSize()), NO_KEY, NO_KEY);
   }
 
   /** Replaces a finished merge's inputs with its output. */
@@ -125,115 +131,73 @@ final class DesIndex implements MergeContext {
     if (p == null) {
       throw new IllegalStateException("an unknown merge completed");
     }
-    int start = runs.indexOf(p.inputs().get(0));
-    if (start < 0 || !runs.subList(start, start + p.inputs().size()).equals(p.inputs())) {
-      throw new IllegalStateException("the inputs of a merge are no longer contiguous");
-    }
-    runs.subList(start, start + p.inputs().size()).clear();
-    runs.add(start, p.output());
-    view = null;
+    install(p);
+  }
+
+  private void install(Pending p) {
+    runList(runList().apply(p.request(), List.of(p.output()), p.outputRunId()));
+    coverage.keySet().removeAll(((MergeRequest.Runs) p.request()).runIds());
+    coverage.put(p.outputRunId(), p.coverage());
   }
 
   /** Disk components (one per run here). */
   int componentCount() {
-    return runs.size();
+    return runs().size();
   }
 
   /** Runs at level 0: flushed and not merged yet. */
   int flushedRunCount() {
     int n = 0;
-    for (SimRun r : runs) {
-      if (r.level == 0) {
+    for (RunInfo r : runs()) {
+      if (r.level() == 0) {
         n++;
       }
     }
     return n;
   }
 
-  /** Merge requests refused (runs gone, merging or not contiguous); a correct policy makes none. */
-  long rejectedMerges() {
-    return rejectedMerges;
-  }
-
   long mergesScheduled() {
     return mergesScheduled;
   }
 
+  /**
+   * While loading, completes the merge at once; afterwards marks its inputs merging and hands a
+   * {@link DesOperation} to the scheduler.
+   */
   @Override
-  public List<RunInfo> runs() {
-    if (view == null) {
-      List<RunInfo> v = new ArrayList<>(runs.size());
-      for (SimRun r : runs) {
-        long size = Math.max(1, Math.round(bytes(r.fraction)));
-        long count = Math.max(1, Math.round(r.fraction * setup.entries()));
-        v.add(new RunInfo(r.runId, r.level, List.of(new ComponentInfo("des-" + r.runId, r.minId,
-            r.maxId, size, count, Math.max(1, size / setup.pageSize()), NO_KEY, NO_KEY)),
-            r.merging));
-      }
-      view = List.copyOf(v);
-    }
-    return view;
-  }
-
-  @Override
-  public boolean scheduleMerge(List<RunInfo> window, int outputLevel, long targetFileSize) {
-    if (window.isEmpty()) {
-      throw new IllegalArgumentException("a merge needs at least one run");
-    }
-    if (targetFileSize <= 0) {
-      throw new IllegalArgumentException("targetFileSize must be positive");
-    }
-    int start = -1;
-    for (int i = 0; i < runs.size(); i++) {
-      if (runs.get(i).runId == window.get(0).runId()) {
-        start = i;
-        break;
-      }
-    }
-    if (start < 0 || start + window.size() > runs.size()) {
-      rejectedMerges++;
-      return false;
-    }
-    List<SimRun> inputs = new ArrayList<>(runs.subList(start, start + window.size()));
+  protected boolean start(MergeRequest request, RunList.Window window) {
     double loaded = 0;
     double otherMissing = 1;
     boolean loadOnly = true;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     double inputBytes = 0;
-    for (int i = 0; i < inputs.size(); i++) {
-      SimRun r = inputs.get(i);
-      if (r.runId != window.get(i).runId() || r.merging) {
-        rejectedMerges++;
-        return false;
-      }
-      if (r.loadOnly) {
-        loaded += r.fraction;
+    for (RunInfo r : window.runs()) {
+      Coverage c = coverage.get(r.runId());
+      if (c.loadOnly()) {
+        loaded += c.fraction();
       } else {
-        otherMissing *= 1 - r.fraction;
+        otherMissing *= 1 - c.fraction();
         loadOnly = false;
       }
-      min = Math.min(min, r.minId);
-      max = Math.max(max, r.maxId);
-      inputBytes += bytes(r.fraction);
+      min = Math.min(min, r.minComponentId());
+      max = Math.max(max, r.maxComponentId());
+      inputBytes += bytes(c.fraction());
     }
     double fraction = 1 - (1 - Math.min(1, loaded)) * otherMissing;
-    SimRun out = new SimRun(nextRunId++, outputLevel, fraction, loadOnly, min, max);
+    long id = nextRunId++;
+    Pending p = new Pending(request, id, component(id, min, max, fraction),
+        new Coverage(fraction, loadOnly));
     if (loading) {
-      runs.subList(start, start + inputs.size()).clear();
-      runs.add(start, out);
-      view = null;
-      mergedInCall = true;
+      install(p);
+      changedAtOnce();
       return true;
     }
-    for (SimRun r : inputs) {
-      r.merging = true;
-    }
-    view = null;
+    runList(runList().markMerging(request));
     mergesScheduled++;
     DesOperation op = new DesOperation(IoOperation.Kind.MERGE, NAME, bytes(fraction),
         (long) Math.ceil(inputBytes / setup.pageSize()), io.now());
-    pending.put(op, new Pending(inputs, out));
+    pending.put(op, p);
     scheduler.schedule(op);
     return true;
   }
@@ -241,12 +205,12 @@ final class DesIndex implements MergeContext {
   /** Number of input runs of a pending merge. */
   int width(IoOperation op) {
     Pending p = pending.get(op);
-    return p == null ? 0 : p.inputs().size();
+    return p == null ? 0 : ((MergeRequest.Runs) p.request()).runIds().size();
   }
 
   /** Output level of a pending merge. */
   int outputLevel(IoOperation op) {
     Pending p = pending.get(op);
-    return p == null ? -1 : p.output().level;
+    return p == null ? -1 : p.request().outputLevel();
   }
 }

@@ -35,10 +35,11 @@ final class DesPhase {
   private boolean constraintViolated;
 
   /**
+   * @param policyName the policy's name, for errors
    * @param arrivals the open-loop arrival process, or null for a closed loop
    * @param observer sees every write, or null
    */
-  DesPhase(DesSetup setup, MergePolicy policy, String schedulerName,
+  DesPhase(DesSetup setup, String policyName, MergePolicy policy, String schedulerName,
       Function<OperationRunner, MergeScheduler> schedulers, double duration,
       ArrivalProcess arrivals, WriteObserver observer) {
     if (!(duration > 0) || Double.isInfinite(duration)) {
@@ -50,7 +51,7 @@ final class DesPhase {
     this.observer = observer;
     this.schedulerName = schedulerName;
     this.io = new VirtualIo(setup.bandwidth());
-    this.index = new DesIndex(setup, policy, io);
+    this.index = new DesIndex(setup, policyName, policy, io);
     this.metrics = new PhaseMetrics(duration);
     this.memoryEntries = Math.max(1, setup.memoryComponentEntries());
     this.flushFraction = index.updateFraction(memoryEntries);
@@ -201,8 +202,8 @@ final class DesPhase {
 
   /** The engine's order: the policy reacts once, then the constraint is re-evaluated. */
   private void afterComponentChange() {
+    index.diskComponentAdded();
     MergePolicy policy = index.policy();
-    policy.diskComponentAdded(index, false);
     switch (setup.constraint()) {
       case "global":
         constraintViolated = policy.isMergeLagging(index);

@@ -14,23 +14,28 @@ import org.strata.lsm.spi.OperationRunner;
  * scheduler classes drive a simulated tree whose flushes and merges share one bandwidth B, with a
  * writer in a closed loop (the testing phase) or fed by an open-loop arrival process (the running
  * phase). Every phase starts from a freshly loaded tree and is deterministic for a given setup and
- * arrival process. Merges are full merges of whole runs; policies that ask for partitioned merges
- * (partitioned leveling) are not modelled and fail with {@link UnsupportedOperationException}.
+ * arrival process. Merges are full merges of whole runs; policies that need partitioned runs, key
+ * ranges or key sketches (partitioned leveling, TRIAD-DISK) are not modelled and are refused when
+ * the simulator is created.
  */
 public final class DiscreteEventSimulator {
   private final DesSetup setup;
+  private final String policyName;
   private final Supplier<MergePolicy> policies;
   private final String schedulerName;
   private final Function<OperationRunner, MergeScheduler> schedulers;
 
   /**
+   * @param policyName the policy's name, for errors
    * @param policies a fresh policy instance per phase
    * @param schedulerName the scheduler's name, for reports
    * @param schedulers creates a scheduler on the simulator's virtual-time runner
    */
-  public DiscreteEventSimulator(DesSetup setup, Supplier<MergePolicy> policies,
-      String schedulerName, Function<OperationRunner, MergeScheduler> schedulers) {
+  public DiscreteEventSimulator(DesSetup setup, String policyName,
+      Supplier<MergePolicy> policies, String schedulerName,
+      Function<OperationRunner, MergeScheduler> schedulers) {
     this.setup = setup;
+    this.policyName = policyName;
     this.policies = policies;
     this.schedulerName = schedulerName;
     this.schedulers = schedulers;
@@ -38,17 +43,20 @@ public final class DiscreteEventSimulator {
 
   /**
    * A simulator for named plug-ins found on the class path. Unknown names and bad parameters fail
-   * as they do in a store's configuration.
+   * as they do in a store's configuration, and so does a policy that needs what the simulator does
+   * not model (partitioned runs, key ranges, key sketches).
    *
-   * @throws org.strata.lsm.InvalidConfigurationException for an unknown name or a bad parameter
+   * @throws org.strata.lsm.InvalidConfigurationException for an unknown name, a bad parameter or
+   *     a policy the simulator cannot run
    * @throws UnsupportedOperationException if the scheduler cannot run in virtual time
    */
   public static DiscreteEventSimulator of(DesSetup setup, NamedPlugin policy,
       NamedPlugin scheduler) {
-    Plugins.mergePolicy(policy); // fail now, not in the middle of a phase
+    Plugins.mergePolicy(policy, DesIndex.HOST); // fail now, not in the middle of a phase
     MergeSchedulerFactory factory = Plugins.schedulerFactory(scheduler);
     factory.create(scheduler.parameters(), new VirtualIo(1)).close();
-    return new DiscreteEventSimulator(setup, () -> Plugins.mergePolicy(policy), scheduler.name(),
+    return new DiscreteEventSimulator(setup, policy.name(),
+        () -> Plugins.mergePolicy(policy, DesIndex.HOST), scheduler.name(),
         runner -> factory.create(scheduler.parameters(), runner));
   }
 
@@ -58,8 +66,8 @@ public final class DiscreteEventSimulator {
 
   /** The testing phase: one writer in a closed loop for {@code duration} seconds. */
   public PhaseResult testing(double duration) {
-    return new DesPhase(setup, policies.get(), schedulerName, schedulers, duration, null, null)
-        .run();
+    return new DesPhase(setup, policyName, policies.get(), schedulerName, schedulers, duration,
+        null, null).run();
   }
 
   /** The running phase: writes arrive by {@code arrivals} for {@code duration} seconds. */
@@ -72,7 +80,7 @@ public final class DiscreteEventSimulator {
     if (arrivals == null) {
       throw new IllegalArgumentException("the running phase needs an arrival process");
     }
-    return new DesPhase(setup, policies.get(), schedulerName, schedulers, duration, arrivals,
-        observer).run();
+    return new DesPhase(setup, policyName, policies.get(), schedulerName, schedulers, duration,
+        arrivals, observer).run();
   }
 }
