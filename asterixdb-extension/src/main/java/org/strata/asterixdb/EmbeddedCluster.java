@@ -23,7 +23,7 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * An AsterixDB 0.9.8 cluster of one cluster controller and N node controllers in this JVM, with
- * Strata's extension, every listening socket on 127.0.0.1 (see {@link LoopbackBinding}), and all
+ * Strata's extension, its controllers talking over 127.0.0.1, and all
  * data under one directory ({@link ClusterConfigFile}). Stopping it stops the node controllers
  * (each flushes and checkpoints its datasets) and then the cluster controller; a later start on
  * the same directory recovers the data.
@@ -89,11 +89,11 @@ public final class EmbeddedCluster implements AutoCloseable {
       throw new IllegalStateException("the cluster in " + dir + " is already running");
     }
     checkPorts(config.fixedPorts());
-    LoopbackBinding.installRmi();
     Path conf = config.write(dir);
     String[] args = {"-config-file", conf.toString()};
     ConfigManager ccConfigManager = new ConfigManager(args);
     StrataCCApplication ccApp = new StrataCCApplication();
+    ccApp.embedded();
     ccApp.registerConfig(ccConfigManager);
     CCConfig ccConfig = new CCConfig(ccConfigManager);
     ccConfig.setClusterListenAddress(loopback());
@@ -108,6 +108,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     for (String node : config.nodes()) {
       ConfigManager ncConfigManager = new ConfigManager(args);
       StrataNCApplication ncApp = new StrataNCApplication();
+      ncApp.embedded();
       ncApp.registerConfig(ncConfigManager);
       NCConfig nc = new NCConfig(node, ncConfigManager);
       nc.setClusterAddress(loopback());
