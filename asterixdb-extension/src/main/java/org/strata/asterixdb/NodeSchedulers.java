@@ -32,6 +32,7 @@ public final class NodeSchedulers implements ILSMIOOperationScheduler, Closeable
   private final ThreadFactory threads;
   private final Map<Map<String, String>, StrataIoScheduler> schedulers = new LinkedHashMap<>();
   private final Map<String, List<Long>> flushSizes = new HashMap<>();
+  private final Map<String, Long> mergedBytes = new HashMap<>();
   private boolean closed;
 
   /**
@@ -85,6 +86,8 @@ public final class NodeSchedulers implements ILSMIOOperationScheduler, Closeable
   public void scheduleOperation(ILSMIOOperation op) {
     if (op.getIOOpertionType() == LSMIOOperationType.FLUSH) {
       op.addCompleteListener(this::flushCompleted);
+    } else if (op.getIOOpertionType() == LSMIOOperationType.MERGE) {
+      op.addCompleteListener(this::mergeCompleted);
     }
     schedulerOf(op).scheduleOperation(op);
   }
@@ -96,6 +99,20 @@ public final class NodeSchedulers implements ILSMIOOperationScheduler, Closeable
             .add(op.getNewComponent().getComponentSize());
       }
     }
+  }
+
+  private void mergeCompleted(ILSMIOOperation op) {
+    if (op.getStatus() == LSMIOOperationStatus.SUCCESS && op.getNewComponent() != null) {
+      synchronized (this) {
+        mergedBytes.merge(op.getIndexIdentifier(), op.getNewComponent().getComponentSize(),
+            Long::sum);
+      }
+    }
+  }
+
+  /** Bytes of the components each index's merges wrote since the node started, by index. */
+  public synchronized Map<String, Long> mergedBytes() {
+    return Map.copyOf(mergedBytes);
   }
 
   @Override
