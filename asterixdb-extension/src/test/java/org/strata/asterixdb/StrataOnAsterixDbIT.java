@@ -227,6 +227,70 @@ class StrataOnAsterixDbIT {
         .hasMessageContaining("port 1098").hasMessageContaining("in use");
   }
 
+  @Test
+  @Order(6)
+  void ycsbWritesThroughTheSocketFeedAndReadsThroughQueries() throws Exception {
+    sql.execute("DROP DATAVERSE ycsb IF EXISTS; CREATE DATAVERSE ycsb; USE ycsb;"
+        + " CREATE TYPE UserType AS { id: string };"
+        + " CREATE DATASET usertable(UserType) PRIMARY KEY id WITH {\"merge-policy\": {\"name\":"
+        + " \"strata-binomial\", \"parameters\": {\"num-components\": 3}}};"
+        + " CREATE FEED UserFeed WITH {\"adapter-name\": \"socket_adapter\", \"sockets\":"
+        + " \"127.0.0.1:" + (FEED_PORT + 1) + "\", \"address-type\": \"IP\", \"type-name\":"
+        + " \"UserType\", \"format\": \"adm\"};"
+        + " CONNECT FEED UserFeed TO DATASET usertable; START FEED UserFeed;");
+    org.strata.ycsb.asterixdb.AsterixFeedBinding db =
+        new org.strata.ycsb.asterixdb.AsterixFeedBinding();
+    java.util.Properties p = new java.util.Properties();
+    p.setProperty("asterixdb.feed.port", Integer.toString(FEED_PORT + 1));
+    p.setProperty("asterixdb.query.port", Integer.toString(cluster.apiPort()));
+    db.setProperties(p);
+    db.init();
+    int n = 300;
+    for (int i = 0; i < n; i++) {
+      Map<String, site.ycsb.ByteIterator> v = new HashMap<>();
+      v.put("field0", new site.ycsb.StringByteIterator("value \"" + i + "\" \u00e9"));
+      assertThat(db.insert("usertable", String.format("user%04d", i), v))
+          .isEqualTo(site.ycsb.Status.OK);
+    }
+    Map<String, site.ycsb.ByteIterator> v = new HashMap<>();
+    v.put("field0", new site.ycsb.StringByteIterator("updated"));
+    assertThat(db.update("usertable", "user0007", v)).isEqualTo(site.ycsb.Status.OK);
+    db.cleanup();
+    awaitCountIn("ycsb.usertable", n);
+    db.init();
+    Map<String, site.ycsb.ByteIterator> r = new HashMap<>();
+    assertThat(db.read("usertable", "user0042", null, r)).isEqualTo(site.ycsb.Status.OK);
+    assertThat(r.get("field0").toString()).isEqualTo("value \"42\" \u00e9");
+    assertThat(db.read("usertable", "nobody", null, new HashMap<>()))
+        .isEqualTo(site.ycsb.Status.NOT_FOUND);
+    java.util.Vector<HashMap<String, site.ycsb.ByteIterator>> scan = new java.util.Vector<>();
+    assertThat(db.scan("usertable", "user0100", 5, null, scan)).isEqualTo(site.ycsb.Status.OK);
+    assertThat(scan).hasSize(5);
+    assertThat(scan.get(0).get("field0").toString()).isEqualTo("value \"100\" \u00e9");
+    assertThat(db.delete("usertable", "user0100")).isEqualTo(site.ycsb.Status.OK);
+    assertThat(db.read("usertable", "user0100", null, new HashMap<>()))
+        .isEqualTo(site.ycsb.Status.NOT_FOUND);
+    db.cleanup();
+  }
+
+  /** Bounded wait until a dataset holds {@code n} records and its update of user0007 is in. */
+  private static void awaitCountIn(String dataset, int n) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    while (true) {
+      int c = sql.execute("SELECT VALUE COUNT(*) FROM " + dataset + ";").get(0).asInt();
+      List<JsonNode> u = sql.execute("SELECT VALUE t.field0 FROM " + dataset
+          + " t WHERE t.id = \"user0007\";");
+      if (c >= n && !u.isEmpty() && u.get(0).asText().equals("updated")) {
+        assertThat(c).isEqualTo(n);
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the feed stored " + c + " of " + n + " records in 2 minutes");
+      }
+      Thread.sleep(50);
+    }
+  }
+
   /**
    * Inserts a batch into every dataset, flushes each on both nodes, waits until no flush or merge
    * is left and, if {@code simulate}, checks every primary index against the simulator.
