@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Keeps the README and docs/*.md true to the command line: every {@code bin/strata} command they
  * show (synopses and examples, with their continuation lines) names a subcommand that exists, and
- * every {@code --flag} it shows is one that subcommand's {@code --help} lists.
+ * every {@code --flag} it shows is one that subcommand's {@code --help} lists ({@code bin/strata
+ * asterixdb ...} runs another launcher, with the AsterixDB extension's class path, and is left out).
  */
 class DocumentedCommandsTest {
   private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
@@ -61,6 +62,9 @@ class DocumentedCommandsTest {
         Matcher m = FLAG.matcher(cmd);
         while (m.find()) {
           flags.add(m.group(1));
+        }
+        if (!path.isEmpty() && path.get(0).equals("asterixdb")) {
+          continue; // bin/strata runs these with the extension's own launcher and class path
         }
         String where = ROOT.relativize(f) + ":" + (i + 1);
         // "put|get|delete" documents three commands with the same flags.

@@ -48,8 +48,8 @@ final class TwoPhaseCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     TwoPhaseConfig cfg = TwoPhaseConfigJson.read(config);
-    long budget = Math.max(4L << 20, cfg.dataset().store().memoryComponentSize()
-        * cfg.dataset().store().memoryComponentCount());
+    long budget = Math.max(4L << 20, cfg.dataset().store().memoryComponent().size().bytes()
+        * cfg.dataset().store().memoryComponent().count());
     AsterixDbTarget target = new AsterixDbTarget(cfg.dataset().store().mergePolicy(), budget,
         nodes, feedPort);
     TwoPhaseRunner runner = new TwoPhaseRunner(cfg, target, out, System.err,
