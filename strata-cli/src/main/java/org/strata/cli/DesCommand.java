@@ -73,9 +73,11 @@ final class DesCommand implements Callable<Integer> {
       description = "Write admission (default asap).")
   String admission;
 
-  @Option(names = "--write-rate", defaultValue = "4000", paramLabel = "WRITES/S",
-      description = "Pace of limit and graded admission (default 4000).")
-  double writeRate;
+  @Option(names = "--write-rate", defaultValue = "4000KB", paramLabel = "SIZE",
+      description = "Pace of limit and graded admission in bytes per second, as the store's"
+          + " flow-control.write-rate (e.g. 4MB; default ${DEFAULT-VALUE}, 4,000 writes/s of 1KB"
+          + " entries); the simulator paces writes of --entry-size.")
+  String writeRate;
 
   @Option(names = "--slowdown-at", defaultValue = "0.8", paramLabel = "FRACTION",
       description = "Fraction of the constraint where graded admission slows writes.")
@@ -242,7 +244,8 @@ final class DesCommand implements Callable<Integer> {
     DesSetup setup = new DesSetup(entries, (int) size("--entry-size", entrySize),
         size("--memory-component", memoryComponent), memoryComponents,
         size("--bandwidth", bandwidth), (int) size("--page-size", pageSize), memoryWriteRate,
-        constraint, admission, writeRate, slowdownAt);
+        constraint, admission, (double) size("--write-rate", writeRate)
+            / size("--entry-size", entrySize), slowdownAt);
     NamedPlugin pol = new NamedPlugin(policy, policyParams);
     java.util.List<String> schedulers = compare.isEmpty() ? java.util.List.of(scheduler)
         : compare;

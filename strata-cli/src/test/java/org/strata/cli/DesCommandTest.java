@@ -134,4 +134,25 @@ class DesCommandTest {
     assertThat(bad.code()).isEqualTo(2);
     assertThat(bad.err()).contains("names a policy twice");
   }
+
+  /** --write-rate is bytes per second, as flow-control.write-rate, in every size form. */
+  @Test
+  void writeRateIsASizePerSecond() throws Exception {
+    CliTest.Result a = CliTest.run(args("--policy", "tiering", "--admission", "limit",
+        "--write-rate", "2MB", "--phase", "testing", "--json"));
+    assertThat(a.code()).as(a.err()).isZero();
+    CliTest.Result b = CliTest.run(args("--policy", "tiering", "--admission", "limit",
+        "--write-rate", "2048KB", "--phase", "testing", "--json"));
+    CliTest.Result c = CliTest.run(args("--policy", "tiering", "--admission", "limit",
+        "--write-rate", "100KB", "--phase", "testing", "--json"));
+    ObjectMapper m = new ObjectMapper();
+    assertThat(m.readTree(a.out()).get("testing")).isEqualTo(m.readTree(b.out()).get("testing"));
+    // 100KB/s of 1KB entries: at most 100 writes/s, far below the 2MB/s run's maximum.
+    assertThat(m.readTree(c.out()).at("/testing/maxThroughput").asDouble())
+        .isLessThanOrEqualTo(100.0 * 1.01)
+        .isLessThan(m.readTree(a.out()).at("/testing/maxThroughput").asDouble());
+    CliTest.Result bad = CliTest.run(args("--policy", "tiering", "--write-rate", "fast"));
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("--write-rate").contains("fast");
+  }
 }
