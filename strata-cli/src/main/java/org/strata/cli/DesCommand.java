@@ -66,11 +66,11 @@ final class DesCommand implements Callable<Integer> {
   String testingScheduler;
 
   @Option(names = "--constraint", defaultValue = "global", paramLabel = "global|local|none",
-      description = "Component constraint that stops writes (default global).")
+      description = "Component constraint that stops writes.")
   String constraint;
 
   @Option(names = "--admission", defaultValue = "asap", paramLabel = "asap|limit|graded",
-      description = "Write admission (default asap).")
+      description = "Write admission.")
   String admission;
 
   @Option(names = "--write-rate", defaultValue = "4000KB", paramLabel = "SIZE",
@@ -84,15 +84,15 @@ final class DesCommand implements Callable<Integer> {
   double slowdownAt;
 
   @Option(names = "--bandwidth", defaultValue = "100MB", paramLabel = "SIZE",
-      description = "B: bytes per second for flushes and merges (default 100MB).")
+      description = "B: bytes per second for flushes and merges.")
   String bandwidth;
 
   @Option(names = "--memory-component", defaultValue = "128MB", paramLabel = "SIZE",
-      description = "M: memory component size (default 128MB).")
+      description = "M: memory component size.")
   String memoryComponent;
 
   @Option(names = "--memory-components", defaultValue = "2", paramLabel = "N",
-      description = "Memory components per tree (default 2).")
+      description = "Memory components per tree.")
   int memoryComponents;
 
   @Option(names = "--entries", defaultValue = "100000000", paramLabel = "N",
@@ -101,23 +101,23 @@ final class DesCommand implements Callable<Integer> {
   long entries;
 
   @Option(names = "--entry-size", defaultValue = "1KB", paramLabel = "SIZE",
-      description = "Bytes per entry (default 1KB).")
+      description = "Bytes per entry.")
   String entrySize;
 
   @Option(names = "--page-size", defaultValue = "4KB", paramLabel = "SIZE",
-      description = "Page size for remaining input pages (default 4KB).")
+      description = "Page size for remaining input pages.")
   String pageSize;
 
   @Option(names = "--memory-write-rate", defaultValue = "1000000", paramLabel = "WRITES/S",
-      description = "Writes per second a memory component absorbs (default 1000000).")
+      description = "Writes per second a memory component absorbs.")
   double memoryWriteRate;
 
   @Option(names = "--phase", defaultValue = "both", paramLabel = "testing|running|both",
-      description = "Phases to run (default both).")
+      description = "Phases to run.")
   String phase;
 
   @Option(names = "--utilization", defaultValue = "0.95", paramLabel = "U",
-      description = "Running arrival rate as a fraction of the testing maximum (default 0.95).")
+      description = "Running arrival rate as a fraction of the testing maximum.")
   double utilization;
 
   @Option(names = "--max-throughput", paramLabel = "WRITES/S",
@@ -141,7 +141,7 @@ final class DesCommand implements Callable<Integer> {
   long seed;
 
   @Option(names = "--duration", defaultValue = "7200", paramLabel = "SECONDS",
-      description = "Simulated seconds per phase (default 7200).")
+      description = "Simulated seconds per phase.")
   double duration;
 
   @Option(names = "--series", paramLabel = "FILE",
@@ -159,7 +159,7 @@ final class DesCommand implements Callable<Integer> {
   Path chart;
 
   @Option(names = "--chart-name", defaultValue = "des", paramLabel = "PREFIX",
-      description = "File name prefix of the charts (default des).")
+      description = "File name prefix of the charts.")
   String chartName;
 
   @Option(names = "--json", description = "Print one JSON object.")

@@ -42,7 +42,7 @@ final class FiguresCommand implements Callable<Integer> {
   int flushes;
 
   @Option(names = "--k", split = ",", defaultValue = "5,6,7", paramLabel = "k1,k2,...",
-      description = "Depth bounds with a Figure 2 chart each (default ${DEFAULT-VALUE}).")
+      description = "Depth bounds with a Figure 2 chart each.")
   List<Integer> ks;
 
   @Spec CommandSpec spec;

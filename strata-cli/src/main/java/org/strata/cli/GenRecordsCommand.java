@@ -39,7 +39,7 @@ final class GenRecordsCommand implements Callable<Integer> {
   Long keys;
 
   @Option(names = "--mode", paramLabel = "MODE", defaultValue = "load",
-      description = "load (each key once, random order) or update (uniform keys); default load.")
+      description = "load (each key once, random order) or update (uniform keys).")
   Mode mode;
 
   @Option(names = "--field-length", paramLabel = "CHARS", defaultValue = "122",

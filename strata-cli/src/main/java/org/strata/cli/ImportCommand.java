@@ -57,7 +57,7 @@ final class ImportCommand implements Callable<Integer> {
   String file;
 
   @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
-      description = "Writer threads (default 1); lines of one key keep their order.")
+      description = "Writer threads; lines of one key keep their order.")
   int threads;
 
   @Option(names = "--acks", description = "Print 'acked N' after line N is applied (one thread"

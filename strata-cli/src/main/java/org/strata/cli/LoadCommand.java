@@ -40,7 +40,7 @@ final class LoadCommand implements Callable<Integer> {
   long records;
 
   @Option(names = "--record-size", paramLabel = "BYTES", defaultValue = "1000",
-      description = "Value size in bytes, or with a unit such as 1KB (default ${DEFAULT-VALUE}).",
+      description = "Value size in bytes, or with a unit such as 1KB.",
       converter = QuantityConverters.IntSize.class)
   int recordSize;
 
@@ -49,7 +49,7 @@ final class LoadCommand implements Callable<Integer> {
   KeyOrder keyOrder;
 
   @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
-      description = "Seed of values and of the random order (default ${DEFAULT-VALUE}).")
+      description = "Seed of values and of the random order.")
   long seed;
 
   @Option(names = "--durability", paramLabel = "MODE",
@@ -57,7 +57,7 @@ final class LoadCommand implements Callable<Integer> {
   String durability;
 
   @Option(names = "--batch-size", paramLabel = "B", defaultValue = "1000",
-      description = "Records per durable batch (default ${DEFAULT-VALUE}).",
+      description = "Records per durable batch.",
       converter = QuantityConverters.IntCount.class)
   int batchSize;
 

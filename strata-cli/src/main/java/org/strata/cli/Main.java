@@ -68,6 +68,10 @@ public final class Main implements Runnable {
   /** Runs the command line with the given streams; returns the exit code. */
   public static int run(PrintStream out, PrintStream err, String... args) {
     CommandLine cl = new CommandLine(new Main());
+    // Every option's default in every --help, without repeating it in each description.
+    cl.getCommandSpec().usageMessage().showDefaultValues(true);
+    cl.getSubcommands().values().forEach(
+        c -> c.getCommandSpec().usageMessage().showDefaultValues(true));
     cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
     cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
     boolean verbose = java.util.Arrays.asList(args).contains("--verbose")

@@ -32,7 +32,7 @@ final class ReadBenchCommand implements Callable<Integer> {
   long records;
 
   @Option(names = "--lookups", paramLabel = "L", defaultValue = "200000",
-      description = "Point lookups to time after a warm-up of L/10 (default ${DEFAULT-VALUE}).",
+      description = "Point lookups to time after a warm-up of L/10.",
       converter = QuantityConverters.Count.class)
   long lookups;
 

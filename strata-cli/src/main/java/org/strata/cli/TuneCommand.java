@@ -33,19 +33,19 @@ final class TuneCommand implements Callable<Integer> {
   double entries;
 
   @Option(names = "--entry-size", defaultValue = "1KB", paramLabel = "BYTES",
-      description = "Entry size (default ${DEFAULT-VALUE}).")
+      description = "Entry size.")
   String entrySize;
 
   @Option(names = "--block-size", defaultValue = "4KB", paramLabel = "BYTES",
-      description = "Storage block size (default ${DEFAULT-VALUE}).")
+      description = "Storage block size.")
   String blockSize;
 
   @Option(names = "--buffer", defaultValue = "2MB", paramLabel = "BYTES",
-      description = "Write buffer (memory component) size (default ${DEFAULT-VALUE}).")
+      description = "Write buffer (memory component) size.")
   String buffer;
 
   @Option(names = "--bits-per-entry", defaultValue = "10", paramLabel = "M/N",
-      description = "Bloom filter memory per entry (default ${DEFAULT-VALUE}).")
+      description = "Bloom filter memory per entry.")
   double bitsPerEntry;
 
   @Option(names = "--mu", defaultValue = "1", paramLabel = "MU",
@@ -79,7 +79,7 @@ final class TuneCommand implements Callable<Integer> {
   double rangeLookups;
 
   @Option(names = "--selectivity", defaultValue = "1e-7", paramLabel = "s",
-      description = "Range selectivity as a fraction of all entries (default ${DEFAULT-VALUE}).")
+      description = "Range selectivity as a fraction of all entries.")
   double selectivity;
 
   @Option(names = "--max-space-amp", paramLabel = "A", defaultValue = "1",
@@ -89,7 +89,7 @@ final class TuneCommand implements Callable<Integer> {
   String maxSpaceAmp;
 
   @Option(names = "--max-size-ratio", defaultValue = "64", paramLabel = "T",
-      description = "Largest size ratio tried (default ${DEFAULT-VALUE}).")
+      description = "Largest size ratio tried.")
   int maxSizeRatio;
 
   @Option(names = "--design", paramLabel = "T,K,Z", split = ",",
@@ -97,7 +97,7 @@ final class TuneCommand implements Callable<Integer> {
   int[] design;
 
   @Option(names = "--top", defaultValue = "5", paramLabel = "N",
-      description = "Candidates to print (default ${DEFAULT-VALUE}).")
+      description = "Candidates to print.")
   int top;
 
   @Option(names = "--json", description = "Print one JSON object (with the best design's fluid "

@@ -294,6 +294,23 @@ class CliTest {
     assertThat(run("verify", "--dir", dir.toString()).out()).contains("ok");
   }
 
+  /** Every option of every command says what it does, and its default where it has one. */
+  @Test
+  void everyOptionIsDescribedWithItsDefault() {
+    picocli.CommandLine cl = new picocli.CommandLine(new Main());
+    List<String> undescribed = new ArrayList<>();
+    for (picocli.CommandLine sub : cl.getSubcommands().values()) {
+      for (picocli.CommandLine.Model.OptionSpec o : sub.getCommandSpec().options()) {
+        if (o.description().length == 0 || String.join("", o.description()).isBlank()) {
+          undescribed.add(sub.getCommandName() + " " + o.longestName());
+        }
+      }
+    }
+    assertThat(undescribed).isEmpty();
+    Result help = run("des", "--help");
+    assertThat(help.out()).contains("Default: fair").contains("Default: 4000KB");
+  }
+
   @Test
   void everySubcommandHasHelp() {
     for (String c : List.of("load", "put", "get", "delete", "scan", "stats", "verify")) {
