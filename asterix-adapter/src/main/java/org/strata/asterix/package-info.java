@@ -4,7 +4,10 @@
  * ILSMMergePolicy}, {@link org.strata.asterix.StrataIoScheduler} runs Strata's merge schedulers
  * (single-thread, fair, greedy) over Hyracks' flushes and merges, and {@link
  * org.strata.asterix.StrataPageWriteCallbackFactory} applies Strata's I/O throttle and forced
- * writes to the pages Hyracks' flushes and merges write. This is the only module of Strata that
- * depends on Hyracks; docs/asterixdb.md explains how to deploy it.
+ * writes to the pages Hyracks' flushes and merges write. {@link
+ * org.strata.asterix.HyracksMergeContext} is the SPI's {@code MergeContext} over a Hyracks index's
+ * disk components. This module bridges the SPI to Hyracks; the AsterixDB extension ({@code
+ * org.strata.asterixdb}) installs it in a cluster, and docs/asterixdb.md explains how to deploy
+ * it.
  */
 package org.strata.asterix;

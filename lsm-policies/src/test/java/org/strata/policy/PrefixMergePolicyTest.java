@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.MergePolicy;
-import org.strata.policy.sim.MergeSimulator;
 
 class PrefixMergePolicyTest {
   private static MergePolicy prefix(String max, String tolerance) {
@@ -55,17 +54,5 @@ class PrefixMergePolicyTest {
     SizeTieredMergePolicyTest.Recorder r = new SizeTieredMergePolicyTest.Recorder(1, 1, 1, 100);
     prefix("1000", "3").diskComponentAdded(r, false);
     assertThat(r.merges).containsExactly(List.of(1L, 1L, 1L));
-  }
-
-  @Test
-  void uniformFlushesFollowTheToleranceAndTheRatio() {
-    MergeSimulator sim = new MergeSimulator(prefix("1000", "4"));
-    java.util.List<Integer> counts = new java.util.ArrayList<>();
-    for (int t = 0; t < 10; t++) {
-      sim.flush(1);
-      counts.add(sim.checkpoint().components());
-    }
-    // 4 flushes merge into 4; then 4 < 1.2 x younger needs four more flushes (4 < 4.8), and so on.
-    assertThat(counts).containsExactly(1, 2, 3, 1, 2, 3, 4, 1, 2, 3);
   }
 }
