@@ -47,6 +47,10 @@ import org.strata.lsm.spi.RunListContext;
  *   <li>Levels are kept here: a merge's output gets the level the policy asked for, a flush gets 0.
  *       Hyracks components do not store a level, so levels and flushed bytes are saved in the
  *       index directory's {@link LevelFile} and read back when the index is opened again.
+ *   <li>{@link #largestFlushBytes()} is the largest flushed component (one flush ordinal) this
+ *       context has seen or read back from the level file, which saves it with the levels: every
+ *       flush is either still a component when the index is opened again or was the input of a
+ *       merge or level move, and those write the file after the flush was seen.
  * </ul>
  *
  * A merge of two or more runs becomes {@code ILSMIndexAccessor.scheduleMerge}; a "merge" of one
@@ -82,6 +86,7 @@ final class HyracksMergeContext extends RunListContext {
   private final Map<String, Long> flushedBytes = new HashMap<>();
   private final Map<String, Pending> pending = new HashMap<>();
   private long nextRunId = 1;
+  private long largestFlush;
   private LevelFile levelFile;
   /** What never changes about each disk component, read once (policies are asked often). */
   private Map<ILSMDiskComponent, ComponentInfo> known = new java.util.IdentityHashMap<>();
@@ -106,7 +111,9 @@ final class HyracksMergeContext extends RunListContext {
       java.nio.file.Path dir = directory(components.get(0));
       if (dir != null) {
         levelFile = new LevelFile(dir);
-        Map<String, LevelFile.Entry> saved = levelFile.read(); // entries of gone ones are dropped
+        LevelFile.Saved read = levelFile.read();
+        largestFlush = Math.max(largestFlush, read.largestFlush());
+        Map<String, LevelFile.Entry> saved = read.entries(); // entries of gone ones are dropped
         for (ILSMDiskComponent c : components) {
           String n = name(c);
           LevelFile.Entry e = saved.get(n);
@@ -140,6 +147,9 @@ final class HyracksMergeContext extends RunListContext {
       ComponentInfo ci = size == fileBytes ? file
           : new ComponentInfo(name, file.minComponentId(), file.maxComponentId(), size,
               file.entryCount(), file.pageCount(), NO_KEY, NO_KEY);
+      if (ci.minComponentId() == ci.maxComponentId() && ci.minComponentId() > 0) {
+        largestFlush = Math.max(largestFlush, ci.sizeBytes()); // a flush, sized as runs() shows it
+      }
       long runId = runIds.computeIfAbsent(name, n -> nextRunId++);
       ids.put(runId, c);
       runs.add(new RunInfo(runId, levels.getOrDefault(name, 0), List.of(ci),
@@ -212,7 +222,13 @@ final class HyracksMergeContext extends RunListContext {
     }
     pending.forEach((name, p) -> entries.putIfAbsent(name,
         new LevelFile.Entry(p.level(), p.flushedBytes())));
-    levelFile.write(entries);
+    levelFile.write(entries, largestFlush);
+  }
+
+  /** The largest flush of the index, also from before it was last opened (see the class doc). */
+  @Override
+  public long largestFlushBytes() {
+    return largestFlush;
   }
 
   private static java.nio.file.Path directory(ILSMDiskComponent c) {

@@ -15,17 +15,22 @@ import org.strata.lsm.io.Directories;
 import org.strata.lsm.io.FileIo;
 
 /**
- * What Hyracks components do not store for Strata: each component's level and flushed bytes, in
- * {@value #NAME} in the index directory (a dot file, which Hyracks' component-file listing skips).
- * One line per component, {@code <S_E> <level> <flushed bytes>}, after the header {@value
- * #HEADER}; written whole or not at all (temporary file, force, atomic rename). An entry is written
+ * What Hyracks components do not store for Strata: each component's level and flushed bytes, and
+ * the largest flush the index has had (the M by which the level policies size levels, {@link
+ * org.strata.lsm.spi.MergeContext#largestFlushBytes()}), in {@value #NAME} in the index directory
+ * (a dot file, which Hyracks' component-file listing skips). After the header {@value #HEADER}, a
+ * line {@code largest-flush <bytes>} and one line per component, {@code <S_E> <level> <flushed
+ * bytes>}; written whole or not at all (temporary file, force, atomic rename). An entry is written
  * when a merge is scheduled, under the name its output will have, so a merge that completes just
  * before a crash keeps its level; entries of components that no longer exist are dropped at the
- * next write. A missing or unreadable file means every component starts at level 0.
+ * next write. A missing or unreadable file means every component starts at level 0; a file of the
+ * first format ({@value #HEADER_1}, no largest-flush line) is read with a largest flush of 0.
  */
 final class LevelFile {
   static final String NAME = ".strata-levels";
-  static final String HEADER = "strata-levels 1";
+  static final String HEADER = "strata-levels 2";
+  static final String HEADER_1 = "strata-levels 1";
+  static final String LARGEST_FLUSH = "largest-flush";
   private static final Logger LOG = LogManager.getLogger(LevelFile.class);
 
   /**
@@ -35,6 +40,16 @@ final class LevelFile {
    * @param flushedBytes bytes of the flushes it holds
    */
   record Entry(int level, long flushedBytes) {}
+
+  /**
+   * What the file holds.
+   *
+   * @param entries each component's entry by name
+   * @param largestFlush bytes of the largest flush the index has had; 0 if not saved
+   */
+  record Saved(Map<String, Entry> entries, long largestFlush) {
+    static final Saved NOTHING = new Saved(Map.of(), 0);
+  }
 
   private final Path file;
 
@@ -46,40 +61,49 @@ final class LevelFile {
     return file;
   }
 
-  /** The saved entries by component name; empty if there is no file or it cannot be read. */
-  Map<String, Entry> read() {
-    Map<String, Entry> out = new LinkedHashMap<>();
+  /** What the file holds; nothing if there is no file or it cannot be read. */
+  Saved read() {
     List<String> lines;
     try {
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
-      return out;
+      return Saved.NOTHING;
     } catch (IOException e) {
       LOG.warn("cannot read {}; its components start at level 0", file, e);
-      return out;
+      return Saved.NOTHING;
     }
-    if (lines.isEmpty() || !lines.get(0).equals(HEADER)) {
+    if (lines.isEmpty() || !(lines.get(0).equals(HEADER) || lines.get(0).equals(HEADER_1))) {
       LOG.warn("{} does not start with '{}'; its components start at level 0", file, HEADER);
-      return out;
+      return Saved.NOTHING;
     }
+    Map<String, Entry> out = new LinkedHashMap<>();
+    long largestFlush = 0;
     for (int i = 1; i < lines.size(); i++) {
       String[] f = lines.get(i).trim().split(" ");
       try {
+        if (f.length == 2 && f[0].equals(LARGEST_FLUSH)) {
+          largestFlush = Long.parseLong(f[1]);
+          continue;
+        }
         if (f.length != 3) {
           throw new NumberFormatException("expected 3 fields");
         }
         out.put(f[0], new Entry(Integer.parseInt(f[1]), Long.parseLong(f[2])));
       } catch (NumberFormatException e) {
-        LOG.warn("{} line {}: '{}' is not '<S_E> <level> <bytes>'; skipped", file, i + 1,
-            lines.get(i));
+        LOG.warn("{} line {}: '{}' is neither '<S_E> <level> <bytes>' nor '{} <bytes>'; skipped",
+            file, i + 1, lines.get(i), LARGEST_FLUSH);
       }
     }
-    return out;
+    return new Saved(out, largestFlush);
   }
 
-  /** Replaces the file with {@code entries}; a failure is logged (levels stay in memory). */
-  void write(Map<String, Entry> entries) {
+  /**
+   * Replaces the file with {@code entries} and {@code largestFlush}; a failure is logged (levels
+   * stay in memory).
+   */
+  void write(Map<String, Entry> entries, long largestFlush) {
     StringBuilder sb = new StringBuilder(HEADER).append('\n');
+    sb.append(LARGEST_FLUSH).append(' ').append(largestFlush).append('\n');
     entries.forEach((name, e) -> sb.append(name).append(' ').append(e.level()).append(' ')
         .append(e.flushedBytes()).append('\n'));
     try {

@@ -26,13 +26,17 @@ final class FlushRecordingPolicy implements ILSMMergePolicy {
   @Override
   public synchronized void diskComponentAdded(ILSMIndex index, boolean full)
       throws HyracksDataException {
+    // Components come newest first; flushes that are new to this object (several after a reopen)
+    // are recorded oldest first, so the list stays in flush order.
+    java.util.TreeMap<Long, Long> fresh = new java.util.TreeMap<>();
     for (ILSMDiskComponent c : index.getDiskComponents()) {
       String name = HyracksMergeContext.name(c);
       String[] range = name.split("_");
       if (range.length == 2 && range[0].equals(range[1]) && seen.add(name)) {
-        flushSizes.add(c.getComponentSize());
+        fresh.put(Long.parseLong(range[0]), c.getComponentSize());
       }
     }
+    flushSizes.addAll(fresh.values());
     delegate.diskComponentAdded(index, full);
   }
 

@@ -106,7 +106,8 @@ class HyracksCrashTest {
 
   /** Every merged component has its level and flushed bytes in the level file. */
   private static void checkSavedLevels(HyracksTree tree, File dir, int kill) {
-    Map<String, LevelFile.Entry> saved = new LevelFile(dir.toPath().resolve("index")).read();
+    Map<String, LevelFile.Entry> saved = new LevelFile(dir.toPath().resolve("index")).read()
+        .entries();
     long flushSize = -1;
     Map<String, Long> sizes = new java.util.LinkedHashMap<>();
     synchronized (tree.index().getOperationTracker()) {

@@ -9,7 +9,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The level file: round trip, and damaged files read as "nothing saved" or lose only bad lines. */
+/**
+ * The level file: round trip (entries and the largest flush), files of the first format, and
+ * damaged files read as "nothing saved" or lose only bad lines.
+ */
 class LevelFileTest {
   @TempDir
   Path dir;
@@ -17,12 +20,15 @@ class LevelFileTest {
   @Test
   void roundTripsAndReplacesWhole() {
     LevelFile f = new LevelFile(dir);
-    assertThat(f.read()).isEmpty();
-    f.write(Map.of("0_2", new LevelFile.Entry(2, 3000), "3_3", new LevelFile.Entry(0, 1000)));
-    assertThat(f.read()).containsEntry("0_2", new LevelFile.Entry(2, 3000))
+    assertThat(f.read()).isEqualTo(LevelFile.Saved.NOTHING);
+    f.write(Map.of("0_2", new LevelFile.Entry(2, 3000), "3_3", new LevelFile.Entry(0, 1000)),
+        1200);
+    assertThat(f.read().entries()).containsEntry("0_2", new LevelFile.Entry(2, 3000))
         .containsEntry("3_3", new LevelFile.Entry(0, 1000)).hasSize(2);
-    f.write(Map.of("0_3", new LevelFile.Entry(2, 4000)));
-    assertThat(f.read()).containsOnlyKeys("0_3");
+    assertThat(f.read().largestFlush()).isEqualTo(1200);
+    f.write(Map.of("0_3", new LevelFile.Entry(2, 4000)), 1300);
+    assertThat(f.read().entries()).containsOnlyKeys("0_3");
+    assertThat(f.read().largestFlush()).isEqualTo(1300);
     assertThat(dir.resolve(LevelFile.NAME + ".tmp")).doesNotExist();
   }
 
@@ -30,9 +36,18 @@ class LevelFileTest {
   void damagedFilesAreReadAsFarAsTheyAreValid() throws Exception {
     LevelFile f = new LevelFile(dir);
     Files.write(f.path(), new byte[] {0, 1, 2, (byte) 0xff});
-    assertThat(f.read()).isEmpty();
-    Files.writeString(f.path(), LevelFile.HEADER + "\n0_2 2 3000\n3_3 x 1\n4_4 1\n5_5 1 10\n",
-        StandardCharsets.UTF_8);
-    assertThat(f.read()).containsOnlyKeys("0_2", "5_5");
+    assertThat(f.read()).isEqualTo(LevelFile.Saved.NOTHING);
+    Files.writeString(f.path(), LevelFile.HEADER + "\nlargest-flush 9x\n0_2 2 3000\n3_3 x 1\n"
+        + "4_4 1\n5_5 1 10\n", StandardCharsets.UTF_8);
+    assertThat(f.read().entries()).containsOnlyKeys("0_2", "5_5");
+    assertThat(f.read().largestFlush()).isZero();
+  }
+
+  @Test
+  void readsTheFirstFormatWithoutALargestFlush() throws Exception {
+    LevelFile f = new LevelFile(dir);
+    Files.writeString(f.path(), LevelFile.HEADER_1 + "\n0_2 2 3000\n", StandardCharsets.UTF_8);
+    assertThat(f.read()).isEqualTo(new LevelFile.Saved(Map.of("0_2", new LevelFile.Entry(2, 3000)),
+        0));
   }
 }

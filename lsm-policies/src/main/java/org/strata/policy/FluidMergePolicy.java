@@ -13,7 +13,8 @@ import org.strata.lsm.spi.RunInfo;
  * leveling}, {@code tiering}, {@code lazy-leveling} and {@code fluid} policies are this class.
  *
  * <p>Levels. Flushed runs (stored level 0) belong to level 1; merge outputs carry their level. An
- * arrival at level i has the nominal size n(i) = M·T^(i−1), M being the largest flushed run seen;
+ * arrival at level i has the nominal size n(i) = M·T^(i−1), M being the largest flushed run of the
+ * index ({@link MergeContext#largestFlushBytes()}, which survives restarts, or the largest seen);
  * a level is full once it has absorbed T−1 arrivals, (T−1)·n(i) bytes. Sizes stand for entries, so
  * overwrites and deletes that shrink runs delay fullness as B6.1 asks.
  *
@@ -131,6 +132,9 @@ public final class FluidMergePolicy implements MergePolicy {
       }
       return;
     }
+    // M survives restarts through the context; the flushed runs in view cover contexts that do
+    // not keep it.
+    flushSize = Math.max(flushSize, index.largestFlushBytes());
     for (RunInfo r : runs) {
       if (r.level() == 0) {
         flushSize = Math.max(flushSize, r.sizeBytes());

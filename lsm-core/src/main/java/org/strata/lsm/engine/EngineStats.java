@@ -12,7 +12,8 @@ import org.strata.lsm.memory.MemoryComponent;
 
 /**
  * The statistics of one index: typed counters that the manifest keeps across restarts (under the
- * names of {@link Counter}, unchanged since the first manifest format), write stalls, the recent
+ * names of {@link Counter}, unchanged since the first manifest format; one, the largest flush, is
+ * a high-water mark the merge policy reads), write stalls, the recent
  * merges and the sticky background error, assembled into {@link StoreStats} on request. Guarded
  * by the tree lock: every method is called with it held.
  */
@@ -26,7 +27,13 @@ final class EngineStats {
     BYTES_FLUSHED("bytesFlushed"),
     BYTES_MERGED("bytesMerged"),
     FLUSHES("flushes"),
-    MERGES("merges");
+    MERGES("merges"),
+    /**
+     * The largest flushed file, a high-water mark rather than a sum: merge policies size levels
+     * by it ({@link org.strata.lsm.spi.MergeContext#largestFlushBytes()}). Manifests written
+     * before it existed read as 0.
+     */
+    LARGEST_FLUSH("largestFlushBytes");
 
     final String manifestName;
 
@@ -79,6 +86,8 @@ final class EngineStats {
     counters[Counter.USER_BYTES_FLUSHED.ordinal()] += userBytes;
     counters[Counter.BYTES_FLUSHED.ordinal()] += fileBytes;
     counters[Counter.FLUSHES.ordinal()]++;
+    counters[Counter.LARGEST_FLUSH.ordinal()] =
+        Math.max(counters[Counter.LARGEST_FLUSH.ordinal()], fileBytes);
   }
 
   /** Counts a completed merge that wrote {@code bytes}. */

@@ -328,6 +328,17 @@ final class MergeCoordinator implements MergeOperation.Host {
       return PolicyHost.ENGINE.offered();
     }
 
+    /** From the manifest's {@code largestFlushBytes} counter, so it survives restarts. */
+    @Override
+    public long largestFlushBytes() {
+      lock.lock();
+      try {
+        return stats.get(EngineStats.Counter.LARGEST_FLUSH);
+      } finally {
+        lock.unlock();
+      }
+    }
+
     @Override
     public boolean isMerging(ComponentInfo component) {
       lock.lock();
