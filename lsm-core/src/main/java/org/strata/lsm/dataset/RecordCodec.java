@@ -120,12 +120,13 @@ public final class RecordCodec {
    * Writes the {@code byteLen} UTF-8 bytes of {@code s} (measured and checked by {@link
    * #utf8Length}) at {@code pos}; returns the position after them.
    */
+  @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int), for ASCII only
   private static int putUtf8(byte[] out, int pos, String s, int byteLen) {
     int len = s.length();
-    if (byteLen == len) { // all ASCII
-      for (int i = 0; i < len; i++) {
-        out[pos + i] = (byte) s.charAt(i);
-      }
+    if (byteLen == len) {
+      // All ASCII: the low byte of each char is its UTF-8 byte, which is exactly what this
+      // (deprecated, because it drops the high byte) method copies, as a block for Latin-1 text.
+      s.getBytes(0, len, out, pos);
       return pos + len;
     }
     for (int i = 0; i < len; i++) {
