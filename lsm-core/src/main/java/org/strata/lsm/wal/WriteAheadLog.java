@@ -49,6 +49,10 @@ public final class WriteAheadLog implements Closeable {
   // Guarded by this.
   private byte[] pending = new byte[64 * 1024];
   private int pendingLen;
+  // The buffer appends switch to when pending is written out: the one written out last time,
+  // free again (writes out are serialized by syncLock and finish before the next begins). Two
+  // buffers in turn, so a write-out allocates nothing; null while one is being written.
+  private byte[] spare = new byte[64 * 1024];
   private long lastAppendedLsn;
   private boolean closed;
 
@@ -210,19 +214,27 @@ public final class WriteAheadLog implements Closeable {
     int len;
     long upTo;
     synchronized (this) {
+      if (pendingLen == 0) {
+        writtenLsn = lastAppendedLsn;
+        return lastAppendedLsn;
+      }
       data = pending;
       len = pendingLen;
       upTo = lastAppendedLsn;
-      pending = new byte[Math.max(64 * 1024, Math.min(data.length, 4 * WRITE_OUT_THRESHOLD))];
+      pending = spare;
+      spare = null;
       pendingLen = 0;
     }
-    if (len > 0) {
-      try {
-        segment.write(ByteBuffer.wrap(data, 0, len));
-      } catch (IOException e) {
-        failure = e;
-        throw new StorageException(segmentPath, "cannot write the write-ahead log segment "
-            + segmentPath + ": " + e, e);
+    try {
+      segment.write(ByteBuffer.wrap(data, 0, len));
+    } catch (IOException e) {
+      failure = e;
+      throw new StorageException(segmentPath, "cannot write the write-ahead log segment "
+          + segmentPath + ": " + e, e);
+    } finally {
+      synchronized (this) {
+        // Keep the written buffer for the next write-out unless one append made it huge.
+        spare = data.length <= 4 * WRITE_OUT_THRESHOLD ? data : new byte[64 * 1024];
       }
     }
     writtenLsn = upTo;
