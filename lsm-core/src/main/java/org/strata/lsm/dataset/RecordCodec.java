@@ -82,7 +82,9 @@ public final class RecordCodec {
   /** The entries of {@code fields} in field-name order, without copying a sorted map. */
   private static List<Map.Entry<String, String>> sortedEntries(Map<String, String> fields) {
     List<Map.Entry<String, String>> entries = new ArrayList<>(fields.entrySet());
-    if (!(fields instanceof SortedMap && ((SortedMap<String, String>) fields).comparator() == null)) {
+    boolean byName = fields instanceof SortedMap
+        && ((SortedMap<String, String>) fields).comparator() == null;
+    if (!byName) {
       entries.sort(Map.Entry.comparingByKey());
     }
     return entries;
