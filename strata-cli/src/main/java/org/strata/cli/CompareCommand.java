@@ -11,6 +11,7 @@ import org.strata.peers.CompareRunner;
 import org.strata.ycsb.twophase.PhaseResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -27,11 +28,7 @@ final class CompareCommand implements Callable<Integer> {
       description = "Comparison configuration, e.g. examples/compare-quick.json.")
   Path config;
 
-  @Option(names = "--set", paramLabel = "KEY.PATH=VALUE",
-      description = "Override a configuration key, e.g. --set dataset.memory-component.size=16MB"
-          + " or --set running.utilizations=[0.5,0.9]; repeat for several. Checked as the same"
-          + " value in the file would be.")
-  java.util.List<String> sets = new java.util.ArrayList<>();
+  @Mixin ConfigOverridesOption overrides;
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
   Path out;
@@ -71,7 +68,7 @@ final class CompareCommand implements Callable<Integer> {
     if (findSustainable && phases.equals("load")) {
       throw new ParameterException(spec.commandLine(), "--find-sustainable needs --phases all");
     }
-    CompareConfig cfg = sets.isEmpty() ? CompareConfigJson.read(config) : withOverrides();
+    CompareConfig cfg = overrides.read(config, CompareConfigJson::parse);
     CompareRunner.Mode mode = phases.equals("load") ? CompareRunner.Mode.LOAD
         : findSustainable ? CompareRunner.Mode.FIND_SUSTAINABLE : CompareRunner.Mode.ALL;
     List<CompareRunner.Outcome> outcomes = new CompareRunner(cfg, out, System.err,
@@ -101,13 +98,4 @@ final class CompareCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The configuration file with the --set overrides applied, checked as one file. */
-  private CompareConfig withOverrides() {
-    com.fasterxml.jackson.databind.JsonNode root = org.strata.lsm.config.ConfigMapper.readTree(
-        org.strata.lsm.config.ConfigMapper.readText(config), config.toString());
-    org.strata.lsm.config.ConfigOverrides.apply(root, sets);
-    String n = config.getFileName().toString();
-    return CompareConfigJson.parse(root.toString(), config + " with --set " + String.join(" ", sets),
-        n.endsWith(".json") ? n.substring(0, n.length() - 5) : n);
-  }
 }

@@ -12,6 +12,7 @@ import org.strata.ycsb.twophase.TwoPhaseConfigJson;
 import org.strata.ycsb.twophase.TwoPhaseResult;
 import org.strata.ycsb.twophase.TwoPhaseRunner;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,11 +28,7 @@ final class TwoPhaseCommand implements Callable<Integer> {
       description = "Experiment configuration, e.g. examples/quick.json.")
   Path config;
 
-  @Option(names = "--set", paramLabel = "KEY.PATH=VALUE",
-      description = "Override a configuration key, e.g. --set dataset.memory-component.size=16MB"
-          + " or --set running.utilizations=[0.5,0.9]; repeat for several. Checked as the same"
-          + " value in the file would be.")
-  java.util.List<String> sets = new java.util.ArrayList<>();
+  @Mixin ConfigOverridesOption overrides;
 
   @Option(names = "--out", required = true, paramLabel = "DIR",
       description = "Output directory (its data/ subdirectory is scratch, deleted at the end).")
@@ -59,7 +56,7 @@ final class TwoPhaseCommand implements Callable<Integer> {
           + phaseSeconds + " is not allowed; allowed: an integer of at least 2, with"
           + " --find-sustainable");
     }
-    TwoPhaseConfig cfg = sets.isEmpty() ? TwoPhaseConfigJson.read(config) : withOverrides();
+    TwoPhaseConfig cfg = overrides.read(config, TwoPhaseConfigJson::parse);
     TwoPhaseRunner runner = new TwoPhaseRunner(cfg, out, System.err, System.console() != null,
         keepData);
     PrintWriter o = spec.commandLine().getOut();
@@ -89,13 +86,4 @@ final class TwoPhaseCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The configuration file with the --set overrides applied, checked as one file. */
-  private TwoPhaseConfig withOverrides() {
-    com.fasterxml.jackson.databind.JsonNode root = org.strata.lsm.config.ConfigMapper.readTree(
-        org.strata.lsm.config.ConfigMapper.readText(config), config.toString());
-    org.strata.lsm.config.ConfigOverrides.apply(root, sets);
-    String n = config.getFileName().toString();
-    return TwoPhaseConfigJson.parse(root.toString(), config + " with --set " + String.join(" ", sets),
-        n.endsWith(".json") ? n.substring(0, n.length() - 5) : n);
-  }
 }
