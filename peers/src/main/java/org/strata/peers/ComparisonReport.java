@@ -88,7 +88,7 @@ public final class ComparisonReport {
     return new MachineInfo(first.cores(), first.memoryTotalBytes(), first.memoryAvailableBytes(),
         first.fileSystem(), first.jvm(), first.jvmOptions(), first.loadBefore(),
         last.loadAfter(), outcomes.stream().mapToLong(o -> o.result().machine().dataBytes())
-            .max().orElse(-1));
+            .max().orElse(-1), first.maxHeapBytes(), first.garbageCollectors());
   }
 
   static ObjectNode json(CompareConfig config, CompareRunner.Mode mode,
@@ -114,9 +114,11 @@ public final class ComparisonReport {
       load.put("recordsPerSecond", r.loadRecordsPerSecond());
       load.put("diskComponents", r.loadedDiskComponents());
       load.put("verifiedKeys", r.verifiedKeys());
+      load.set("gc", r.loadGc().json());
       if (r.testing() != null) {
-        s.putObject("testing").put("maxThroughput", r.testing().throughput())
-            .put("scheduler", r.testing().scheduler());
+        ObjectNode testing = s.putObject("testing").put("maxThroughput",
+            r.testing().throughput()).put("scheduler", r.testing().scheduler());
+        testing.set("gc", r.testing().gc().json());
       }
       PhaseResult p = running(x);
       if (p != null) {
@@ -133,6 +135,7 @@ public final class ComparisonReport {
         backlog.put("unfinishedWrites", p.unfinished());
         backlog.put("pendingMergeBytes", p.pendingMergeBytesAtEnd());
         run.put("maxDiskComponents", p.maxDiskComponents());
+        run.set("gc", p.gc().json());
         s.put("writeAmplification", p.writeAmplification());
         s.set("sustainable", ReportWriter.verdictJson(p.verdict()));
       }
@@ -221,6 +224,7 @@ public final class ComparisonReport {
       }
       b.append('\n');
     }
+    b.append(gcTable(outcomes));
     b.append("\n## Systems\n\n");
     for (CompareRunner.Outcome o : outcomes) {
       TwoPhaseResult r = o.result();
@@ -253,6 +257,32 @@ public final class ComparisonReport {
         + " amplification: bytes flushed and merged over user bytes), SA (space amplification:"
         + " disk bytes over the loaded key and value bytes). docs/compare.md says where each"
         + " system's figures come from.\n");
+    return b.toString();
+  }
+
+  /** Every system's collector pauses and peak heap per phase, as a markdown section. */
+  static String gcTable(List<CompareRunner.Outcome> outcomes) {
+    MachineInfo m = machine(outcomes);
+    StringBuilder b = new StringBuilder("\n## Collector pauses and peak heap\n\n");
+    b.append(String.format(Locale.ROOT, "Collectors %s, maximum heap %.0f MiB (the same JVM runs"
+            + " every system, one after another). Pauses of the stop-the-world collectors in whole"
+            + " milliseconds, as the JVM reports them; peak heap is the most heap used before any"
+            + " collection or at the phase's start or end. RocksDB keeps its memtables and block"
+            + " cache in native memory, so its figures cover only the JVM side of the driver.%n%n",
+        String.join(", ", m.garbageCollectors()), m.maxHeapBytes() / 1048576.0));
+    b.append("| system | phase | pauses | p50 ms | p99 ms | max ms | total ms | peak heap MiB |\n"
+        + "|---|---|---|---|---|---|---|---|\n");
+    for (CompareRunner.Outcome o : outcomes) {
+      String label = o.result().label();
+      b.append("| ").append(label).append(' ').append(o.result().loadGc().row("load"));
+      if (o.result().testing() != null) {
+        b.append("| ").append(label).append(' ').append(o.result().testing().gc().row("testing"));
+      }
+      PhaseResult p = running(o);
+      if (p != null) {
+        b.append("| ").append(label).append(' ').append(p.gc().row(p.name()));
+      }
+    }
     return b.toString();
   }
 

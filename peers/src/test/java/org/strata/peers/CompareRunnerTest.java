@@ -84,6 +84,11 @@ class CompareRunnerTest {
       assertThat(s.at("/sustainable/verdict").asText()).as(label)
           .isIn("sustainable", "unsustainable");
       assertThat(s.at("/sustainable/reasons").size()).as(label).isPositive();
+      for (String phase : List.of("/load/gc", "/testing/gc", "/running/gc")) {
+        assertThat(s.at(phase + "/pauses").isIntegralNumber()).as(label + phase).isTrue();
+        assertThat(s.at(phase + "/peakHeapBytes").asLong()).as(label + phase).isPositive();
+        assertThat(s.at(phase + "/p99Millis").isNumber()).as(label + phase).isTrue();
+      }
       if (i > 0) {
         assertThat(s.at("/ratioToFirst/testing max W").asDouble()).as(label).isCloseTo(
             s.at("/testing/maxThroughput").asDouble()
@@ -115,7 +120,10 @@ class CompareRunnerTest {
         assertThat(row).contains("x)");
       }
     }
-    assertThat(md).contains("Machine: ").contains("Load average").contains("OS cache");
+    assertThat(md).contains("Machine: ").contains("Load average").contains("OS cache")
+        .contains("## Collector pauses and peak heap").contains("| rocksdb-leveled | testing |")
+        .contains("JVM side of the driver");
+    assertThat(j.at("/machine/maxHeapBytes").asLong()).isPositive();
     for (String png : List.of(ComparisonCharts.THROUGHPUT, ComparisonCharts.COMPONENTS,
         ComparisonCharts.LATENCY)) {
       BufferedImage img = ImageIO.read(out.resolve(png).toFile());

@@ -62,7 +62,7 @@ public final class ReportWriter {
     TwoPhaseResult withAt95 = new TwoPhaseResult(result.config(), result.system(),
         result.label(), result.description(), result.machine(), result.loadSeconds(),
         result.loadedDiskComponents(), result.loadedSpaceBytes(), result.liveDataBytes(),
-        result.verifiedKeys(), result.testing(), all);
+        result.verifiedKeys(), result.testing(), all, result.loadGc());
     Files.writeString(dir.resolve("sustainable.json"),
         MAPPER.writeValueAsString(searchJson(search)) + "\n");
     try (Writer w = Files.newBufferedWriter(dir.resolve("timeseries.csv"),
@@ -96,7 +96,8 @@ public final class ReportWriter {
           r.unfinished(), r.writeLatency().p99(), r.writeLatency().max(), r.stallCount(),
           String.join("; ", r.verdict().reasons()).replace("|", "/")));
     }
-    b.append("\n![write throughput](").append(TwoPhaseCharts.THROUGHPUT).append(")\n\n");
+    b.append('\n').append(gcTable(withAt95));
+    b.append("![write throughput](").append(TwoPhaseCharts.THROUGHPUT).append(")\n\n");
     b.append("![disk components](").append(TwoPhaseCharts.COMPONENTS).append(")\n\n");
     b.append("![pending merge bytes](").append(TwoPhaseCharts.PENDING).append(")\n\n");
     Files.writeString(dir.resolve("report.md"), b.toString());
@@ -122,6 +123,7 @@ public final class ReportWriter {
       t.put("sustainable", r.verdict().sustainable());
       r.verdict().reasons().forEach(t.putArray("reasons")::add);
       t.put("writeP99", r.writeLatency().p99());
+      t.set("gc", r.gc().json());
     }
     if (search.at95() != null) {
       o.set("at95", phase(search.at95()));
@@ -173,6 +175,7 @@ public final class ReportWriter {
     load.put("spaceBytes", result.loadedSpaceBytes());
     load.put("liveDataBytes", result.liveDataBytes());
     load.put("verifiedKeys", result.verifiedKeys());
+    load.set("gc", result.loadGc().json());
     o.put("spaceAmplification", result.spaceAmplification());
     PhaseResult t = result.testing();
     if (t == null) {
@@ -190,6 +193,7 @@ public final class ReportWriter {
     testing.put("maxDiskComponents", t.maxDiskComponents());
     testing.put("writeAmplification", t.writeAmplification());
     merges(testing, t);
+    testing.set("gc", t.gc().json());
     if (!result.runs().isEmpty()) {
       PhaseResult first = result.runs().get(0);
       o.set("running", phase(first));
@@ -225,6 +229,7 @@ public final class ReportWriter {
     backlog.put("unfinishedWrites", r.unfinished());
     backlog.put("pendingMergeBytes", r.pendingMergeBytesAtEnd());
     p.put("spaceBytesAtEnd", r.spaceBytesAtEnd());
+    p.set("gc", r.gc().json());
     if (r.verdict() != null) {
       p.set("sustainable", verdictJson(r.verdict()));
     }
@@ -305,9 +310,35 @@ public final class ReportWriter {
         result.loadedSpaceBytes() / 1048576.0));
     PhaseResult t = result.testing();
     if (t == null) {
-      return b.toString();
+      return b.append(gcTable(result)).toString();
     }
     return testingAndRunning(b, result, c, t);
+  }
+
+  /**
+   * The collector pauses and peak heap of every phase, as a markdown section (the rule for which
+   * collectors pause is {@link GcPauseRecorder}'s).
+   */
+  static String gcTable(TwoPhaseResult result) {
+    StringBuilder b = new StringBuilder("## Collector pauses and heap\n\n");
+    MachineInfo m = result.machine();
+    b.append(String.format(Locale.ROOT, "Collectors %s, maximum heap %.0f MiB, JVM options %s."
+            + " Pauses of the stop-the-world collectors (every collector but the concurrent"
+            + " `... Cycles` ones), in whole milliseconds as the JVM reports them; peak heap is"
+            + " the most heap used before any collection or at the phase's start or end.%s%n%n",
+        String.join(", ", m.garbageCollectors()), m.maxHeapBytes() / 1048576.0,
+        m.jvmOptions().isEmpty() ? "(none)" : "`" + String.join(" ", m.jvmOptions()) + "`",
+        result.system().equals("rocksdb") ? " RocksDB keeps its memtables and block cache in"
+            + " native memory, so these figures cover only the JVM side of the driver." : ""));
+    b.append(GcPhase.header("phase"));
+    b.append(result.loadGc().row("load"));
+    if (result.testing() != null) {
+      b.append(result.testing().gc().row("testing"));
+    }
+    for (PhaseResult r : result.runs()) {
+      b.append(r.gc().row(r.name()));
+    }
+    return b.append('\n').toString();
   }
 
   private static String dataset(TwoPhaseConfig c) {
@@ -400,7 +431,8 @@ public final class ReportWriter {
             r.queries().throughput(), r.queries().latency().p99()));
       }
     }
-    b.append("\n## Charts\n\n");
+    b.append('\n').append(gcTable(result));
+    b.append("## Charts\n\n");
     b.append("![write throughput](").append(TwoPhaseCharts.THROUGHPUT).append(")\n\n");
     b.append("![disk components](").append(TwoPhaseCharts.COMPONENTS).append(")\n\n");
     b.append("![pending merge bytes](").append(TwoPhaseCharts.PENDING).append(")\n\n");

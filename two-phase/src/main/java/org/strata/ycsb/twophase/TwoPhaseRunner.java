@@ -34,6 +34,7 @@ public final class TwoPhaseRunner {
   private final Progress progress;
   private final boolean keepData;
   private final boolean verifyLoad;
+  private GcPauseRecorder gc;
 
   /**
    * Runs Strata's dataset as configured.
@@ -74,6 +75,15 @@ public final class TwoPhaseRunner {
   }
 
   private TwoPhaseResult run(boolean phases) throws Exception {
+    try (GcPauseRecorder r = GcPauseRecorder.platform()) {
+      gc = r;
+      return runPhases(phases);
+    } finally {
+      gc = null;
+    }
+  }
+
+  private TwoPhaseResult runPhases(boolean phases) throws Exception {
     Files.createDirectories(out);
     Path data = out.resolve("data");
     deleteTree(data);
@@ -107,7 +117,7 @@ public final class TwoPhaseRunner {
     }
     return new TwoPhaseResult(config, target.system(), target.label(), target.description(),
         machine.finish(l.spaceBytes), l.seconds, l.components, l.spaceBytes, liveDataBytes(),
-        l.verified, testing, runs);
+        l.verified, testing, runs, l.gc);
   }
 
   /**
@@ -118,6 +128,15 @@ public final class TwoPhaseRunner {
    * its latency.
    */
   public SustainableRate findSustainable(int phaseSeconds, double tolerance) throws Exception {
+    try (GcPauseRecorder r = GcPauseRecorder.platform()) {
+      gc = r;
+      return search(phaseSeconds, tolerance);
+    } finally {
+      gc = null;
+    }
+  }
+
+  private SustainableRate search(int phaseSeconds, double tolerance) throws Exception {
     Files.createDirectories(out);
     Path data = out.resolve("data");
     deleteTree(data);
@@ -158,7 +177,7 @@ public final class TwoPhaseRunner {
     }
     TwoPhaseResult base = new TwoPhaseResult(config, target.system(), target.label(),
         target.description(), machine.finish(l.spaceBytes), l.seconds, l.components,
-        l.spaceBytes, liveDataBytes(), l.verified, testing, tried);
+        l.spaceBytes, liveDataBytes(), l.verified, testing, tried, l.gc);
     return new SustainableRate(base, phaseSeconds, tolerance, lo, hi, at95);
   }
 
@@ -178,7 +197,8 @@ public final class TwoPhaseRunner {
     return new RecordShape(config.records(), config.load().records());
   }
 
-  private record Loaded(double seconds, long components, long spaceBytes, long verified) {}
+  private record Loaded(double seconds, long components, long spaceBytes, long verified,
+      GcPhase gc) {}
 
   /**
    * Writes every record once, in random key order, with two threads; then flushes, waits for
@@ -194,6 +214,7 @@ public final class TwoPhaseRunner {
     Files.createDirectories(dir);
     try (SystemUnderTest sut = target.open(dir, new PhaseSetup(PhaseSetup.Kind.LOAD, null,
         null))) {
+      gc.startPhase();
       long t0 = System.nanoTime();
       AtomicLong next = new AtomicLong();
       List<Thread> ts = new ArrayList<>();
@@ -221,12 +242,13 @@ public final class TwoPhaseRunner {
       sut.flush();
       sut.awaitMerges();
       double seconds = (System.nanoTime() - t0) / 1e9;
+      GcPhase loadGc = gc.endPhase();
       TargetStats s = sut.stats();
       progress.message(String.format(Locale.ROOT, "%s: loaded %,d records in %.1f s"
           + " (%,.0f records/s): %d disk components, %s", target.label(), n, seconds,
           n / seconds, s.diskComponents(), s.shape()));
       long verified = verifyLoad ? verify(sut, shape, n) : 0;
-      return new Loaded(seconds, s.diskComponents(), s.spaceBytes(), verified);
+      return new Loaded(seconds, s.diskComponents(), s.spaceBytes(), verified, loadGc);
     }
   }
 
@@ -266,11 +288,13 @@ public final class TwoPhaseRunner {
       PhaseSampler sampler = new PhaseSampler("testing", sut::stats,
           driver::completed, driver::completed, () -> 0, null, null, out, progress,
           t.durationSeconds());
+      gc.startPhase();
       try {
         driver.run(TimeUnit.SECONDS.toNanos(t.durationSeconds()));
       } finally {
         sampler.close();
       }
+      GcPhase testingGc = gc.endPhase();
       List<PhaseSample> samples = sampler.samples();
       long afterWarmup = 0;
       int seconds = 0;
@@ -290,7 +314,7 @@ public final class TwoPhaseRunner {
           after.stallSeconds() - before.stallSeconds(), after.stallsSince(before),
           maxComponents(samples), after.writeAmplificationSince(before), driver.completed(),
           driver.completed(), 0, null, sut.mergeWidths(phaseStart), 0,
-          after.pendingMergeBytes(), after.spaceBytes(), null);
+          after.pendingMergeBytes(), after.spaceBytes(), null, testingGc);
     } finally {
       deleteTree(dir);
     }
@@ -326,6 +350,7 @@ public final class TwoPhaseRunner {
         queries = new QueryLoad(q, r.queries(), config.load().records(), config.seed());
       }
       OpenLoopDriver.Result res;
+      gc.startPhase();
       try {
         res = driver.run(TimeUnit.SECONDS.toNanos(durationSeconds),
             TimeUnit.SECONDS.toNanos(r.drainSeconds()));
@@ -335,6 +360,7 @@ public final class TwoPhaseRunner {
         }
         sampler.close();
       }
+      GcPhase runningGc = gc.endPhase();
       TargetStats after = sut.stats();
       List<PhaseSample> samples = sampler.samples();
       Sustainability.Verdict verdict = Sustainability.judge(samples, durationSeconds,
@@ -349,7 +375,7 @@ public final class TwoPhaseRunner {
           after.stallsSince(before), maxComponents(samples), after.writeAmplificationSince(before),
           res.arrived(), res.completed(), res.unfinished(),
           queries == null ? null : queries.result(), sut.mergeWidths(phaseStart),
-          res.queueAtEnd(), after.pendingMergeBytes(), after.spaceBytes(), verdict);
+          res.queueAtEnd(), after.pendingMergeBytes(), after.spaceBytes(), verdict, runningGc);
     } finally {
       deleteTree(dir);
     }
