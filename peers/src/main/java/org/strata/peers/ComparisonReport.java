@@ -54,6 +54,10 @@ public final class ComparisonReport {
       return f;
     }
     f.put("testing max W", o -> o.result().testing().throughput());
+    f.put("I/O budget use", o -> {
+      double u = o.result().testing().ioBudget().use();
+      return Double.isNaN(u) ? null : u;
+    });
     if (mode == CompareRunner.Mode.FIND_SUSTAINABLE) {
       f.put("sustainable rate", o -> o.search().sustainable());
     }
@@ -118,6 +122,7 @@ public final class ComparisonReport {
       if (r.testing() != null) {
         ObjectNode testing = s.putObject("testing").put("maxThroughput",
             r.testing().throughput()).put("scheduler", r.testing().scheduler());
+        testing.set("ioBudgetUse", r.testing().ioBudget().json());
         testing.set("gc", r.testing().gc().json());
       }
       PhaseResult p = running(x);
@@ -135,6 +140,7 @@ public final class ComparisonReport {
         backlog.put("unfinishedWrites", p.unfinished());
         backlog.put("pendingMergeBytes", p.pendingMergeBytesAtEnd());
         run.put("maxDiskComponents", p.maxDiskComponents());
+        run.set("ioBudgetUse", p.ioBudget().json());
         run.set("gc", p.gc().json());
         s.put("writeAmplification", p.writeAmplification());
         s.set("sustainable", ReportWriter.verdictJson(p.verdict()));
@@ -251,7 +257,9 @@ public final class ComparisonReport {
       }
     }
     b.append("Columns: load rec/s (records loaded per second, unthrottled), testing max W"
-        + " (closed-loop writes/s after the warm-up), arrivals/s and served/s of the running"
+        + " (closed-loop writes/s after the warm-up), I/O budget use (bytes flushed and merged"
+        + " per second over the write-rate limit, in the testing phase after its warm-up),"
+        + " arrivals/s and served/s of the running"
         + " phase, write latency from the intended arrival, stalled s (seconds writers were"
         + " stalled), queued at end (writes waiting when arrivals stopped), WA (write"
         + " amplification: bytes flushed and merged over user bytes), SA (space amplification:"

@@ -84,6 +84,11 @@ class CompareRunnerTest {
       assertThat(s.at("/sustainable/verdict").asText()).as(label)
           .isIn("sustainable", "unsustainable");
       assertThat(s.at("/sustainable/reasons").size()).as(label).isPositive();
+      assertThat(s.at("/testing/ioBudgetUse/use").asDouble()).as(label).isPositive();
+      assertThat(s.at("/testing/ioBudgetUse/use").asDouble()).as(label).isCloseTo(
+          s.at("/testing/ioBudgetUse/bytesPerSecond").asDouble() / (4 << 20),
+          org.assertj.core.data.Offset.offset(1e-9));
+      assertThat(s.at("/ratioToFirst/I~1O budget use").isNumber()).as(label).isTrue();
       for (String phase : List.of("/load/gc", "/testing/gc", "/running/gc")) {
         assertThat(s.at(phase + "/pauses").isIntegralNumber()).as(label + phase).isTrue();
         assertThat(s.at(phase + "/peakHeapBytes").asLong()).as(label + phase).isPositive();
@@ -105,7 +110,7 @@ class CompareRunnerTest {
 
     String md = Files.readString(out.resolve("comparison.md"));
     String header = md.lines().filter(l -> l.startsWith("| system |")).findFirst().orElseThrow();
-    for (String column : List.of("load rec/s", "testing max W", "arrivals/s", "served/s",
+    for (String column : List.of("load rec/s", "testing max W", "I/O budget use", "arrivals/s", "served/s",
         "write p50 ms", "p99 ms", "p99.9 ms", "max ms", "stalled s", "queued at end", "WA", "SA",
         "verdict")) {
       assertThat(header).contains("| " + column + " |");

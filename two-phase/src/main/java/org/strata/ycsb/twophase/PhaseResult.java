@@ -31,6 +31,8 @@ import java.util.List;
  * @param spaceBytesAtEnd bytes of disk components when the phase ended
  * @param verdict whether the running phase's rate is sustainable (null for the testing phase)
  * @param gc the JVM's collector pauses and peak heap during the phase
+ * @param ioBudget how much of the I/O budget the phase's flushes and merges used (the testing
+ *     phase: after its warm-up; a running phase: its seconds of arrivals)
  */
 public record PhaseResult(String name, String scheduler, double utilization, double arrivalRate,
     double throughput, List<PhaseSample> samples, Latency writeLatency, Latency processingLatency,
@@ -40,7 +42,7 @@ public record PhaseResult(String name, String scheduler, double utilization, dou
     long arrived, long completed, long unfinished, QueryResult queries,
     java.util.SortedMap<Integer, Long> mergeWidths, long queueAtEnd,
     long pendingMergeBytesAtEnd, long spaceBytesAtEnd, Sustainability.Verdict verdict,
-    GcPhase gc) {
+    GcPhase gc, IoBudgetUse ioBudget) {
 
   /**
    * Queries run alongside a running phase.

@@ -133,6 +133,18 @@ public final class ReportWriter {
     return o;
   }
 
+  /** One sentence on a phase's I/O budget use. */
+  static String ioBudgetWords(IoBudgetUse u) {
+    if (Double.isNaN(u.use())) {
+      return String.format(Locale.ROOT, "Flushes and merges wrote %.1f MB/s (no I/O limit was"
+          + " set, so there is no budget use).", u.bytesPerSecond() / 1e6);
+    }
+    return String.format(Locale.ROOT, "**I/O budget use %.2f**: flushes and merges wrote %.1f"
+            + " MB/s (%.1f flushed + %.1f merged MB over seconds %d-%d) of the %.1f MB/s limit.",
+        u.use(), u.bytesPerSecond() / 1e6, u.bytesFlushed() / 1e6, u.bytesMerged() / 1e6,
+        u.fromSecond() + 1, u.toSecond(), u.limitBytesPerSecond() / 1e6);
+  }
+
   /** The sentence of a two-phase report that says which figure a reader should quote. */
   public static String quote(TwoPhaseResult result) {
     if (result.testing() == null) {
@@ -193,6 +205,7 @@ public final class ReportWriter {
     testing.put("maxDiskComponents", t.maxDiskComponents());
     testing.put("writeAmplification", t.writeAmplification());
     merges(testing, t);
+    testing.set("ioBudgetUse", t.ioBudget().json());
     testing.set("gc", t.gc().json());
     if (!result.runs().isEmpty()) {
       PhaseResult first = result.runs().get(0);
@@ -229,6 +242,7 @@ public final class ReportWriter {
     backlog.put("unfinishedWrites", r.unfinished());
     backlog.put("pendingMergeBytes", r.pendingMergeBytesAtEnd());
     p.put("spaceBytesAtEnd", r.spaceBytesAtEnd());
+    p.set("ioBudgetUse", r.ioBudget().json());
     p.set("gc", r.gc().json());
     if (r.verdict() != null) {
       p.set("sustainable", verdictJson(r.verdict()));
@@ -389,24 +403,26 @@ public final class ReportWriter {
     b.append("## Testing phase\n\n");
     b.append(String.format(Locale.ROOT, "Closed loop, %d writer(s), `%s` scheduler, %d s with"
             + " the first %d s excluded: **maximum write throughput %,.0f writes/s**. %d stalls"
-            + " (%.1f s), at most %d disk components, write amplification %.2f.%n%n",
+            + " (%.1f s), at most %d disk components, write amplification %.2f. %s%n%n",
         c.testing().writers(), t.scheduler(), c.testing().durationSeconds(),
         c.testing().warmupSeconds(), t.throughput(), t.stallCount(), t.stallSeconds(),
-        t.maxDiskComponents(), t.writeAmplification()));
+        t.maxDiskComponents(), t.writeAmplification(), ioBudgetWords(t.ioBudget())));
     stallCauses(b, t, c);
     b.append("## Running phases\n\n");
     b.append("Open loop, constant arrivals unless noted; write latency counts from the intended"
         + " arrival (queuing + processing), processing latency from the dequeue. Milliseconds.\n\n");
     b.append("| phase | scheduler | arrivals/s | completed | unfinished | write p50 | p90 | p99"
-        + " | p99.9 | max | processing p99 | stalls | stalled s | max components | WA |\n");
-    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        + " | p99.9 | max | processing p99 | stalls | stalled s | max components | WA"
+        + " | I/O budget use |\n");
+    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (PhaseResult r : result.runs()) {
       Latency w = r.writeLatency();
       b.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %,d | %,d | %.2f | %.2f | %.2f |"
-              + " %.2f | %.2f | %.2f | %d | %.1f | %d | %.2f |%n", r.name(), r.scheduler(),
+              + " %.2f | %.2f | %.2f | %d | %.1f | %d | %.2f | %s |%n", r.name(), r.scheduler(),
           r.arrivalRate(), r.completed(), r.unfinished(), w.p50(), w.p90(), w.p99(), w.p999(),
           w.max(), r.processingLatency().p99(), r.stallCount(), r.stallSeconds(),
-          r.maxDiskComponents(), r.writeAmplification()));
+          r.maxDiskComponents(), r.writeAmplification(), Double.isNaN(r.ioBudget().use()) ? "-"
+              : String.format(Locale.ROOT, "%.2f", r.ioBudget().use())));
     }
     for (PhaseResult r : result.runs()) {
       if (r.stallCount() > 0 || r.stallSeconds() > 0) {

@@ -189,6 +189,11 @@ public final class TwoPhaseRunner {
     return testing.throughput();
   }
 
+  /** The configured write-rate limit in bytes per second (0: none). */
+  private long writeRateLimit() {
+    return config.dataset().store().io().writeRateLimit().bytes();
+  }
+
   private long liveDataBytes() {
     return config.load().records() * shape().recordBytes();
   }
@@ -314,7 +319,8 @@ public final class TwoPhaseRunner {
           after.stallSeconds() - before.stallSeconds(), after.stallsSince(before),
           maxComponents(samples), after.writeAmplificationSince(before), driver.completed(),
           driver.completed(), 0, null, sut.mergeWidths(phaseStart), 0,
-          after.pendingMergeBytes(), after.spaceBytes(), null, testingGc);
+          after.pendingMergeBytes(), after.spaceBytes(), null, testingGc,
+          IoBudgetUse.of(samples, t.warmupSeconds(), t.durationSeconds(), writeRateLimit()));
     } finally {
       deleteTree(dir);
     }
@@ -375,7 +381,8 @@ public final class TwoPhaseRunner {
           after.stallsSince(before), maxComponents(samples), after.writeAmplificationSince(before),
           res.arrived(), res.completed(), res.unfinished(),
           queries == null ? null : queries.result(), sut.mergeWidths(phaseStart),
-          res.queueAtEnd(), after.pendingMergeBytes(), after.spaceBytes(), verdict, runningGc);
+          res.queueAtEnd(), after.pendingMergeBytes(), after.spaceBytes(), verdict, runningGc,
+          IoBudgetUse.of(samples, 0, durationSeconds, writeRateLimit()));
     } finally {
       deleteTree(dir);
     }
