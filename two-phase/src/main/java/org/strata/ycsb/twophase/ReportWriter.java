@@ -62,7 +62,7 @@ public final class ReportWriter {
     TwoPhaseResult withAt95 = new TwoPhaseResult(result.config(), result.system(),
         result.label(), result.description(), result.machine(), result.loadSeconds(),
         result.loadedDiskComponents(), result.loadedSpaceBytes(), result.liveDataBytes(),
-        result.verifiedKeys(), result.testing(), all, result.loadGc());
+        result.verifiedKeys(), result.testing(), all, result.loadGc(), null);
     Files.writeString(dir.resolve("sustainable.json"),
         MAPPER.writeValueAsString(searchJson(search)) + "\n");
     try (Writer w = Files.newBufferedWriter(dir.resolve("timeseries.csv"),
@@ -147,6 +147,10 @@ public final class ReportWriter {
 
   /** The sentence of a two-phase report that says which figure a reader should quote. */
   public static String quote(TwoPhaseResult result) {
+    if (result.lookups() != null) {
+      return "Quote the gets per second and get latency of each thread count; the load rate"
+          + " here only prepared the data.";
+    }
     if (result.testing() == null) {
       return String.format(Locale.ROOT, "Quote the load rate, %,.0f records/s; it says nothing"
           + " about sustained updates.", result.loadRecordsPerSecond());
@@ -189,6 +193,9 @@ public final class ReportWriter {
     load.put("verifiedKeys", result.verifiedKeys());
     load.set("gc", result.loadGc().json());
     o.put("spaceAmplification", result.spaceAmplification());
+    if (result.lookups() != null) {
+      o.set("lookups", result.lookups().json());
+    }
     PhaseResult t = result.testing();
     if (t == null) {
       o.putArray("runs");
@@ -324,9 +331,31 @@ public final class ReportWriter {
         result.loadedSpaceBytes() / 1048576.0));
     PhaseResult t = result.testing();
     if (t == null) {
+      if (result.lookups() != null) {
+        b.append(lookupTable(result.lookups()));
+      }
       return b.append(gcTable(result)).toString();
     }
     return testingAndRunning(b, result, c, t);
+  }
+
+  /** The point lookups as a markdown section. */
+  static String lookupTable(LookupResult l) {
+    StringBuilder b = new StringBuilder("## Point lookups\n\n");
+    b.append(String.format(Locale.ROOT, "Random gets of the %,d loaded keys, each checked"
+            + " against its loaded value; cache %.1f MiB, loaded data %.1f MiB (%.1fx the"
+            + " cache); %d s warm-up before the first run. Latency of one get in ms.%n%n",
+        l.records(), l.cacheBytes() / 1048576.0, l.dataBytes() / 1048576.0, l.dataToCache(),
+        l.warmupSeconds()));
+    b.append("| threads | seconds | gets | gets/s | p50 ms | p99 ms | max ms | cache hit ratio |\n"
+        + "|---|---|---|---|---|---|---|---|\n");
+    for (LookupResult.Run r : l.runs()) {
+      b.append(String.format(Locale.ROOT, "| %d | %.1f | %,d | %,.0f | %.4f | %.4f | %.3f | %s |%n",
+          r.threads(), r.seconds(), r.gets(), r.getsPerSecond(), r.latency().p50(),
+          r.latency().p99(), r.latency().max(), Double.isNaN(r.cacheHitRatio()) ? "unknown"
+              : String.format(Locale.ROOT, "%.3f", r.cacheHitRatio())));
+    }
+    return b.append('\n').toString();
   }
 
   /**

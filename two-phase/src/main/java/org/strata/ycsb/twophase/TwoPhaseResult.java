@@ -20,11 +20,12 @@ import java.util.List;
  *     only loading
  * @param runs the running phases, in configuration order
  * @param loadGc the JVM's collector pauses and peak heap while loading
+ * @param lookups point lookups of loaded keys ({@code strata compare --phases lookup}), or null
  */
 public record TwoPhaseResult(TwoPhaseConfig config, String system, String label,
     String description, MachineInfo machine, double loadSeconds, long loadedDiskComponents,
     long loadedSpaceBytes, long liveDataBytes, long verifiedKeys, PhaseResult testing,
-    List<PhaseResult> runs, GcPhase loadGc) {
+    List<PhaseResult> runs, GcPhase loadGc, LookupResult lookups) {
 
   /** Records loaded per second. */
   public double loadRecordsPerSecond() {

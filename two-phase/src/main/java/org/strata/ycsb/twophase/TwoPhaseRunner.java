@@ -117,7 +117,7 @@ public final class TwoPhaseRunner {
     }
     return new TwoPhaseResult(config, target.system(), target.label(), target.description(),
         machine.finish(l.spaceBytes), l.seconds, l.components, l.spaceBytes, liveDataBytes(),
-        l.verified, testing, runs, l.gc);
+        l.verified, testing, runs, l.gc, null);
   }
 
   /**
@@ -177,8 +177,58 @@ public final class TwoPhaseRunner {
     }
     TwoPhaseResult base = new TwoPhaseResult(config, target.system(), target.label(),
         target.description(), machine.finish(l.spaceBytes), l.seconds, l.components,
-        l.spaceBytes, liveDataBytes(), l.verified, testing, tried, l.gc);
+        l.spaceBytes, liveDataBytes(), l.verified, testing, tried, l.gc, null);
     return new SustainableRate(base, phaseSeconds, tolerance, lo, hi, at95);
+  }
+
+  /**
+   * Loads, then runs random gets of loaded keys (the point-lookup comparison of {@code strata
+   * compare --phases lookup}): the loaded data is opened as for a running phase (Strata with its
+   * page cache, a peer with its block cache), warmed up with the first thread count, then each
+   * thread count runs for the configured seconds. Every get must return its loaded value.
+   */
+  public TwoPhaseResult runLookups(LookupConfig lookup) throws Exception {
+    try (GcPauseRecorder r = GcPauseRecorder.platform()) {
+      gc = r;
+      Files.createDirectories(out);
+      Path data = out.resolve("data");
+      deleteTree(data);
+      MachineInfo machine = MachineInfo.capture(data);
+      Path loaded = data.resolve("loaded");
+      Loaded l = load(loaded);
+      RecordShape shape = shape();
+      int n = Math.toIntExact(config.load().records());
+      long[] expected = new long[n];
+      for (int id = 0; id < n; id++) {
+        expected[id] = LookupPhase.fingerprint(loadRecord(shape, id).valueBytes());
+      }
+      NamedPlugin scheduler = target.runningSchedulers(config.running().schedulers()).get(0);
+      List<LookupResult.Run> runs = new ArrayList<>();
+      try (SystemUnderTest sut = target.open(loaded, new PhaseSetup(PhaseSetup.Kind.RUNNING,
+          scheduler, null))) {
+        LookupPhase phase = new LookupPhase(sut, expected, config.seed());
+        progress.message(String.format(Locale.ROOT, "%s: lookups: warming up %d s",
+            target.label(), lookup.warmupSeconds()));
+        phase.warmUp(lookup.threads().get(0), lookup.warmupSeconds());
+        for (int threads : lookup.threads()) {
+          LookupResult.Run run = phase.run(threads, lookup.durationSeconds());
+          progress.message(String.format(Locale.ROOT, "%s: lookups with %d thread(s): %,.0f"
+                  + " gets/s, p99 %.3f ms, cache hit ratio %.3f", target.label(), threads,
+              run.getsPerSecond(), run.latency().p99(), run.cacheHitRatio()));
+          runs.add(run);
+        }
+      }
+      if (!keepData) {
+        deleteTree(data);
+      }
+      LookupResult lookups = new LookupResult(config.dataset().store().pageCache().size().bytes(),
+          l.spaceBytes, n, lookup.warmupSeconds(), runs);
+      return new TwoPhaseResult(config, target.system(), target.label(), target.description(),
+          machine.finish(l.spaceBytes), l.seconds, l.components, l.spaceBytes, liveDataBytes(),
+          l.verified, null, List.of(), l.gc, lookups);
+    } finally {
+      gc = null;
+    }
   }
 
   private static double requireRate(PhaseResult testing) {
