@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.config.ConfigMapper;
+import org.strata.ycsb.twophase.LookupConfig;
 import org.strata.ycsb.twophase.TwoPhaseConfig;
 import org.strata.ycsb.twophase.TwoPhaseConfigJson;
 
@@ -54,6 +55,7 @@ public final class CompareConfigJson {
     }
     ObjectNode rest = ((ObjectNode) root).deepCopy();
     rest.remove("systems");
+    LookupConfig lookup = lookup(rest.remove("lookup"));
     TwoPhaseConfig twoPhase = TwoPhaseConfigJson.bind(rest, source, defaultName);
     List<SystemSpec> specs = new ArrayList<>();
     Set<String> labels = new HashSet<>();
@@ -70,7 +72,30 @@ public final class CompareConfigJson {
       wrap(key, () -> s.targets(twoPhase, false));
       specs.add(s);
     }
-    return new CompareConfig(twoPhase, specs);
+    return new CompareConfig(twoPhase, specs, lookup);
+  }
+
+  /** Binds the {@code lookup} section (null: the defaults). */
+  private static LookupConfig lookup(JsonNode node) {
+    if (node == null || node.isNull()) {
+      return LookupConfig.defaults();
+    }
+    if (!node.isObject()) {
+      throw InvalidConfigurationException.of("lookup", node, "an object with duration-seconds,"
+          + " warmup-seconds and threads");
+    }
+    try {
+      return MAPPER.treeToValue(node, LookupConfig.class);
+    } catch (UnrecognizedPropertyException e) {
+      throw new InvalidConfigurationException("unknown configuration key 'lookup."
+          + e.getPropertyName() + "'; allowed keys: duration-seconds, threads, warmup-seconds");
+    } catch (ValueInstantiationException e) {
+      Throwable c = e.getCause() == null ? e : e.getCause();
+      throw new InvalidConfigurationException(c.getMessage());
+    } catch (JsonProcessingException e) {
+      throw new InvalidConfigurationException("lookup." + (e instanceof JsonMappingException m ? path(m) : "")
+          + ": a value of the wrong type (" + e.getOriginalMessage() + ")");
+    }
   }
 
   private static SystemSpec bind(String key, JsonNode node) {

@@ -25,7 +25,9 @@ public final class CompareRunner {
     /** Load only: the same-bytes load comparison. */
     LOAD,
     /** Load, testing, then a bisection for the highest sustainable rate. */
-    FIND_SUSTAINABLE
+    FIND_SUSTAINABLE,
+    /** Load, then point lookups of random loaded keys with each configured thread count. */
+    LOOKUP
   }
 
   /**
@@ -71,6 +73,11 @@ public final class CompareRunner {
         switch (mode) {
           case LOAD -> {
             TwoPhaseResult r = runner.runLoadOnly();
+            ReportWriter.write(dir, r);
+            outcomes.add(new Outcome(r, null));
+          }
+          case LOOKUP -> {
+            TwoPhaseResult r = runner.runLookups(config.lookup());
             ReportWriter.write(dir, r);
             outcomes.add(new Outcome(r, null));
           }

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import org.strata.ycsb.twophase.Latency;
+import org.strata.ycsb.twophase.LookupResult;
 import org.strata.ycsb.twophase.MachineInfo;
 import org.strata.ycsb.twophase.PhaseResult;
 import org.strata.ycsb.twophase.ReportWriter;
@@ -44,8 +45,21 @@ public final class ComparisonReport {
 
   /** The figures of the table, in order, each from an outcome (null when it has none). */
   private static Map<String, Function<CompareRunner.Outcome, Double>> figures(
-      CompareRunner.Mode mode) {
+      CompareConfig config, CompareRunner.Mode mode) {
     Map<String, Function<CompareRunner.Outcome, Double>> f = new LinkedHashMap<>();
+    if (mode == CompareRunner.Mode.LOOKUP) {
+      f.put("data/cache", o -> o.result().lookups().dataToCache());
+      for (int t : config.lookup().threads()) {
+        String n = t == 1 ? "1 thread" : t + " threads";
+        f.put("gets/s " + n, o -> run(o, t) == null ? null : run(o, t).getsPerSecond());
+        f.put("p50 ms " + n, o -> run(o, t) == null ? null : run(o, t).latency().p50());
+        f.put("p99 ms " + n, o -> run(o, t) == null ? null : run(o, t).latency().p99());
+        f.put("max ms " + n, o -> run(o, t) == null ? null : run(o, t).latency().max());
+        f.put("hit ratio " + n, o -> run(o, t) == null || Double.isNaN(run(o, t)
+            .cacheHitRatio()) ? null : run(o, t).cacheHitRatio());
+      }
+      return f;
+    }
     f.put("load rec/s", o -> o.result().loadRecordsPerSecond());
     if (mode == CompareRunner.Mode.LOAD) {
       f.put("load s", o -> o.result().loadSeconds());
@@ -54,6 +68,10 @@ public final class ComparisonReport {
       return f;
     }
     f.put("testing max W", o -> o.result().testing().throughput());
+    f.put("I/O budget use", o -> {
+      double u = o.result().testing().ioBudget().use();
+      return Double.isNaN(u) ? null : u;
+    });
     if (mode == CompareRunner.Mode.FIND_SUSTAINABLE) {
       f.put("sustainable rate", o -> o.search().sustainable());
     }
@@ -70,13 +88,18 @@ public final class ComparisonReport {
     return f;
   }
 
+  private static LookupResult.Run run(CompareRunner.Outcome o, int threads) {
+    return o.result().lookups().run(threads);
+  }
+
   /** Writes comparison.json, comparison.md and the charts into {@code dir}. */
   public static void write(Path dir, CompareConfig config, CompareRunner.Mode mode,
       List<CompareRunner.Outcome> outcomes) throws IOException {
     Files.createDirectories(dir);
     Files.writeString(dir.resolve("comparison.json"),
         MAPPER.writeValueAsString(json(config, mode, outcomes)) + "\n");
-    List<String> charts = mode == CompareRunner.Mode.LOAD ? List.of()
+    List<String> charts = mode == CompareRunner.Mode.LOAD || mode == CompareRunner.Mode.LOOKUP
+        ? List.of()
         : ComparisonCharts.write(dir, config.twoPhase(), outcomes);
     Files.writeString(dir.resolve("comparison.md"), markdown(config, mode, outcomes, charts));
   }
@@ -88,7 +111,7 @@ public final class ComparisonReport {
     return new MachineInfo(first.cores(), first.memoryTotalBytes(), first.memoryAvailableBytes(),
         first.fileSystem(), first.jvm(), first.jvmOptions(), first.loadBefore(),
         last.loadAfter(), outcomes.stream().mapToLong(o -> o.result().machine().dataBytes())
-            .max().orElse(-1));
+            .max().orElse(-1), first.maxHeapBytes(), first.garbageCollectors());
   }
 
   static ObjectNode json(CompareConfig config, CompareRunner.Mode mode,
@@ -97,9 +120,15 @@ public final class ComparisonReport {
     o.put("name", config.twoPhase().name());
     o.put("mode", mode.name().toLowerCase(Locale.ROOT).replace('_', '-'));
     o.put("quote", quote(mode, outcomes));
+    if (mode == CompareRunner.Mode.LOOKUP) {
+      ObjectNode l = o.putObject("lookup");
+      l.put("durationSeconds", config.lookup().durationSeconds());
+      l.put("warmupSeconds", config.lookup().warmupSeconds());
+      config.lookup().threads().forEach(l.putArray("threads")::add);
+    }
     o.set("machine", machine(outcomes).json());
     ArrayNode systems = o.putArray("systems");
-    Map<String, Function<CompareRunner.Outcome, Double>> figures = figures(mode);
+    Map<String, Function<CompareRunner.Outcome, Double>> figures = figures(config, mode);
     CompareRunner.Outcome first = outcomes.get(0);
     for (CompareRunner.Outcome x : outcomes) {
       TwoPhaseResult r = x.result();
@@ -114,9 +143,12 @@ public final class ComparisonReport {
       load.put("recordsPerSecond", r.loadRecordsPerSecond());
       load.put("diskComponents", r.loadedDiskComponents());
       load.put("verifiedKeys", r.verifiedKeys());
+      load.set("gc", r.loadGc().json());
       if (r.testing() != null) {
-        s.putObject("testing").put("maxThroughput", r.testing().throughput())
-            .put("scheduler", r.testing().scheduler());
+        ObjectNode testing = s.putObject("testing").put("maxThroughput",
+            r.testing().throughput()).put("scheduler", r.testing().scheduler());
+        testing.set("ioBudgetUse", r.testing().ioBudget().json());
+        testing.set("gc", r.testing().gc().json());
       }
       PhaseResult p = running(x);
       if (p != null) {
@@ -133,10 +165,15 @@ public final class ComparisonReport {
         backlog.put("unfinishedWrites", p.unfinished());
         backlog.put("pendingMergeBytes", p.pendingMergeBytesAtEnd());
         run.put("maxDiskComponents", p.maxDiskComponents());
+        run.set("ioBudgetUse", p.ioBudget().json());
+        run.set("gc", p.gc().json());
         s.put("writeAmplification", p.writeAmplification());
         s.set("sustainable", ReportWriter.verdictJson(p.verdict()));
       }
       s.put("spaceAmplification", r.spaceAmplification());
+      if (r.lookups() != null) {
+        s.set("lookups", r.lookups().json());
+      }
       if (x.search() != null) {
         s.set("sustainableRate", ReportWriter.searchJson(x.search()));
       }
@@ -153,6 +190,11 @@ public final class ComparisonReport {
   }
 
   static String quote(CompareRunner.Mode mode, List<CompareRunner.Outcome> outcomes) {
+    if (mode == CompareRunner.Mode.LOOKUP) {
+      return "Quote each system's gets/s and get latency per thread count and their ratios to the"
+          + " first system, with the data-to-cache ratio they were measured at; every get"
+          + " returned its loaded value.";
+    }
     if (mode == CompareRunner.Mode.LOAD) {
       return "Quote the load rates (records/s) and their ratios to the first system; they say"
           + " nothing about sustained updates.";
@@ -187,15 +229,17 @@ public final class ComparisonReport {
         + " system, one after another on fresh directories. Each cell gives the figure and, in"
         + " parentheses, its ratio to the first system (").append(outcomes.get(0).result()
         .label()).append(").\n\n");
-    Map<String, Function<CompareRunner.Outcome, Double>> figures = figures(mode);
+    Map<String, Function<CompareRunner.Outcome, Double>> figures = figures(config, mode);
     b.append("| system |");
     figures.keySet().forEach(k -> b.append(' ').append(k).append(" |"));
-    if (mode != CompareRunner.Mode.LOAD) {
+    boolean verdicts = mode == CompareRunner.Mode.ALL
+        || mode == CompareRunner.Mode.FIND_SUSTAINABLE;
+    if (verdicts) {
       b.append(" verdict |");
     }
     b.append("\n|---|");
     figures.keySet().forEach(k -> b.append("---|"));
-    if (mode != CompareRunner.Mode.LOAD) {
+    if (verdicts) {
       b.append("---|");
     }
     b.append('\n');
@@ -215,12 +259,13 @@ public final class ComparisonReport {
           b.append(" |");
         }
       });
-      if (mode != CompareRunner.Mode.LOAD) {
+      if (verdicts) {
         PhaseResult p = running(o);
         b.append(' ').append(p == null ? "none sustainable" : p.verdict().word()).append(" |");
       }
       b.append('\n');
     }
+    b.append(gcTable(outcomes));
     b.append("\n## Systems\n\n");
     for (CompareRunner.Outcome o : outcomes) {
       TwoPhaseResult r = o.result();
@@ -246,13 +291,51 @@ public final class ComparisonReport {
         b.append("![").append(c).append("](").append(c).append(")\n\n");
       }
     }
+    if (mode == CompareRunner.Mode.LOOKUP) {
+      b.append(String.format(Locale.ROOT, "%nColumns: data/cache (the loaded data on disk over"
+              + " the configured cache: Strata's page cache, RocksDB's LRU block cache), then per"
+              + " thread count gets/s (random gets of loaded keys for %d s, each checked against"
+              + " its loaded value), the latency of one get, and the cache hit ratio (Strata's"
+              + " page cache; RocksDB's BLOCK_CACHE_HIT over hits and misses; '-' where the"
+              + " system does not report it). docs/compare.md gives the mapping.%n",
+          config.lookup().durationSeconds()));
+      return b.toString();
+    }
     b.append("Columns: load rec/s (records loaded per second, unthrottled), testing max W"
-        + " (closed-loop writes/s after the warm-up), arrivals/s and served/s of the running"
+        + " (closed-loop writes/s after the warm-up), I/O budget use (bytes flushed and merged"
+        + " per second over the write-rate limit, in the testing phase after its warm-up),"
+        + " arrivals/s and served/s of the running"
         + " phase, write latency from the intended arrival, stalled s (seconds writers were"
         + " stalled), queued at end (writes waiting when arrivals stopped), WA (write"
         + " amplification: bytes flushed and merged over user bytes), SA (space amplification:"
         + " disk bytes over the loaded key and value bytes). docs/compare.md says where each"
         + " system's figures come from.\n");
+    return b.toString();
+  }
+
+  /** Every system's collector pauses and peak heap per phase, as a markdown section. */
+  static String gcTable(List<CompareRunner.Outcome> outcomes) {
+    MachineInfo m = machine(outcomes);
+    StringBuilder b = new StringBuilder("\n## Collector pauses and peak heap\n\n");
+    b.append(String.format(Locale.ROOT, "Collectors %s, maximum heap %.0f MiB (the same JVM runs"
+            + " every system, one after another). Pauses of the stop-the-world collectors in whole"
+            + " milliseconds, as the JVM reports them; peak heap is the most heap used before any"
+            + " collection or at the phase's start or end. RocksDB keeps its memtables and block"
+            + " cache in native memory, so its figures cover only the JVM side of the driver.%n%n",
+        String.join(", ", m.garbageCollectors()), m.maxHeapBytes() / 1048576.0));
+    b.append("| system | phase | pauses | p50 ms | p99 ms | max ms | total ms | peak heap MiB |\n"
+        + "|---|---|---|---|---|---|---|---|\n");
+    for (CompareRunner.Outcome o : outcomes) {
+      String label = o.result().label();
+      b.append("| ").append(label).append(' ').append(o.result().loadGc().row("load"));
+      if (o.result().testing() != null) {
+        b.append("| ").append(label).append(' ').append(o.result().testing().gc().row("testing"));
+      }
+      PhaseResult p = running(o);
+      if (p != null) {
+        b.append("| ").append(label).append(' ').append(p.gc().row(p.name()));
+      }
+    }
     return b.toString();
   }
 

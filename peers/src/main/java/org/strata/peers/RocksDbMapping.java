@@ -1,7 +1,11 @@
 package org.strata.peers;
 
 import java.util.Locale;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
 import org.rocksdb.CompactionStyle;
+import org.rocksdb.LRUCache;
 import org.rocksdb.CompressionType;
 import org.rocksdb.Options;
 import org.rocksdb.RateLimiter;
@@ -23,6 +27,9 @@ import org.strata.lsm.config.StoreConfig;
  *   <li>no compression, at any level;
  *   <li>{@code max_bytes_for_level_base} and {@code target_file_size_base} scaled to the memtable
  *       as RocksDB's defaults (256 MB and 64 MB) are to its 64 MB memtable: 4 and 1 memtables;
+ *   <li>{@code page-cache.size}: an LRU block cache of that size in the {@code
+ *       BlockBasedTableConfig}, and a Bloom filter with the bits per key Strata's filters get
+ *       from {@code bloom-filter.false-positive-rate} (-ln p / (ln 2)^2: 9.59 for the default 1%);
  *   <li>compaction style leveled or universal, every other option at RocksDB's default.
  * </ul>
  *
@@ -51,12 +58,29 @@ public record RocksDbMapping(StoreConfig store, String compaction) {
     return store.memoryComponent().size().bytes();
   }
 
+  /** Bloom filter bits per key: what Strata's filters use for the configured false-positive rate. */
+  public double bloomBitsPerKey() {
+    double ln2 = Math.log(2);
+    return -Math.log(store.bloomFilter().falsePositiveRate()) / (ln2 * ln2);
+  }
+
+  /** The block cache: LRU, of {@code page-cache.size} bytes. The caller closes it. */
+  public Cache blockCache() {
+    return new LRUCache(store.pageCache().size().bytes());
+  }
+
+  /** The Bloom filter policy ({@link #bloomBitsPerKey()}, full filters). The caller closes it. */
+  public BloomFilter bloomFilter() {
+    return new BloomFilter(bloomBitsPerKey(), false);
+  }
+
   /**
-   * Options for a phase, with {@code statistics} attached and, when {@code throttled} and a
-   * write-rate limit is set, {@code limiter}. The caller closes what it passes in and the options.
+   * Options for a phase, with {@code statistics} attached, the block cache and Bloom filter in its
+   * table format, and, when {@code throttled} and a write-rate limit is set, {@code limiter}. The
+   * caller closes what it passes in and the options.
    */
   public Options options(boolean throttled, long memtableBytes, Statistics statistics,
-      RateLimiter limiter) {
+      RateLimiter limiter, Cache blockCache, BloomFilter filter) {
     Options o = new Options()
         .setCreateIfMissing(true)
         .setWriteBufferSize(memtableBytes)
@@ -68,7 +92,9 @@ public record RocksDbMapping(StoreConfig store, String compaction) {
         .setTargetFileSizeBase(targetFileSizeBase())
         .setCompactionStyle(compaction.equals("leveled") ? CompactionStyle.LEVEL
             : CompactionStyle.UNIVERSAL)
-        .setStatistics(statistics);
+        .setStatistics(statistics)
+        .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(blockCache)
+            .setFilterPolicy(filter));
     if (throttled && limiter != null) {
       o.setRateLimiter(limiter);
     }
@@ -84,11 +110,12 @@ public record RocksDbMapping(StoreConfig store, String compaction) {
   public String describe() {
     return String.format(Locale.ROOT, "RocksDB %s compaction: write_buffer_size %s x %d,"
             + " rate limiter %s, bytes_per_sync %s, WAL without sync, no compression,"
-            + " max_bytes_for_level_base %s, target_file_size_base %s", compaction,
+            + " max_bytes_for_level_base %s, target_file_size_base %s, LRU block cache %s,"
+            + " Bloom filter %.2f bits/key", compaction,
         store.memoryComponent().size(), store.memoryComponent().count(),
         store.io().writeRateLimit().bytes() == 0 ? "none"
             : store.io().writeRateLimit() + "/s",
         store.io().forceBytes(), ByteSize.format(maxBytesForLevelBase()),
-        ByteSize.format(targetFileSizeBase()));
+        ByteSize.format(targetFileSizeBase()), store.pageCache().size(), bloomBitsPerKey());
   }
 }

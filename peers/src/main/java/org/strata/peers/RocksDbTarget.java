@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.rocksdb.AbstractEventListener;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
 import org.rocksdb.CompactionJobInfo;
 import org.rocksdb.FlushJobInfo;
 import org.rocksdb.FlushOptions;
@@ -17,6 +19,7 @@ import org.rocksdb.Statistics;
 import org.rocksdb.TickerType;
 import org.rocksdb.WriteOptions;
 import org.strata.lsm.config.NamedPlugin;
+import org.strata.ycsb.twophase.CacheCounters;
 import org.strata.ycsb.twophase.GeneratedRecord;
 import org.strata.ycsb.twophase.PhaseSetup;
 import org.strata.ycsb.twophase.SystemUnderTest;
@@ -91,6 +94,8 @@ public final class RocksDbTarget implements TwoPhaseTarget {
   /** An open RocksDB; every native handle it made is closed with it. */
   static final class Open implements SystemUnderTest {
     private final Statistics statistics = new Statistics();
+    private final Cache blockCache;
+    private final BloomFilter filter;
     private final RateLimiter limiter;
     private final Options options;
     private final WriteOptions writeOptions;
@@ -101,7 +106,9 @@ public final class RocksDbTarget implements TwoPhaseTarget {
     Open(Path dir, RocksDbMapping mapping, boolean throttled, long memtable)
         throws RocksDBException {
       limiter = throttled ? mapping.limiter() : null;
-      options = mapping.options(throttled, memtable, statistics, limiter);
+      blockCache = mapping.blockCache();
+      filter = mapping.bloomFilter();
+      options = mapping.options(throttled, memtable, statistics, limiter, blockCache, filter);
       options.setListeners(List.of(quiescence));
       // Loading runs without the WAL, as Strata's load runs with durability none.
       writeOptions = new WriteOptions().setSync(false).setDisableWAL(!throttled);
@@ -126,6 +133,13 @@ public final class RocksDbTarget implements TwoPhaseTarget {
     @Override
     public byte[] read(String key) throws RocksDBException {
       return db.get(key.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The block cache's {@code BLOCK_CACHE_HIT} and {@code BLOCK_CACHE_MISS} tickers. */
+    @Override
+    public CacheCounters cacheCounters() {
+      return new CacheCounters(statistics.getTickerCount(TickerType.BLOCK_CACHE_HIT),
+          statistics.getTickerCount(TickerType.BLOCK_CACHE_MISS));
     }
 
     @Override
@@ -192,6 +206,8 @@ public final class RocksDbTarget implements TwoPhaseTarget {
       writeOptions.close();
       options.close();
       statistics.close();
+      filter.close();
+      blockCache.close();
       quiescence.close();
       if (limiter != null) {
         limiter.close();

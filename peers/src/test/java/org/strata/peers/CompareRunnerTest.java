@@ -84,6 +84,16 @@ class CompareRunnerTest {
       assertThat(s.at("/sustainable/verdict").asText()).as(label)
           .isIn("sustainable", "unsustainable");
       assertThat(s.at("/sustainable/reasons").size()).as(label).isPositive();
+      assertThat(s.at("/testing/ioBudgetUse/use").asDouble()).as(label).isPositive();
+      assertThat(s.at("/testing/ioBudgetUse/use").asDouble()).as(label).isCloseTo(
+          s.at("/testing/ioBudgetUse/bytesPerSecond").asDouble() / (4 << 20),
+          org.assertj.core.data.Offset.offset(1e-9));
+      assertThat(s.at("/ratioToFirst/I~1O budget use").isNumber()).as(label).isTrue();
+      for (String phase : List.of("/load/gc", "/testing/gc", "/running/gc")) {
+        assertThat(s.at(phase + "/pauses").isIntegralNumber()).as(label + phase).isTrue();
+        assertThat(s.at(phase + "/peakHeapBytes").asLong()).as(label + phase).isPositive();
+        assertThat(s.at(phase + "/p99Millis").isNumber()).as(label + phase).isTrue();
+      }
       if (i > 0) {
         assertThat(s.at("/ratioToFirst/testing max W").asDouble()).as(label).isCloseTo(
             s.at("/testing/maxThroughput").asDouble()
@@ -100,7 +110,7 @@ class CompareRunnerTest {
 
     String md = Files.readString(out.resolve("comparison.md"));
     String header = md.lines().filter(l -> l.startsWith("| system |")).findFirst().orElseThrow();
-    for (String column : List.of("load rec/s", "testing max W", "arrivals/s", "served/s",
+    for (String column : List.of("load rec/s", "testing max W", "I/O budget use", "arrivals/s", "served/s",
         "write p50 ms", "p99 ms", "p99.9 ms", "max ms", "stalled s", "queued at end", "WA", "SA",
         "verdict")) {
       assertThat(header).contains("| " + column + " |");
@@ -115,7 +125,10 @@ class CompareRunnerTest {
         assertThat(row).contains("x)");
       }
     }
-    assertThat(md).contains("Machine: ").contains("Load average").contains("OS cache");
+    assertThat(md).contains("Machine: ").contains("Load average").contains("OS cache")
+        .contains("## Collector pauses and peak heap").contains("| rocksdb-leveled | testing |")
+        .contains("JVM side of the driver");
+    assertThat(j.at("/machine/maxHeapBytes").asLong()).isPositive();
     for (String png : List.of(ComparisonCharts.THROUGHPUT, ComparisonCharts.COMPONENTS,
         ComparisonCharts.LATENCY)) {
       BufferedImage img = ImageIO.read(out.resolve(png).toFile());

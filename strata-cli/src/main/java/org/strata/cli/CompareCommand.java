@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.strata.peers.CompareConfig;
 import org.strata.peers.CompareConfigJson;
 import org.strata.peers.CompareRunner;
+import org.strata.ycsb.twophase.LookupResult;
 import org.strata.ycsb.twophase.PhaseResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,10 +34,12 @@ final class CompareCommand implements Callable<Integer> {
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
   Path out;
 
-  @Option(names = "--phases", paramLabel = "load|all", defaultValue = "all",
-      description = "all (load, testing, running; default) or load (the same-bytes load"
+  @Option(names = "--phases", paramLabel = "load|all|lookup", defaultValue = "all",
+      description = "all (load, testing, running; default), load (the same-bytes load"
           + " comparison; Strata entries without an api run through both the dataset API and"
-          + " LsmStore.put).")
+          + " LsmStore.put) or lookup (load, then random gets of loaded keys with each of the"
+          + " configuration's lookup.threads, Strata's page cache against RocksDB's block cache"
+          + " of the same size).")
   String phases;
 
   @Option(names = "--find-sustainable", description = "After the testing phase, bisect the"
@@ -53,9 +56,9 @@ final class CompareCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (!List.of("all", "load").contains(phases)) {
+    if (!List.of("all", "load", "lookup").contains(phases)) {
       throw new ParameterException(spec.commandLine(), "--phases: '" + phases
-          + "' is not allowed; allowed: load, all");
+          + "' is not allowed; allowed: load, all, lookup");
     }
     if (phaseSeconds != null && !findSustainable) {
       throw new ParameterException(spec.commandLine(), "--phase-seconds goes with"
@@ -65,11 +68,12 @@ final class CompareCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--phase-seconds: " + phaseSeconds
           + " is not allowed; allowed: an integer of at least 2");
     }
-    if (findSustainable && phases.equals("load")) {
+    if (findSustainable && !phases.equals("all")) {
       throw new ParameterException(spec.commandLine(), "--find-sustainable needs --phases all");
     }
     CompareConfig cfg = overrides.read(config, CompareConfigJson::parse);
     CompareRunner.Mode mode = phases.equals("load") ? CompareRunner.Mode.LOAD
+        : phases.equals("lookup") ? CompareRunner.Mode.LOOKUP
         : findSustainable ? CompareRunner.Mode.FIND_SUSTAINABLE : CompareRunner.Mode.ALL;
     List<CompareRunner.Outcome> outcomes = new CompareRunner(cfg, out, System.err,
         System.console() != null).run(mode, phaseSeconds == null ? 0 : phaseSeconds);
@@ -78,6 +82,16 @@ final class CompareCommand implements Callable<Integer> {
       if (mode == CompareRunner.Mode.LOAD) {
         o.printf(Locale.ROOT, "%s: load %,.0f records/s%n", x.result().label(),
             x.result().loadRecordsPerSecond());
+        continue;
+      }
+      if (mode == CompareRunner.Mode.LOOKUP) {
+        for (LookupResult.Run r : x.result().lookups().runs()) {
+          o.printf(Locale.ROOT, "%s: %d thread(s) %,.0f gets/s, p50 %.4f ms, p99 %.4f ms, max"
+                  + " %.3f ms%s%n", x.result().label(), r.threads(), r.getsPerSecond(),
+              r.latency().p50(), r.latency().p99(), r.latency().max(),
+              Double.isNaN(r.cacheHitRatio()) ? ""
+                  : String.format(Locale.ROOT, ", cache hit ratio %.3f", r.cacheHitRatio()));
+        }
         continue;
       }
       if (x.search() != null) {

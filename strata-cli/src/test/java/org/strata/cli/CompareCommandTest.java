@@ -27,7 +27,18 @@ class CompareCommandTest {
     CliTest.Result r = CliTest.run("compare", "--config", cfg.toString(), "--out",
         out.toString(), "--phases", "testing");
     assertThat(r.code()).isEqualTo(2);
-    assertThat(r.err()).contains("--phases: 'testing'").contains("load, all");
+    assertThat(r.err()).contains("--phases: 'testing'").contains("load, all, lookup");
+    r = CliTest.run("compare", "--config", cfg.toString(), "--out", out.toString(), "--phases",
+        "lookup", "--find-sustainable");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--find-sustainable needs --phases all");
+    Path badLookup = tmp.resolve("bad-lookup.json");
+    Files.writeString(badLookup, Files.readString(cfg).replace("\"systems\"",
+        "\"lookup\": {\"threads\": [1, 0]}, \"systems\""));
+    r = CliTest.run("compare", "--config", badLookup.toString(), "--out", out.toString(),
+        "--phases", "lookup");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("lookup.threads").contains("each 1 to 64");
     r = CliTest.run("compare", "--config", cfg.toString(), "--out", out.toString(),
         "--phase-seconds", "30");
     assertThat(r.code()).isEqualTo(2);

@@ -27,6 +27,16 @@ public record Latency(long count, double mean, double p50, double p90, double p9
         h.getValueAtPercentile(99.9) / 1000.0, h.getMaxValue() / 1000.0);
   }
 
+  /** Percentiles of a histogram recorded in nanoseconds, in milliseconds. */
+  static Latency ofNanos(Histogram h) {
+    if (h.getTotalCount() == 0) {
+      return new Latency(0, 0, 0, 0, 0, 0, 0);
+    }
+    return new Latency(h.getTotalCount(), h.getMean() / 1e6, h.getValueAtPercentile(50) / 1e6,
+        h.getValueAtPercentile(90) / 1e6, h.getValueAtPercentile(99) / 1e6,
+        h.getValueAtPercentile(99.9) / 1e6, h.getMaxValue() / 1e6);
+  }
+
   ObjectNode json() {
     ObjectNode o = JsonNodeFactory.instance.objectNode();
     o.put("count", count);

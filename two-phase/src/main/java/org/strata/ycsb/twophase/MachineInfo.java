@@ -24,13 +24,16 @@ import java.util.Locale;
  * @param loadBefore load averages (1, 5, 15 minutes) at the start, empty if unknown
  * @param loadAfter load averages at the end
  * @param dataBytes bytes of the loaded data on disk (-1 before loading)
+ * @param maxHeapBytes the JVM's maximum heap ({@code -Xmx} or its default)
+ * @param garbageCollectors the JVM's collectors (its garbage collector MXBeans' names)
  */
 public record MachineInfo(int cores, long memoryTotalBytes, long memoryAvailableBytes,
     String fileSystem, String jvm, List<String> jvmOptions, List<Double> loadBefore,
-    List<Double> loadAfter, long dataBytes) {
+    List<Double> loadAfter, long dataBytes, long maxHeapBytes, List<String> garbageCollectors) {
 
   public MachineInfo {
     jvmOptions = List.copyOf(jvmOptions);
+    garbageCollectors = List.copyOf(garbageCollectors);
     loadBefore = List.copyOf(loadBefore);
     loadAfter = List.copyOf(loadAfter);
   }
@@ -42,13 +45,14 @@ public record MachineInfo(int cores, long memoryTotalBytes, long memoryAvailable
     return new MachineInfo(Runtime.getRuntime().availableProcessors(), meminfo("MemTotal"),
         meminfo("MemAvailable"), fs.type() + " (" + fs.name() + ")",
         System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
-        ManagementFactory.getRuntimeMXBean().getInputArguments(), loadAverage(), List.of(), -1);
+        ManagementFactory.getRuntimeMXBean().getInputArguments(), loadAverage(), List.of(), -1,
+        Runtime.getRuntime().maxMemory(), GcPauseRecorder.collectorNames());
   }
 
   /** This record with the load average now and the loaded data's size. */
   public MachineInfo finish(long loadedDataBytes) {
     return new MachineInfo(cores, memoryTotalBytes, memoryAvailableBytes, fileSystem, jvm,
-        jvmOptions, loadBefore, loadAverage(), loadedDataBytes);
+        jvmOptions, loadBefore, loadAverage(), loadedDataBytes, maxHeapBytes, garbageCollectors);
   }
 
   /** True if the loaded data is smaller than the memory that was available, so it could be cached. */
@@ -59,10 +63,12 @@ public record MachineInfo(int cores, long memoryTotalBytes, long memoryAvailable
   /** One paragraph for a report. */
   public String describe() {
     return String.format(Locale.ROOT, "Machine: %d cores, %s memory (%s available at the start),"
-            + " data on %s; %s with options %s. Load average (1/5/15 min) %s before, %s after."
-            + " The loaded data (%s) %s the OS cache.", cores, gib(memoryTotalBytes),
-        gib(memoryAvailableBytes), fileSystem, jvm, jvmOptions.isEmpty() ? "(none)"
-            : String.join(" ", jvmOptions), loads(loadBefore), loads(loadAfter), gib(dataBytes),
+            + " data on %s; %s with options %s, maximum heap %s, collectors %s. Load average"
+            + " (1/5/15 min) %s before, %s after. The loaded data (%s) %s the OS cache.", cores,
+        gib(memoryTotalBytes), gib(memoryAvailableBytes), fileSystem, jvm,
+        jvmOptions.isEmpty() ? "(none)" : String.join(" ", jvmOptions), gib(maxHeapBytes),
+        garbageCollectors.isEmpty() ? "unknown" : String.join(", ", garbageCollectors),
+        loads(loadBefore), loads(loadAfter), gib(dataBytes),
         dataFitsInCache() ? "fit in" : "did not fit in");
   }
 
@@ -77,6 +83,8 @@ public record MachineInfo(int cores, long memoryTotalBytes, long memoryAvailable
     jvmOptions.forEach(o.putArray("jvmOptions")::add);
     loadBefore.forEach(o.putArray("loadAverageBefore")::add);
     loadAfter.forEach(o.putArray("loadAverageAfter")::add);
+    o.put("maxHeapBytes", maxHeapBytes);
+    garbageCollectors.forEach(o.putArray("garbageCollectors")::add);
     o.put("dataBytes", dataBytes);
     o.put("dataFitsInCache", dataFitsInCache());
     return o;

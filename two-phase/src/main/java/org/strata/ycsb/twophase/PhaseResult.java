@@ -30,6 +30,9 @@ import java.util.List;
  * @param pendingMergeBytesAtEnd pending merge bytes when the phase ended
  * @param spaceBytesAtEnd bytes of disk components when the phase ended
  * @param verdict whether the running phase's rate is sustainable (null for the testing phase)
+ * @param gc the JVM's collector pauses and peak heap during the phase
+ * @param ioBudget how much of the I/O budget the phase's flushes and merges used (the testing
+ *     phase: after its warm-up; a running phase: its seconds of arrivals)
  */
 public record PhaseResult(String name, String scheduler, double utilization, double arrivalRate,
     double throughput, List<PhaseSample> samples, Latency writeLatency, Latency processingLatency,
@@ -38,7 +41,8 @@ public record PhaseResult(String name, String scheduler, double utilization, dou
     long maxDiskComponents, double writeAmplification,
     long arrived, long completed, long unfinished, QueryResult queries,
     java.util.SortedMap<Integer, Long> mergeWidths, long queueAtEnd,
-    long pendingMergeBytesAtEnd, long spaceBytesAtEnd, Sustainability.Verdict verdict) {
+    long pendingMergeBytesAtEnd, long spaceBytesAtEnd, Sustainability.Verdict verdict,
+    GcPhase gc, IoBudgetUse ioBudget) {
 
   /**
    * Queries run alongside a running phase.

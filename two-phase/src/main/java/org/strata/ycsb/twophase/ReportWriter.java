@@ -62,7 +62,7 @@ public final class ReportWriter {
     TwoPhaseResult withAt95 = new TwoPhaseResult(result.config(), result.system(),
         result.label(), result.description(), result.machine(), result.loadSeconds(),
         result.loadedDiskComponents(), result.loadedSpaceBytes(), result.liveDataBytes(),
-        result.verifiedKeys(), result.testing(), all);
+        result.verifiedKeys(), result.testing(), all, result.loadGc(), null);
     Files.writeString(dir.resolve("sustainable.json"),
         MAPPER.writeValueAsString(searchJson(search)) + "\n");
     try (Writer w = Files.newBufferedWriter(dir.resolve("timeseries.csv"),
@@ -96,7 +96,8 @@ public final class ReportWriter {
           r.unfinished(), r.writeLatency().p99(), r.writeLatency().max(), r.stallCount(),
           String.join("; ", r.verdict().reasons()).replace("|", "/")));
     }
-    b.append("\n![write throughput](").append(TwoPhaseCharts.THROUGHPUT).append(")\n\n");
+    b.append('\n').append(gcTable(withAt95));
+    b.append("![write throughput](").append(TwoPhaseCharts.THROUGHPUT).append(")\n\n");
     b.append("![disk components](").append(TwoPhaseCharts.COMPONENTS).append(")\n\n");
     b.append("![pending merge bytes](").append(TwoPhaseCharts.PENDING).append(")\n\n");
     Files.writeString(dir.resolve("report.md"), b.toString());
@@ -122,6 +123,7 @@ public final class ReportWriter {
       t.put("sustainable", r.verdict().sustainable());
       r.verdict().reasons().forEach(t.putArray("reasons")::add);
       t.put("writeP99", r.writeLatency().p99());
+      t.set("gc", r.gc().json());
     }
     if (search.at95() != null) {
       o.set("at95", phase(search.at95()));
@@ -131,8 +133,24 @@ public final class ReportWriter {
     return o;
   }
 
+  /** One sentence on a phase's I/O budget use. */
+  static String ioBudgetWords(IoBudgetUse u) {
+    if (Double.isNaN(u.use())) {
+      return String.format(Locale.ROOT, "Flushes and merges wrote %.1f MB/s (no I/O limit was"
+          + " set, so there is no budget use).", u.bytesPerSecond() / 1e6);
+    }
+    return String.format(Locale.ROOT, "**I/O budget use %.2f**: flushes and merges wrote %.1f"
+            + " MB/s (%.1f flushed + %.1f merged MB over seconds %d-%d) of the %.1f MB/s limit.",
+        u.use(), u.bytesPerSecond() / 1e6, u.bytesFlushed() / 1e6, u.bytesMerged() / 1e6,
+        u.fromSecond() + 1, u.toSecond(), u.limitBytesPerSecond() / 1e6);
+  }
+
   /** The sentence of a two-phase report that says which figure a reader should quote. */
   public static String quote(TwoPhaseResult result) {
+    if (result.lookups() != null) {
+      return "Quote the gets per second and get latency of each thread count; the load rate"
+          + " here only prepared the data.";
+    }
     if (result.testing() == null) {
       return String.format(Locale.ROOT, "Quote the load rate, %,.0f records/s; it says nothing"
           + " about sustained updates.", result.loadRecordsPerSecond());
@@ -173,7 +191,11 @@ public final class ReportWriter {
     load.put("spaceBytes", result.loadedSpaceBytes());
     load.put("liveDataBytes", result.liveDataBytes());
     load.put("verifiedKeys", result.verifiedKeys());
+    load.set("gc", result.loadGc().json());
     o.put("spaceAmplification", result.spaceAmplification());
+    if (result.lookups() != null) {
+      o.set("lookups", result.lookups().json());
+    }
     PhaseResult t = result.testing();
     if (t == null) {
       o.putArray("runs");
@@ -190,6 +212,8 @@ public final class ReportWriter {
     testing.put("maxDiskComponents", t.maxDiskComponents());
     testing.put("writeAmplification", t.writeAmplification());
     merges(testing, t);
+    testing.set("ioBudgetUse", t.ioBudget().json());
+    testing.set("gc", t.gc().json());
     if (!result.runs().isEmpty()) {
       PhaseResult first = result.runs().get(0);
       o.set("running", phase(first));
@@ -225,6 +249,8 @@ public final class ReportWriter {
     backlog.put("unfinishedWrites", r.unfinished());
     backlog.put("pendingMergeBytes", r.pendingMergeBytesAtEnd());
     p.put("spaceBytesAtEnd", r.spaceBytesAtEnd());
+    p.set("ioBudgetUse", r.ioBudget().json());
+    p.set("gc", r.gc().json());
     if (r.verdict() != null) {
       p.set("sustainable", verdictJson(r.verdict()));
     }
@@ -305,9 +331,57 @@ public final class ReportWriter {
         result.loadedSpaceBytes() / 1048576.0));
     PhaseResult t = result.testing();
     if (t == null) {
-      return b.toString();
+      if (result.lookups() != null) {
+        b.append(lookupTable(result.lookups()));
+      }
+      return b.append(gcTable(result)).toString();
     }
     return testingAndRunning(b, result, c, t);
+  }
+
+  /** The point lookups as a markdown section. */
+  static String lookupTable(LookupResult l) {
+    StringBuilder b = new StringBuilder("## Point lookups\n\n");
+    b.append(String.format(Locale.ROOT, "Random gets of the %,d loaded keys, each checked"
+            + " against its loaded value; cache %.1f MiB, loaded data %.1f MiB (%.1fx the"
+            + " cache); %d s warm-up before the first run. Latency of one get in ms.%n%n",
+        l.records(), l.cacheBytes() / 1048576.0, l.dataBytes() / 1048576.0, l.dataToCache(),
+        l.warmupSeconds()));
+    b.append("| threads | seconds | gets | gets/s | p50 ms | p99 ms | max ms | cache hit ratio |\n"
+        + "|---|---|---|---|---|---|---|---|\n");
+    for (LookupResult.Run r : l.runs()) {
+      b.append(String.format(Locale.ROOT, "| %d | %.1f | %,d | %,.0f | %.4f | %.4f | %.3f | %s |%n",
+          r.threads(), r.seconds(), r.gets(), r.getsPerSecond(), r.latency().p50(),
+          r.latency().p99(), r.latency().max(), Double.isNaN(r.cacheHitRatio()) ? "unknown"
+              : String.format(Locale.ROOT, "%.3f", r.cacheHitRatio())));
+    }
+    return b.append('\n').toString();
+  }
+
+  /**
+   * The collector pauses and peak heap of every phase, as a markdown section (the rule for which
+   * collectors pause is {@link GcPauseRecorder}'s).
+   */
+  static String gcTable(TwoPhaseResult result) {
+    StringBuilder b = new StringBuilder("## Collector pauses and heap\n\n");
+    MachineInfo m = result.machine();
+    b.append(String.format(Locale.ROOT, "Collectors %s, maximum heap %.0f MiB, JVM options %s."
+            + " Pauses of the stop-the-world collectors (every collector but the concurrent"
+            + " `... Cycles` ones), in whole milliseconds as the JVM reports them; peak heap is"
+            + " the most heap used before any collection or at the phase's start or end.%s%n%n",
+        String.join(", ", m.garbageCollectors()), m.maxHeapBytes() / 1048576.0,
+        m.jvmOptions().isEmpty() ? "(none)" : "`" + String.join(" ", m.jvmOptions()) + "`",
+        result.system().equals("rocksdb") ? " RocksDB keeps its memtables and block cache in"
+            + " native memory, so these figures cover only the JVM side of the driver." : ""));
+    b.append(GcPhase.header("phase"));
+    b.append(result.loadGc().row("load"));
+    if (result.testing() != null) {
+      b.append(result.testing().gc().row("testing"));
+    }
+    for (PhaseResult r : result.runs()) {
+      b.append(r.gc().row(r.name()));
+    }
+    return b.append('\n').toString();
   }
 
   private static String dataset(TwoPhaseConfig c) {
@@ -358,24 +432,26 @@ public final class ReportWriter {
     b.append("## Testing phase\n\n");
     b.append(String.format(Locale.ROOT, "Closed loop, %d writer(s), `%s` scheduler, %d s with"
             + " the first %d s excluded: **maximum write throughput %,.0f writes/s**. %d stalls"
-            + " (%.1f s), at most %d disk components, write amplification %.2f.%n%n",
+            + " (%.1f s), at most %d disk components, write amplification %.2f. %s%n%n",
         c.testing().writers(), t.scheduler(), c.testing().durationSeconds(),
         c.testing().warmupSeconds(), t.throughput(), t.stallCount(), t.stallSeconds(),
-        t.maxDiskComponents(), t.writeAmplification()));
+        t.maxDiskComponents(), t.writeAmplification(), ioBudgetWords(t.ioBudget())));
     stallCauses(b, t, c);
     b.append("## Running phases\n\n");
     b.append("Open loop, constant arrivals unless noted; write latency counts from the intended"
         + " arrival (queuing + processing), processing latency from the dequeue. Milliseconds.\n\n");
     b.append("| phase | scheduler | arrivals/s | completed | unfinished | write p50 | p90 | p99"
-        + " | p99.9 | max | processing p99 | stalls | stalled s | max components | WA |\n");
-    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        + " | p99.9 | max | processing p99 | stalls | stalled s | max components | WA"
+        + " | I/O budget use |\n");
+    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (PhaseResult r : result.runs()) {
       Latency w = r.writeLatency();
       b.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %,d | %,d | %.2f | %.2f | %.2f |"
-              + " %.2f | %.2f | %.2f | %d | %.1f | %d | %.2f |%n", r.name(), r.scheduler(),
+              + " %.2f | %.2f | %.2f | %d | %.1f | %d | %.2f | %s |%n", r.name(), r.scheduler(),
           r.arrivalRate(), r.completed(), r.unfinished(), w.p50(), w.p90(), w.p99(), w.p999(),
           w.max(), r.processingLatency().p99(), r.stallCount(), r.stallSeconds(),
-          r.maxDiskComponents(), r.writeAmplification()));
+          r.maxDiskComponents(), r.writeAmplification(), Double.isNaN(r.ioBudget().use()) ? "-"
+              : String.format(Locale.ROOT, "%.2f", r.ioBudget().use())));
     }
     for (PhaseResult r : result.runs()) {
       if (r.stallCount() > 0 || r.stallSeconds() > 0) {
@@ -400,7 +476,8 @@ public final class ReportWriter {
             r.queries().throughput(), r.queries().latency().p99()));
       }
     }
-    b.append("\n## Charts\n\n");
+    b.append('\n').append(gcTable(result));
+    b.append("## Charts\n\n");
     b.append("![write throughput](").append(TwoPhaseCharts.THROUGHPUT).append(")\n\n");
     b.append("![disk components](").append(TwoPhaseCharts.COMPONENTS).append(")\n\n");
     b.append("![pending merge bytes](").append(TwoPhaseCharts.PENDING).append(")\n\n");

@@ -143,6 +143,17 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
     }
 
     @Override
+    public CacheCounters cacheCounters() {
+      long hits = 0;
+      long misses = 0;
+      for (StoreStats s : ds.treeStats().values()) {
+        hits += s.pageCacheHits();
+        misses += s.pageCacheMisses();
+      }
+      return new CacheCounters(hits, misses);
+    }
+
+    @Override
     public QueryTarget queries() {
       return this;
     }

@@ -118,6 +118,12 @@ public final class StrataStoreTarget implements TwoPhaseTarget {
     }
 
     @Override
+    public CacheCounters cacheCounters() {
+      StoreStats st = s.stats();
+      return new CacheCounters(st.pageCacheHits(), st.pageCacheMisses());
+    }
+
+    @Override
     public QueryTarget queries() {
       return this;
     }

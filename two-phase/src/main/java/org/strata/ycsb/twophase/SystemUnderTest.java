@@ -33,6 +33,11 @@ public interface SystemUnderTest extends AutoCloseable {
     return new TreeMap<>();
   }
 
+  /** The read cache's counters now, or null if the system does not report them. */
+  default CacheCounters cacheCounters() {
+    return null;
+  }
+
   /** Point lookups and scans for query threads, or null if the system offers none here. */
   default QueryTarget queries() {
     return null;

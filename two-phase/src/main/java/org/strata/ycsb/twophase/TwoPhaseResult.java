@@ -19,11 +19,13 @@ import java.util.List;
  * @param testing the testing phase (its throughput is the maximum write throughput); null when
  *     only loading
  * @param runs the running phases, in configuration order
+ * @param loadGc the JVM's collector pauses and peak heap while loading
+ * @param lookups point lookups of loaded keys ({@code strata compare --phases lookup}), or null
  */
 public record TwoPhaseResult(TwoPhaseConfig config, String system, String label,
     String description, MachineInfo machine, double loadSeconds, long loadedDiskComponents,
     long loadedSpaceBytes, long liveDataBytes, long verifiedKeys, PhaseResult testing,
-    List<PhaseResult> runs) {
+    List<PhaseResult> runs, GcPhase loadGc, LookupResult lookups) {
 
   /** Records loaded per second. */
   public double loadRecordsPerSecond() {

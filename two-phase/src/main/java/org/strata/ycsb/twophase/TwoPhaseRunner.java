@@ -34,6 +34,7 @@ public final class TwoPhaseRunner {
   private final Progress progress;
   private final boolean keepData;
   private final boolean verifyLoad;
+  private GcPauseRecorder gc;
 
   /**
    * Runs Strata's dataset as configured.
@@ -74,6 +75,15 @@ public final class TwoPhaseRunner {
   }
 
   private TwoPhaseResult run(boolean phases) throws Exception {
+    try (GcPauseRecorder r = GcPauseRecorder.platform()) {
+      gc = r;
+      return runPhases(phases);
+    } finally {
+      gc = null;
+    }
+  }
+
+  private TwoPhaseResult runPhases(boolean phases) throws Exception {
     Files.createDirectories(out);
     Path data = out.resolve("data");
     deleteTree(data);
@@ -107,7 +117,7 @@ public final class TwoPhaseRunner {
     }
     return new TwoPhaseResult(config, target.system(), target.label(), target.description(),
         machine.finish(l.spaceBytes), l.seconds, l.components, l.spaceBytes, liveDataBytes(),
-        l.verified, testing, runs);
+        l.verified, testing, runs, l.gc, null);
   }
 
   /**
@@ -118,6 +128,15 @@ public final class TwoPhaseRunner {
    * its latency.
    */
   public SustainableRate findSustainable(int phaseSeconds, double tolerance) throws Exception {
+    try (GcPauseRecorder r = GcPauseRecorder.platform()) {
+      gc = r;
+      return search(phaseSeconds, tolerance);
+    } finally {
+      gc = null;
+    }
+  }
+
+  private SustainableRate search(int phaseSeconds, double tolerance) throws Exception {
     Files.createDirectories(out);
     Path data = out.resolve("data");
     deleteTree(data);
@@ -158,8 +177,58 @@ public final class TwoPhaseRunner {
     }
     TwoPhaseResult base = new TwoPhaseResult(config, target.system(), target.label(),
         target.description(), machine.finish(l.spaceBytes), l.seconds, l.components,
-        l.spaceBytes, liveDataBytes(), l.verified, testing, tried);
+        l.spaceBytes, liveDataBytes(), l.verified, testing, tried, l.gc, null);
     return new SustainableRate(base, phaseSeconds, tolerance, lo, hi, at95);
+  }
+
+  /**
+   * Loads, then runs random gets of loaded keys (the point-lookup comparison of {@code strata
+   * compare --phases lookup}): the loaded data is opened as for a running phase (Strata with its
+   * page cache, a peer with its block cache), warmed up with the first thread count, then each
+   * thread count runs for the configured seconds. Every get must return its loaded value.
+   */
+  public TwoPhaseResult runLookups(LookupConfig lookup) throws Exception {
+    try (GcPauseRecorder r = GcPauseRecorder.platform()) {
+      gc = r;
+      Files.createDirectories(out);
+      Path data = out.resolve("data");
+      deleteTree(data);
+      MachineInfo machine = MachineInfo.capture(data);
+      Path loaded = data.resolve("loaded");
+      Loaded l = load(loaded);
+      RecordShape shape = shape();
+      int n = Math.toIntExact(config.load().records());
+      long[] expected = new long[n];
+      for (int id = 0; id < n; id++) {
+        expected[id] = LookupPhase.fingerprint(loadRecord(shape, id).valueBytes());
+      }
+      NamedPlugin scheduler = target.runningSchedulers(config.running().schedulers()).get(0);
+      List<LookupResult.Run> runs = new ArrayList<>();
+      try (SystemUnderTest sut = target.open(loaded, new PhaseSetup(PhaseSetup.Kind.RUNNING,
+          scheduler, null))) {
+        LookupPhase phase = new LookupPhase(sut, expected, config.seed());
+        progress.message(String.format(Locale.ROOT, "%s: lookups: warming up %d s",
+            target.label(), lookup.warmupSeconds()));
+        phase.warmUp(lookup.threads().get(0), lookup.warmupSeconds());
+        for (int threads : lookup.threads()) {
+          LookupResult.Run run = phase.run(threads, lookup.durationSeconds());
+          progress.message(String.format(Locale.ROOT, "%s: lookups with %d thread(s): %,.0f"
+                  + " gets/s, p99 %.3f ms, cache hit ratio %.3f", target.label(), threads,
+              run.getsPerSecond(), run.latency().p99(), run.cacheHitRatio()));
+          runs.add(run);
+        }
+      }
+      if (!keepData) {
+        deleteTree(data);
+      }
+      LookupResult lookups = new LookupResult(config.dataset().store().pageCache().size().bytes(),
+          l.spaceBytes, n, lookup.warmupSeconds(), runs);
+      return new TwoPhaseResult(config, target.system(), target.label(), target.description(),
+          machine.finish(l.spaceBytes), l.seconds, l.components, l.spaceBytes, liveDataBytes(),
+          l.verified, null, List.of(), l.gc, lookups);
+    } finally {
+      gc = null;
+    }
   }
 
   private static double requireRate(PhaseResult testing) {
@@ -170,6 +239,11 @@ public final class TwoPhaseRunner {
     return testing.throughput();
   }
 
+  /** The configured write-rate limit in bytes per second (0: none). */
+  private long writeRateLimit() {
+    return config.dataset().store().io().writeRateLimit().bytes();
+  }
+
   private long liveDataBytes() {
     return config.load().records() * shape().recordBytes();
   }
@@ -178,7 +252,8 @@ public final class TwoPhaseRunner {
     return new RecordShape(config.records(), config.load().records());
   }
 
-  private record Loaded(double seconds, long components, long spaceBytes, long verified) {}
+  private record Loaded(double seconds, long components, long spaceBytes, long verified,
+      GcPhase gc) {}
 
   /**
    * Writes every record once, in random key order, with two threads; then flushes, waits for
@@ -194,6 +269,7 @@ public final class TwoPhaseRunner {
     Files.createDirectories(dir);
     try (SystemUnderTest sut = target.open(dir, new PhaseSetup(PhaseSetup.Kind.LOAD, null,
         null))) {
+      gc.startPhase();
       long t0 = System.nanoTime();
       AtomicLong next = new AtomicLong();
       List<Thread> ts = new ArrayList<>();
@@ -221,12 +297,13 @@ public final class TwoPhaseRunner {
       sut.flush();
       sut.awaitMerges();
       double seconds = (System.nanoTime() - t0) / 1e9;
+      GcPhase loadGc = gc.endPhase();
       TargetStats s = sut.stats();
       progress.message(String.format(Locale.ROOT, "%s: loaded %,d records in %.1f s"
           + " (%,.0f records/s): %d disk components, %s", target.label(), n, seconds,
           n / seconds, s.diskComponents(), s.shape()));
       long verified = verifyLoad ? verify(sut, shape, n) : 0;
-      return new Loaded(seconds, s.diskComponents(), s.spaceBytes(), verified);
+      return new Loaded(seconds, s.diskComponents(), s.spaceBytes(), verified, loadGc);
     }
   }
 
@@ -266,11 +343,13 @@ public final class TwoPhaseRunner {
       PhaseSampler sampler = new PhaseSampler("testing", sut::stats,
           driver::completed, driver::completed, () -> 0, null, null, out, progress,
           t.durationSeconds());
+      gc.startPhase();
       try {
         driver.run(TimeUnit.SECONDS.toNanos(t.durationSeconds()));
       } finally {
         sampler.close();
       }
+      GcPhase testingGc = gc.endPhase();
       List<PhaseSample> samples = sampler.samples();
       long afterWarmup = 0;
       int seconds = 0;
@@ -290,7 +369,8 @@ public final class TwoPhaseRunner {
           after.stallSeconds() - before.stallSeconds(), after.stallsSince(before),
           maxComponents(samples), after.writeAmplificationSince(before), driver.completed(),
           driver.completed(), 0, null, sut.mergeWidths(phaseStart), 0,
-          after.pendingMergeBytes(), after.spaceBytes(), null);
+          after.pendingMergeBytes(), after.spaceBytes(), null, testingGc,
+          IoBudgetUse.of(samples, t.warmupSeconds(), t.durationSeconds(), writeRateLimit()));
     } finally {
       deleteTree(dir);
     }
@@ -326,6 +406,7 @@ public final class TwoPhaseRunner {
         queries = new QueryLoad(q, r.queries(), config.load().records(), config.seed());
       }
       OpenLoopDriver.Result res;
+      gc.startPhase();
       try {
         res = driver.run(TimeUnit.SECONDS.toNanos(durationSeconds),
             TimeUnit.SECONDS.toNanos(r.drainSeconds()));
@@ -335,6 +416,7 @@ public final class TwoPhaseRunner {
         }
         sampler.close();
       }
+      GcPhase runningGc = gc.endPhase();
       TargetStats after = sut.stats();
       List<PhaseSample> samples = sampler.samples();
       Sustainability.Verdict verdict = Sustainability.judge(samples, durationSeconds,
@@ -349,7 +431,8 @@ public final class TwoPhaseRunner {
           after.stallsSince(before), maxComponents(samples), after.writeAmplificationSince(before),
           res.arrived(), res.completed(), res.unfinished(),
           queries == null ? null : queries.result(), sut.mergeWidths(phaseStart),
-          res.queueAtEnd(), after.pendingMergeBytes(), after.spaceBytes(), verdict);
+          res.queueAtEnd(), after.pendingMergeBytes(), after.spaceBytes(), verdict, runningGc,
+          IoBudgetUse.of(samples, 0, durationSeconds, writeRateLimit()));
     } finally {
       deleteTree(dir);
     }

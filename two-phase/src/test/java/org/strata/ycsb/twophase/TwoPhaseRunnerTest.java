@@ -62,6 +62,24 @@ class TwoPhaseRunnerTest {
     assertThat(s.at("/runs").size()).isEqualTo(2);
     assertThat(s.at("/runs/1/scheduler").asText()).isEqualTo("greedy");
     assertThat(s.at("/running/queries/count").asLong()).isPositive();
+    for (String phase : List.of("/load", "/testing", "/running", "/runs/1")) {
+      assertThat(s.at(phase + "/gc/pauses").isIntegralNumber()).as(phase).isTrue();
+      assertThat(s.at(phase + "/gc/peakHeapBytes").asLong()).as(phase).isPositive();
+      assertThat(s.at(phase + "/gc/maxMillis").asDouble()).as(phase)
+          .isGreaterThanOrEqualTo(s.at(phase + "/gc/p50Millis").asDouble());
+    }
+    assertThat(s.at("/machine/maxHeapBytes").asLong()).isPositive();
+    // The testing phase's budget use is its bytes flushed and merged after the warm-up (from
+    // timeseries.csv) per second over the 4MB limit.
+    long written = Files.readAllLines(out.resolve("timeseries.csv")).stream()
+        .filter(l -> l.startsWith("testing,")).map(l -> l.split(","))
+        .filter(f -> Integer.parseInt(f[1]) > 1 && Integer.parseInt(f[1]) <= 4)
+        .mapToLong(f -> Long.parseLong(f[8]) + Long.parseLong(f[9])).sum();
+    assertThat(written).isPositive();
+    assertThat(s.at("/testing/ioBudgetUse/use").asDouble())
+        .isCloseTo(written / 3.0 / (4 << 20), org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(s.at("/running/ioBudgetUse/limitBytesPerSecond").asLong()).isEqualTo(4 << 20);
+    assertThat(s.at("/machine/garbageCollectors").size()).isPositive();
     assertThat(s.at("/config/dataset/secondary-indexes/0/field").asText()).isEqualTo("field1");
 
     List<String> csv = Files.readAllLines(out.resolve("timeseries.csv"));
@@ -110,6 +128,8 @@ class TwoPhaseRunnerTest {
     String report = Files.readString(out.resolve("report.md"));
     assertThat(report).contains("![write throughput](throughput.png)")
         .contains("maximum write throughput").contains("running-greedy-50pct");
+    assertThat(report).contains("## Collector pauses and heap").contains("| load | ")
+        .contains("| testing | ").contains("| running-greedy-50pct | ");
     assertThat(out.resolve("data")).doesNotExist();
   }
 
