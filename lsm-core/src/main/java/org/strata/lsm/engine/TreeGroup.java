@@ -178,8 +178,14 @@ public final class TreeGroup implements AutoCloseable {
    * the caller abandons the group.
    */
   public void start() {
-    if (replayedLog == null) {
-      throw new IllegalStateException(this + " is not a recovered group that has not started");
+    lock.lock();
+    try {
+      if (closing || replayedLog == null) {
+        throw new IllegalStateException("start() is for a group recover() returned, once: " + this
+            + (closing ? " is closed" : " has started already"));
+      }
+    } finally {
+      lock.unlock();
     }
     wal = replayedLog.open();
     replayedLog = null;
