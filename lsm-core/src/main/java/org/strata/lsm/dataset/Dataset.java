@@ -131,6 +131,11 @@ public final class Dataset implements AutoCloseable {
           + " (or is already open in this one); close it first");
       ds = new Dataset(dir, cfg, lockHeld);
       ds.openPartitions(env, created);
+      // Only once every partition's log has replayed: no partition deletes the leftovers of a
+      // crash, cuts its log or starts a flush or merge while a later one can still refuse the open.
+      for (Partition part : ds.partitions) {
+        part.start();
+      }
       // Saved only once every partition has recovered, so a refused open writes no configuration.
       if (config != null) {
         writeConfig(dir, cfg, env);
@@ -158,7 +163,11 @@ public final class Dataset implements AutoCloseable {
     try {
       if (ds != null) {
         for (Partition p : ds.partitions) {
-          p.group().abandon(); // no flush, no manifest: a refused open writes nothing
+          try {
+            p.group().abandon(); // no flush, no manifest: a refused open writes nothing
+          } catch (RuntimeException suppressed) {
+            LOG.warn("cleanup after a failed open: {}", suppressed.toString());
+          }
         }
       }
       if (lockHeld != null) {
@@ -191,7 +200,7 @@ public final class Dataset implements AutoCloseable {
         created.createDirectories(partitionLog); // remembered, so a refused open removes it
         logSettings = s.withLog(s.log().withDir(partitionLog.toString()));
       }
-      partitions.add(Partition.open(dir.resolve("p" + i), config, treeConfig, memoryBudget,
+      partitions.add(Partition.recover(dir.resolve("p" + i), config, treeConfig, memoryBudget,
           logSettings, throttle, env));
     }
   }

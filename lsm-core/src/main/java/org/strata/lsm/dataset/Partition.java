@@ -41,16 +41,25 @@ final class Partition implements AutoCloseable {
     }
   }
 
-  /** Opens partition {@code dir} with the dataset's configuration and shared throttle. */
-  static Partition open(Path dir, DatasetConfig config, StoreConfig treeConfig, long memoryBudget,
+  /**
+   * Recovers partition {@code dir} with the dataset's configuration and shared throttle: its trees
+   * open and its log replays, but nothing is written and nothing runs until {@link #start()}
+   * (see {@link TreeGroup#recover}).
+   */
+  static Partition recover(Path dir, DatasetConfig config, StoreConfig treeConfig, long memoryBudget,
       StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env) {
     List<TreeGroup.Member> members = new ArrayList<>();
     members.add(new TreeGroup.Member(SecondaryIndexSpec.PRIMARY, treeConfig));
     for (SecondaryIndexSpec s : config.secondaryIndexes()) {
       members.add(new TreeGroup.Member(s.name(), treeConfig));
     }
-    return new Partition(config, TreeGroup.open(dir, members, memoryBudget, logSettings, throttle,
-        env));
+    return new Partition(config, TreeGroup.recover(dir, members, memoryBudget, logSettings,
+        throttle, env));
+  }
+
+  /** Starts the recovered partition; see {@link TreeGroup#start()}. */
+  void start() {
+    group.start();
   }
 
   LsmTree primary() {

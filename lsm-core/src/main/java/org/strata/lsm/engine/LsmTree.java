@@ -2,6 +2,7 @@ package org.strata.lsm.engine;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.Condition;
@@ -85,6 +86,8 @@ public final class LsmTree implements LsmStore {
   private final ReadPath reads;
   private final WriteGate gate;
   private final GroupMember member;
+  /** Files a crash left, noted by {@link #recover()} and deleted by {@link #start()}. */
+  private final List<Path> leftovers = new ArrayList<>();
 
   LsmTree(Path dir, StoreConfig config, StoreEnvironment env, DirectoryLock dirLock,
       MergePolicy policy, MergeScheduler scheduler, TreeGroup group, FlushExecutor executor) {
@@ -133,34 +136,31 @@ public final class LsmTree implements LsmStore {
     return Recovery.open(dir, config, env, group, executor);
   }
 
-  /** Recovers the components and (standalone) the log; see {@link Recovery}. */
+  /**
+   * Recovers the components and (standalone) the log; see {@link Recovery}. Writes nothing: the
+   * files a crash left are only noted, and {@link #start()} deletes them, once the log (a
+   * member's: its group's shared log) has replayed, so that an open refused for a corrupt log
+   * leaves the directory as it found it.
+   */
   void recover() throws IOException {
     MemoryComponent active = memory.start();
+    Manifest m = Recovery.recoverComponents(dir, files, versions, active, LOG, leftovers);
     if (group == null) {
-      // Leftovers of a crash are deleted only once the log has replayed: an open refused for a
-      // corrupt log leaves the directory as it found it.
-      java.util.List<Path> leftovers = new java.util.ArrayList<>();
-      Manifest m = Recovery.recoverComponents(dir, files, versions, active, LOG, leftovers);
       wal = Recovery.replayLog(dir, config, env.fileIo(), m.flushedLsn(), active, LOG);
-      Recovery.deleteLeftovers(leftovers, LOG);
-    } else {
-      // A member starts before its group replays the shared log; its leftovers go first, so no
-      // new file can take a leftover's name.
-      Recovery.recoverComponents(dir, files, versions, active, LOG, null);
     }
   }
 
-  /** Starts flushing and lets the policy see the recovered components. */
-  void start() {
+  /**
+   * Once the whole open has succeeded (a member: once its group's log has replayed into every
+   * tree of the group): deletes the leftovers {@link #recover()} noted, then starts flushing and
+   * lets the policy see the recovered components. No flush or merge runs before, so none can
+   * write a manifest that a refused open would leave behind.
+   */
+  void start() throws IOException {
+    Recovery.deleteLeftovers(leftovers, LOG);
+    leftovers.clear();
     executor.start();
     merges.afterComponentChange(false);
-  }
-
-  /** After a refused open: closes the log if recovery opened it. */
-  void closeLog() {
-    if (wal != null) {
-      wal.close();
-    }
   }
 
   // ---- writes -----------------------------------------------------------------------------
@@ -366,9 +366,10 @@ public final class LsmTree implements LsmStore {
   }
 
   /**
-   * Closes a member tree whose group failed to open: stops its merges and flushes and releases
-   * its files and lock, but flushes nothing and writes no manifest, so a refused open leaves the
-   * directory as it was (whatever the log replayed into memory is dropped; the log still has it).
+   * Closes a tree whose open was refused (a member: whose group, or dataset, failed to open):
+   * stops its merges and flushes and releases its log, files and lock, but flushes nothing,
+   * writes no manifest and deletes no leftover, so a refused open leaves the directory as it was
+   * (whatever the log replayed into memory is dropped; the log still has it).
    */
   void abandon() {
     lock.lock();
@@ -380,6 +381,9 @@ public final class LsmTree implements LsmStore {
     }
     merges.close();
     stopFlushes();
+    if (wal != null) {
+      wal.close();
+    }
     release();
   }
 
@@ -397,7 +401,9 @@ public final class LsmTree implements LsmStore {
   }
 
   private void release() {
-    versions.current().release();
+    if (versions.current() != null) { // null if recovery failed before the components were open
+      versions.current().release();
+    }
     try {
       dirLock.close();
     } catch (IOException e) {

@@ -30,11 +30,13 @@ import org.strata.lsm.spi.MergeScheduler;
 import org.strata.lsm.wal.WriteAheadLog;
 
 /**
- * What an index does when it opens, before it takes writes: reads the manifest, deletes the files
+ * What an index does when it opens, before it takes writes: reads the manifest, notes the files
  * an interrupted flush or merge left (temporary files, and component files the manifest does not
  * list), opens the listed components into the {@link VersionSet}, and replays the write-ahead log
- * above the manifest's flushed sequence number into the active memory component. A member of a
- * {@link TreeGroup} has no log of its own: its group replays the shared log into it.
+ * above the manifest's flushed sequence number into the active memory component. Only then are
+ * the noted files deleted and flushes and merges started ({@link LsmTree#start()}), so an open
+ * refused for a corrupt log changes nothing on disk. A member of a {@link TreeGroup} has no log of
+ * its own: its group replays the shared log into every member and then starts them.
  */
 final class Recovery {
   private static final Logger LOG = LogManager.getLogger(LsmTree.class);
@@ -44,7 +46,10 @@ final class Recovery {
   /**
    * Opens (or creates) the tree in {@code dir}: refuses a path that is not a directory, creates
    * {@code log.dir} first, takes the directory lock, recovers, saves the configuration and starts
-   * flushing. A refused open leaves the file system as it found it.
+   * (deletes the leftovers of a crash, starts flushing and merging). A member of a group is
+   * returned recovered but not started: its group replays the shared log into it first, then
+   * calls {@link LsmTree#saveConfig()} and {@link LsmTree#start()}. A refused open leaves the file
+   * system as it found it.
    *
    * @param requested the configuration, or null for the saved one (or the defaults)
    * @param group the tree's group, or null for a standalone tree
@@ -82,21 +87,25 @@ final class Recovery {
           + " is already open in this one); close it first");
       tree = new LsmTree(dir, config, env, lockHeld, policy, scheduler, group, executor);
       tree.recover();
-      // Saved only once recovery has succeeded, so that a refused open writes no configuration (a
-      // member's recovery is its group's log: the group saves it, see saveConfig).
-      if (group == null && (requested != null || !Files.exists(savedConfig))) {
-        writeConfig(dir, config, env.fileIo());
+      if (group == null) {
+        // Saved only once recovery has succeeded, so that a refused open writes no configuration.
+        if (requested != null || !Files.exists(savedConfig)) {
+          writeConfig(dir, config, env.fileIo());
+        }
+        tree.start();
       }
-      tree.start();
+      // A member's recovery ends with its group's log: the group saves its configuration and
+      // starts it then (TreeGroup#start).
       return tree;
     } catch (IOException | RuntimeException e) {
       try {
         if (tree != null) {
-          tree.closeLog();
-        }
-        scheduler.close();
-        if (lockHeld != null) {
-          lockHeld.close();
+          tree.abandon(); // closes the log, the scheduler, the components and the lock
+        } else {
+          scheduler.close();
+          if (lockHeld != null) {
+            lockHeld.close();
+          }
         }
       } catch (IOException | RuntimeException suppressed) {
         LOG.warn("cleanup after a failed open: {}", suppressed.toString());
@@ -128,12 +137,13 @@ final class Recovery {
   /**
    * Recovers the disk components of {@code dir} into {@code versions}, with {@code active} as the
    * only memory component. Files left by an interrupted flush or merge (temporary files and
-   * component files the manifest does not list) are added to {@code leftovers} when it is given,
-   * for the caller to delete once the whole open has succeeded (a standalone index: after its log
-   * replayed, so that an open refused for a corrupt log changes nothing); with null they are
-   * deleted at once.
+   * component files the manifest does not list) are added to {@code leftovers}, for the caller to
+   * delete once the whole open has succeeded (after the log replayed, so that an open refused for
+   * a corrupt log changes nothing). Component file numbers are allocated above every number a
+   * listed or left-over file carries, so no new file can take the name of a leftover, even one
+   * not yet deleted.
    *
-   * @return the manifest read (an empty one for a new index)
+   * @return the manifest read (an empty one for a new index), with that next file number
    */
   static Manifest recoverComponents(Path dir, ComponentFiles files, VersionSet versions,
       MemoryComponent active, Logger log, List<Path> leftovers) throws IOException {
@@ -142,23 +152,32 @@ final class Recovery {
       m = Manifest.empty();
     }
     Set<String> listed = new HashSet<>();
+    long nextFileNumber = m.nextFileNumber();
     for (Manifest.RunEntry r : m.runs()) {
       listed.addAll(r.files());
+      for (String f : r.files()) {
+        if (ComponentFiles.isComponentFile(f)) {
+          nextFileNumber = Math.max(nextFileNumber, ComponentFiles.fileNumber(f) + 1);
+        }
+      }
     }
     try (Stream<Path> found = Files.list(dir)) {
       for (Path p : (Iterable<Path>) found::iterator) {
         String n = p.getFileName().toString();
         if (ComponentFiles.isTemporary(n)
             || (ComponentFiles.isComponentFile(n) && !listed.contains(n))) {
-          if (leftovers != null) {
-            leftovers.add(p);
-          } else {
-            log.info("deleting {} left by an interrupted flush or merge", n);
-            Files.delete(p);
+          log.info("found {} left by an interrupted flush or merge; it is deleted once the open"
+              + " has succeeded", n);
+          leftovers.add(p);
+          String component = ComponentFiles.isTemporary(n)
+              ? n.substring(0, n.length() - ".tmp".length()) : n;
+          if (ComponentFiles.isComponentFile(component)) {
+            nextFileNumber = Math.max(nextFileNumber, ComponentFiles.fileNumber(component) + 1);
           }
         }
       }
     }
+    m = new Manifest(nextFileNumber, m.nextComponentId(), m.flushedLsn(), m.runs(), m.counters());
     List<Run> runs = new ArrayList<>();
     try {
       for (Manifest.RunEntry r : m.runs()) {
@@ -182,7 +201,7 @@ final class Recovery {
     return m;
   }
 
-  /** Deletes the files {@link #recoverComponents} set aside, once the open has succeeded. */
+  /** Deletes the files {@link #recoverComponents} noted, once the open has succeeded. */
   static void deleteLeftovers(List<Path> leftovers, Logger log) throws IOException {
     for (Path p : leftovers) {
       log.info("deleting {} left by an interrupted flush or merge", p.getFileName());

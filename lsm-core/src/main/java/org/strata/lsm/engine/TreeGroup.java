@@ -74,6 +74,9 @@ public final class TreeGroup implements AutoCloseable {
   private final StallTracker stalls = new StallTracker();
   private final WriteAdmission admission = new WriteAdmission(WriteAdmission.Admission.ASAP, 1);
   private final FlushExecutor executor;
+  /** The replayed shared log between {@link #recover} and {@link #start()}, else null. */
+  private WriteAheadLog.Replayed replayedLog;
+  /** The shared log, once started. */
   private WriteAheadLog wal;
   private boolean closing;
 
@@ -90,7 +93,8 @@ public final class TreeGroup implements AutoCloseable {
 
   /**
    * Opens (or creates) the trees in {@code dir/<member name>} and the shared log in {@code dir/wal}
-   * (or {@code log.dir} of {@code logSettings}), replaying what the trees have not flushed.
+   * (or {@code log.dir} of {@code logSettings}), replaying what the trees have not flushed: {@link
+   * #recover} then {@link #start()}. A refused open leaves every directory as it found it.
    *
    * @param memoryBudget bytes of active memory components, summed over the trees, that trigger a
    *     seal of all of them
@@ -98,6 +102,25 @@ public final class TreeGroup implements AutoCloseable {
    * @param throttle the I/O budget shared by the trees' flushes and merges
    */
   public static TreeGroup open(Path dir, List<Member> members, long memoryBudget,
+      StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env) {
+    TreeGroup g = recover(dir, members, memoryBudget, logSettings, throttle, env);
+    try {
+      g.start();
+    } catch (RuntimeException e) {
+      g.abandon(e);
+      throw e;
+    }
+    return g;
+  }
+
+  /**
+   * The first half of {@link #open}: opens the trees and replays the shared log into them, writing
+   * nothing. The trees note the files a crash left but delete none, and no flush or merge runs;
+   * the log is replayed but not changed (no torn tail cut, no new segment). {@link #start()} does
+   * all of that once every tree (a dataset: every partition) has recovered; until then the group
+   * takes no writes. A refusal releases whatever was opened and leaves every file as it was.
+   */
+  public static TreeGroup recover(Path dir, List<Member> members, long memoryBudget,
       StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env) {
     if (members.isEmpty() || members.size() > MAX_TREES) {
       throw new IllegalArgumentException("a tree group has 1 to " + MAX_TREES + " trees, not "
@@ -119,7 +142,7 @@ public final class TreeGroup implements AutoCloseable {
       Path logDir = logSettings.log().dir() == null ? dir.resolve("wal")
           : Path.of(logSettings.log().dir());
       long[] replayed = new long[members.size()];
-      g.wal = WriteAheadLog.open(logDir, logSettings.log().durability(),
+      g.replayedLog = WriteAheadLog.replay(logDir, logSettings.log().durability(),
           logSettings.log().groupCommitIntervalMs(), env.fileIo(), logSettings.log().recoveryMode(),
           replayFrom, lsnFloor,
           (lsn, op) -> {
@@ -134,14 +157,6 @@ public final class TreeGroup implements AutoCloseable {
               replayed[t]++;
             }
           });
-      for (LsmTree t : g.trees) {
-        try {
-          t.saveConfig();
-        } catch (java.io.IOException e) {
-          throw new StorageException("cannot save the configuration of " + t.directory() + ": "
-              + e, e);
-        }
-      }
       for (int i = 0; i < replayed.length; i++) {
         if (replayed[i] > 0) {
           LOG.info("recovered {} operations of {} from the log of {}", replayed[i],
@@ -157,9 +172,44 @@ public final class TreeGroup implements AutoCloseable {
   }
 
   /**
+   * The second half of {@link #open}, once the log has replayed into every tree: finishes the
+   * log's recovery on disk and opens it for appends, saves each tree's configuration, deletes the
+   * files a crash left in the trees' directories and starts their flushes and merges. On a failure
+   * the caller abandons the group.
+   */
+  public void start() {
+    lock.lock();
+    try {
+      if (closing || replayedLog == null) {
+        throw new IllegalStateException("start() is for a group recover() returned, once: " + this
+            + (closing ? " is closed" : " has started already"));
+      }
+    } finally {
+      lock.unlock();
+    }
+    wal = replayedLog.open();
+    replayedLog = null;
+    for (LsmTree t : trees) {
+      try {
+        t.saveConfig();
+      } catch (java.io.IOException e) {
+        throw new StorageException("cannot save the configuration of " + t.directory() + ": "
+            + e, e);
+      }
+    }
+    for (LsmTree t : trees) {
+      try {
+        t.start();
+      } catch (java.io.IOException e) {
+        throw new StorageException("cannot start " + t.directory() + ": " + e, e);
+      }
+    }
+  }
+
+  /**
    * Closes a group whose caller failed to open (a dataset whose next partition was refused):
-   * releases the trees and the log without flushing or writing a manifest. What was replayed from
-   * the log stays in the log.
+   * releases the trees and the log without flushing, writing a manifest or deleting a leftover.
+   * What was replayed from the log stays in the log. Does nothing on a closed group.
    */
   public void abandon() {
     abandon(null);
@@ -168,6 +218,9 @@ public final class TreeGroup implements AutoCloseable {
   private void abandon(RuntimeException cause) {
     lock.lock();
     try {
+      if (closing) {
+        return; // closed or abandoned already
+      }
       closing = true;
       changed.signalAll();
     } finally {
@@ -326,6 +379,14 @@ public final class TreeGroup implements AutoCloseable {
     if (closing) {
       throw new StrataException("dataset partition " + dir + " is closed");
     }
+    ensureStarted();
+  }
+
+  private void ensureStarted() {
+    if (wal == null) {
+      throw new IllegalStateException("dataset partition " + dir + " is recovered but not"
+          + " started; call start() first");
+    }
   }
 
   /** Called by a member after a flush is durably listed: drops log segments no tree needs. */
@@ -364,6 +425,7 @@ public final class TreeGroup implements AutoCloseable {
 
   /** Forces the log: every write that returned before is durable after. */
   public void sync() {
+    ensureStarted();
     wal.syncAll();
   }
 
@@ -382,9 +444,16 @@ public final class TreeGroup implements AutoCloseable {
     }
   }
 
-  /** Seals and flushes the memory components, closes every tree, then the log. */
+  /**
+   * Seals and flushes the memory components, closes every tree, then the log. A group that was
+   * recovered but never started is abandoned instead: it writes nothing.
+   */
   @Override
   public void close() {
+    if (wal == null) {
+      abandon();
+      return;
+    }
     lock.lock();
     try {
       if (closing) {

@@ -22,15 +22,26 @@ import org.strata.lsm.wal.LogScan.Segment;
 
 /**
  * Recovery of a write-ahead log under a {@link LogRecoveryMode}: scans every segment ({@link
- * LogScan}), decides from the bad ranges found whether to refuse, replays what the mode allows, and
- * only then changes files: cuts a torn tail, or (point-in-time) moves everything after the first
- * corruption aside. A refusal changes nothing on disk.
+ * LogScan}), decides from the bad ranges found whether to refuse and replays what the mode allows
+ * ({@link #replay}, which changes no file); only then, in a second step ({@link #finish}), changes
+ * files: cuts a torn tail, or (point-in-time) moves everything after the first corruption aside. A
+ * refusal changes nothing on disk.
  */
 final class LogRecovery {
   private static final Logger LOG = LogManager.getLogger(LogRecovery.class);
 
   /**
-   * What recovery leaves for {@link WriteAheadLog#open} to finish.
+   * What a scan and replay found, before any file is changed.
+   *
+   * @param scan the segments read
+   * @param torn a torn tail to cut off, or null
+   * @param stop point-in-time: the first corruption, where replay stopped and from which the log
+   *     is set aside, or null
+   */
+  record Replayed(LogScan scan, Damage torn, Damage stop) {}
+
+  /**
+   * What {@link #finish} leaves for {@link WriteAheadLog} to complete.
    *
    * @param segments the segment files still in the log, by first sequence number
    * @param lastLsn highest sequence number any record in the log or set aside carries: new writes
@@ -43,7 +54,11 @@ final class LogRecovery {
 
   private LogRecovery() {}
 
-  static Outcome recover(Path dir, LogRecoveryMode mode, long replayFrom, LogReplayer replayer)
+  /**
+   * Scans the log, refuses it if {@code mode} says so, and replays what the mode allows. Changes
+   * no file: a refusal here, or a later one by the caller, leaves the log as it was.
+   */
+  static Replayed replay(Path dir, LogRecoveryMode mode, long replayFrom, LogReplayer replayer)
       throws IOException {
     LogScan scan = LogScan.read(dir, replayFrom);
     for (Path p : scan.unexpected()) {
@@ -87,16 +102,27 @@ final class LogRecovery {
     } else {
       scan.replay(stop.segment(), stop.offset(), replayFrom, replayer);
     }
+    return new Replayed(scan, stop == null ? torn : null, stop);
+  }
+
+  /**
+   * Makes the changes a replay decided on, once the open goes ahead: cuts a torn tail, or
+   * (point-in-time) sets aside everything after the first corruption.
+   */
+  static Outcome finish(Replayed r) throws IOException {
+    LogScan scan = r.scan();
     TreeMap<Long, Path> kept = new TreeMap<>();
-    for (Segment s : segs) {
+    for (Segment s : scan.segments()) {
       kept.put(s.firstLsn(), s.file());
     }
     // Set-aside records keep their sequence numbers: new writes start above all of them.
     long last = scan.lastLsn();
+    Damage stop = r.stop();
     if (stop != null) {
       setAside(scan, stop, kept);
       return new Outcome(kept, last, stop.file(), stop.offset());
     }
+    Damage torn = r.torn();
     if (torn != null) {
       LOG.warn("log segment {} ends with {} bytes of a torn record at offset {}; truncating{}",
           torn.file().getFileName(), torn.length(), torn.offset(), torn.lengthFits()

@@ -106,26 +106,78 @@ public final class WriteAheadLog implements Closeable {
   public static WriteAheadLog open(Path dir, Durability durability, long groupCommitMillis,
       FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor,
       LogReplayer replayer) {
+    return replay(dir, durability, groupCommitMillis, fileIo, mode, replayFrom, lsnFloor,
+        replayer).open();
+  }
+
+  /**
+   * The first half of {@link #open(Path, Durability, long, FileIo, LogRecoveryMode, long, long,
+   * LogReplayer)}: scans the log and replays it, changing no file, not even creating {@code dir}.
+   * {@link Replayed#open()} is the second half. The indexes of a dataset replay every partition's
+   * log before any of them is opened, so a refusal of one leaves every log as it was.
+   *
+   * @throws CorruptionException when {@code mode} refuses a bad record; nothing is changed then
+   */
+  public static Replayed replay(Path dir, Durability durability, long groupCommitMillis,
+      FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor,
+      LogReplayer replayer) {
     try {
-      Files.createDirectories(dir);
-      LogRecovery.Outcome r = LogRecovery.recover(dir, mode, replayFrom, replayer);
-      long last = Math.max(Math.max(replayFrom, lsnFloor), r.lastLsn());
-      WriteAheadLog wal = new WriteAheadLog(dir, durability, fileIo, last, groupCommitMillis);
-      try {
-        wal.segments.putAll(r.segments());
-        synchronized (wal.syncLock) {
-          wal.startSegment(last + 1);
-        }
-        if (r.cutAfterNewSegment() != null) {
-          LogRecovery.truncate(r.cutAfterNewSegment(), r.cutOffset());
-        }
-      } catch (IOException | RuntimeException e) {
-        wal.close();
-        throw e;
-      }
-      return wal;
+      LogRecovery.Replayed r = LogRecovery.replay(dir, mode, replayFrom, replayer);
+      return new Replayed(dir, durability, groupCommitMillis, fileIo, replayFrom, lsnFloor, r);
     } catch (IOException e) {
       throw new StorageException("cannot open write-ahead log in " + dir + ": " + e, e);
+    }
+  }
+
+  /**
+   * A log that has been replayed and not yet changed. {@link #open()} makes the changes the replay
+   * decided on (cuts a torn tail, or under point-in-time sets aside what follows the first
+   * corruption) and starts a new segment for appends; a {@code Replayed} that is never opened
+   * holds nothing and needs no closing.
+   */
+  public static final class Replayed {
+    private final Path dir;
+    private final Durability durability;
+    private final long groupCommitMillis;
+    private final FileIo fileIo;
+    private final long replayFrom;
+    private final long lsnFloor;
+    private final LogRecovery.Replayed replayed;
+
+    private Replayed(Path dir, Durability durability, long groupCommitMillis, FileIo fileIo,
+        long replayFrom, long lsnFloor, LogRecovery.Replayed replayed) {
+      this.dir = dir;
+      this.durability = durability;
+      this.groupCommitMillis = groupCommitMillis;
+      this.fileIo = fileIo;
+      this.replayFrom = replayFrom;
+      this.lsnFloor = lsnFloor;
+      this.replayed = replayed;
+    }
+
+    /** Finishes the recovery on disk and opens the log for appends (once). */
+    public WriteAheadLog open() {
+      try {
+        Files.createDirectories(dir);
+        LogRecovery.Outcome r = LogRecovery.finish(replayed);
+        long last = Math.max(Math.max(replayFrom, lsnFloor), r.lastLsn());
+        WriteAheadLog wal = new WriteAheadLog(dir, durability, fileIo, last, groupCommitMillis);
+        try {
+          wal.segments.putAll(r.segments());
+          synchronized (wal.syncLock) {
+            wal.startSegment(last + 1);
+          }
+          if (r.cutAfterNewSegment() != null) {
+            LogRecovery.truncate(r.cutAfterNewSegment(), r.cutOffset());
+          }
+        } catch (IOException | RuntimeException e) {
+          wal.close();
+          throw e;
+        }
+        return wal;
+      } catch (IOException e) {
+        throw new StorageException("cannot open write-ahead log in " + dir + ": " + e, e);
+      }
     }
   }
 

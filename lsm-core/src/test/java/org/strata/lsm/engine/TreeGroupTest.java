@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +17,7 @@ import org.strata.lsm.StoreEnvironment;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.io.Clock;
 import org.strata.lsm.io.IoThrottle;
+import org.strata.lsm.testing.LogImages;
 import org.strata.lsm.testing.TestStores;
 
 /** The shared log, memory budget and throttle of a {@link TreeGroup}. */
@@ -61,6 +63,46 @@ class TreeGroupTest {
         assertThat(r.tree(0).get(b("k1"))).hasValue(b("record"));
         assertThat(r.tree(1).get(b("v1k1"))).hasValue(b(""));
       }
+    }
+  }
+
+  /**
+   * Between {@link TreeGroup#recover} and {@link TreeGroup#start()} the group has replayed its
+   * log but changed nothing: a leftover of a crash is still there, the log has no new segment,
+   * and writes are refused naming start(); start() deletes the leftover and opens the log.
+   */
+  @Test
+  void aRecoveredGroupChangesNothingUntilItStarts() throws Exception {
+    Path dir = tmp.resolve("g");
+    try (TreeGroup g = open(dir, 1 << 20)) {
+      g.write(List.of(put(0, "k1", "record"), put(1, "v1k1", "")));
+      g.flush();
+      g.write(List.of(put(0, "k2", "logged only")));
+      g.sync();
+      crashImage(dir, tmp.resolve("image"));
+    }
+    Path image = tmp.resolve("image");
+    Path leftover = image.resolve("a").resolve(ComponentFiles.fileName(40));
+    Files.write(leftover, Files.readAllBytes(image.resolve("a").resolve(
+        ComponentFiles.fileName(1))));
+    Map<String, String> before = LogImages.snapshot(image);
+    TreeGroup r = TreeGroup.recover(image, List.of(new TreeGroup.Member("a", CONFIG),
+        new TreeGroup.Member("b", CONFIG)), 1 << 20, CONFIG, new IoThrottle(0, Clock.system()),
+        StoreEnvironment.standard());
+    try {
+      assertThat(LogImages.snapshot(image)).isEqualTo(before);
+      assertThat(r.tree(0).get(b("k2"))).hasValue(b("logged only"));
+      assertThatThrownBy(() -> r.write(List.of(put(0, "k3", "v"))))
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("start()");
+      r.start();
+      assertThat(leftover).doesNotExist();
+      assertThatThrownBy(r::start).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("started already");
+      r.write(List.of(put(0, "k3", "v")));
+      r.flush();
+      assertThat(image.resolve("a").resolve(ComponentFiles.fileName(41))).exists();
+    } finally {
+      r.close();
     }
   }
 
