@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.strata.lsm.component.EntryCursor;
 
 /**
@@ -45,10 +45,15 @@ class MemoryComponentConcurrencyModelTest {
   /** The newest write of a key in the model. */
   private record Write(long lsn, byte[] value) {}
 
-  @ParameterizedTest(name = "seed {0}")
-  @ValueSource(longs = {1L, 42L, 20240917L, 0x5eedL})
-  void concurrentWritersAndReadersMatchTheModel(long seed) throws Exception {
-    System.out.println("MemoryComponentConcurrencyModelTest seed " + seed);
+  /**
+   * @param hotPercent share of writes that go to the few hot keys: at 100 every writer links its
+   *     nodes next to the others', so compare-and-set failures (and their retries) are frequent
+   */
+  @ParameterizedTest(name = "seed {0}, {1}% hot")
+  @CsvSource({"1, 33", "42, 33", "20240917, 33", "24301, 33", "7, 100", "99, 100"})
+  void concurrentWritersAndReadersMatchTheModel(long seed, int hotPercent) throws Exception {
+    System.out.println("MemoryComponentConcurrencyModelTest seed " + seed + ", " + hotPercent
+        + "% hot");
     byte[][] keys = keys(new SplittableRandom(seed));
     MemoryComponent mc = new MemoryComponent(1);
     ConcurrentSkipListMap<byte[], Write> model = new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
@@ -62,7 +67,7 @@ class MemoryComponentConcurrencyModelTest {
       SplittableRandom r = new SplittableRandom(seed * 31 + w);
       writers.add(new Thread(() -> run(failure, start, () -> {
         for (int i = 0; i < OPS_PER_WRITER; i++) {
-          byte[] key = keys[pickKey(r)];
+          byte[] key = keys[pickKey(r, hotPercent)];
           long lsn = lsns.incrementAndGet();
           byte[] value = r.nextInt(100) < 15 ? null : value(r, key, lsn);
           mc.put(key, value, lsn);
@@ -80,7 +85,7 @@ class MemoryComponentConcurrencyModelTest {
         while (writing.get() || rounds < 50) {
           rounds++;
           for (int i = 0; i < 50; i++) {
-            int k = pickKey(r);
+            int k = pickKey(r, hotPercent);
             MemoryComponent.Versioned v = mc.get(keys[k]);
             if (v != null) {
               checkValue(keys[k], v.value(), v.lsn());
@@ -210,8 +215,8 @@ class MemoryComponentConcurrencyModelTest {
     return (int) c.getValue();
   }
 
-  private static int pickKey(SplittableRandom r) {
-    return r.nextInt(3) == 0 ? r.nextInt(HOT_KEYS) : HOT_KEYS + r.nextInt(COLD_KEYS);
+  private static int pickKey(SplittableRandom r, int hotPercent) {
+    return r.nextInt(100) < hotPercent ? r.nextInt(HOT_KEYS) : HOT_KEYS + r.nextInt(COLD_KEYS);
   }
 
   /** Hot keys first, then cold ones; some long, some prefixes of others, one empty. */
