@@ -14,6 +14,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32C;
@@ -26,7 +27,8 @@ import org.strata.lsm.component.EntryCursor;
  * ConcurrentSkipListMap} model. Writers put and delete random keys (a few hot ones every writer
  * fights over, many cold ones, some several KiB long, empty values, anti-matter) with sequence
  * numbers from one shared counter, so writes of a key reach the component out of sequence order.
- * Readers meanwhile check that every value they see was written for its key (a value carries its
+ * Each writer reads its write back at once (it, or a newer one, must be there). Readers meanwhile
+ * check that every value they see was written for its key (a value carries its
  * key's checksum, its sequence number and filler derived from both, so a torn or foreign value
  * shows), that the versions a reader gets of a key never go back, and that cursors are strictly
  * ordered, inside their bounds and free of duplicates. After the writers finish the component
@@ -45,16 +47,30 @@ class MemoryComponentConcurrencyModelTest {
   /** The newest write of a key in the model. */
   private record Write(long lsn, byte[] value) {}
 
-  /**
-   * @param hotPercent share of writes that go to the few hot keys: at 100 every writer links its
-   *     nodes next to the others', so compare-and-set failures (and their retries) are frequent
-   */
-  @ParameterizedTest(name = "seed {0}, {1}% hot")
-  @CsvSource({"1, 33", "42, 33", "20240917, 33", "24301, 33", "7, 100", "99, 100"})
-  void concurrentWritersAndReadersMatchTheModel(long seed, int hotPercent) throws Exception {
-    System.out.println("MemoryComponentConcurrencyModelTest seed " + seed + ", " + hotPercent
-        + "% hot");
+  /** How writers choose keys. */
+  enum Workload {
+    /** A third of the writes to a few hot keys, the rest spread over all keys. */
+    SPREAD,
+    /**
+     * The writers together walk the keys in ascending order, over and over: each links its node
+     * right next to the others' newest, so link compare-and-sets fail and retry all the time, and
+     * every write is its key's newest when made, so a lost write shows.
+     */
+    ASCENDING
+  }
+
+  @ParameterizedTest(name = "seed {0}, {1}")
+  @CsvSource({"1, SPREAD", "42, SPREAD", "20240917, SPREAD", "24301, SPREAD", "7, ASCENDING",
+      "99, ASCENDING", "5150, ASCENDING"})
+  void concurrentWritersAndReadersMatchTheModel(long seed, Workload workload) throws Exception {
+    System.out.println("MemoryComponentConcurrencyModelTest seed " + seed + ", " + workload);
     byte[][] keys = keys(new SplittableRandom(seed));
+    Integer[] ascending = new Integer[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      ascending[i] = i;
+    }
+    Arrays.sort(ascending, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
+    AtomicInteger walk = new AtomicInteger();
     MemoryComponent mc = new MemoryComponent(1);
     ConcurrentSkipListMap<byte[], Write> model = new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
     AtomicLong lsns = new AtomicLong();
@@ -67,10 +83,15 @@ class MemoryComponentConcurrencyModelTest {
       SplittableRandom r = new SplittableRandom(seed * 31 + w);
       writers.add(new Thread(() -> run(failure, start, () -> {
         for (int i = 0; i < OPS_PER_WRITER; i++) {
-          byte[] key = keys[pickKey(r, hotPercent)];
+          byte[] key = keys[workload == Workload.SPREAD ? pickKey(r)
+              : ascending[walk.getAndIncrement() % keys.length]];
           long lsn = lsns.incrementAndGet();
           byte[] value = r.nextInt(100) < 15 ? null : value(r, key, lsn);
           mc.put(key, value, lsn);
+          MemoryComponent.Versioned mine = mc.get(key);
+          assertThat(mine).as("a completed write is visible").isNotNull();
+          assertThat(mine.lsn()).as("a completed write or a newer one is read back")
+              .isGreaterThanOrEqualTo(lsn);
           userBytes.addAndGet(key.length + (value == null ? 0 : value.length));
           model.merge(key, new Write(lsn, value), (a, b) -> a.lsn() > b.lsn() ? a : b);
         }
@@ -85,7 +106,7 @@ class MemoryComponentConcurrencyModelTest {
         while (writing.get() || rounds < 50) {
           rounds++;
           for (int i = 0; i < 50; i++) {
-            int k = pickKey(r, hotPercent);
+            int k = pickKey(r);
             MemoryComponent.Versioned v = mc.get(keys[k]);
             if (v != null) {
               checkValue(keys[k], v.value(), v.lsn());
@@ -215,8 +236,8 @@ class MemoryComponentConcurrencyModelTest {
     return (int) c.getValue();
   }
 
-  private static int pickKey(SplittableRandom r, int hotPercent) {
-    return r.nextInt(100) < hotPercent ? r.nextInt(HOT_KEYS) : HOT_KEYS + r.nextInt(COLD_KEYS);
+  private static int pickKey(SplittableRandom r) {
+    return r.nextInt(3) == 0 ? r.nextInt(HOT_KEYS) : HOT_KEYS + r.nextInt(COLD_KEYS);
   }
 
   /** Hot keys first, then cold ones; some long, some prefixes of others, one empty. */
