@@ -16,10 +16,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * with its memory component.
  *
  * <p>Chunks start at {@value #FIRST_CHUNK} bytes and double up to {@value #MAX_CHUNK}, so a small
- * memory component (a few KiB in tests, one per index of a dataset) does not pin a megabyte, while
- * a large one costs one array per MiB. An allocation larger than a quarter of the next chunk gets
+ * memory component (a few KiB in tests, one per index of a dataset) does not pin a large array,
+ * while a 64 MiB one costs 256 arrays. An allocation larger than a quarter of the next chunk gets
  * a chunk of its own (exactly its size), so a large value wastes at most what its own alignment
  * needs and never retires a half-used chunk.
+ *
+ * <p>Why 256 KiB and not more: G1, the default collector, stores an object of half a region or
+ * more as a <em>humongous</em> object in whole regions of its own, and its smallest region is 1
+ * MiB. A 1 MiB chunk (plus its 16-byte array header) took two 1 MiB regions, which doubled the
+ * heap cost of a full component (measured: 2.0 heap bytes per arena byte, see
+ * docs/performance.md). A chunk of a quarter of the smallest region is never humongous.
  *
  * <p>On-heap {@code byte[]} chunks rather than direct buffers: the collector sees a few large
  * arrays instead of millions of small objects (which is what makes the heap cost per data byte
@@ -35,8 +41,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class Arena {
   /** Bytes of the first chunk. */
   static final int FIRST_CHUNK = 8 * 1024;
-  /** Bytes of a chunk once the arena has grown (1 MiB). */
-  static final int MAX_CHUNK = 1024 * 1024;
+  /** Bytes of a chunk once the arena has grown (256 KiB: never a G1 humongous object). */
+  static final int MAX_CHUNK = 256 * 1024;
   /** Every allocation starts at a multiple of this. */
   static final int ALIGN = 8;
 

@@ -128,14 +128,17 @@ final class ArenaSkipList {
   /** The first node whose key is at least {@code key} (its newest version), or 0. */
   long seek(byte[] key) {
     long x = HEAD;
+    long nx = END;
     for (int level = height.get() - 1; level >= 0; level--) {
-      long nx = link(x, level);
+      nx = link(x, level);
       while (nx != END && compareKey(nx, key) < 0) {
         x = nx;
         nx = link(x, level);
       }
     }
-    return link(x, 0);
+    // the level-0 successor just compared, not a fresh read of x's link: a node linked after x
+    // since then may order before key
+    return nx;
   }
 
   /** The first node, or 0 when empty. */
