@@ -23,8 +23,9 @@ import org.strata.lsm.memory.MemoryComponent;
  * with one writer and with two writers sharing the component. Each writer inserts its own distinct
  * 20-byte keys in random order with a 100-byte value; once the component holds its 64 MB budget
  * (the engine's default memory component size) it is replaced by an empty one, as a flush would,
- * so the score averages inserts over a component's whole life. Values are not copied, so their
- * size only sets how many entries a component holds. Throughput is the sum over the writers.
+ * so the score averages inserts over a component's whole life. The component copies each key and
+ * value into its arena, so the value size counts twice: in the copy and in how many entries a
+ * component holds. Throughput is the sum over the writers.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

@@ -5,8 +5,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 /**
  * The {@code memory-component} section: how much an index buffers in memory before a flush.
  *
- * @param size {@code memory-component.size}: budget of one memory component (keys, values and about
- *     64 bytes per entry), 4KB to 1TB, default 64MB; null means the default
+ * @param size {@code memory-component.size}: budget of one memory component, counted as the bytes
+ *     its entries really occupy (every write's key and value plus about 30 bytes of header,
+ *     skip-list links and alignment, overwritten versions included), 4KB to 1TB, default 64MB; null means the
+ *     default
  * @param count {@code memory-component.count}: memory components per index (one active, the rest
  *     flushing), 1 to 16, default 2; null means the default
  */
