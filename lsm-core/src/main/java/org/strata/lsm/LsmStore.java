@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.engine.LsmTree;
+import org.strata.lsm.io.IoBudgetCounters;
 import org.strata.lsm.spi.RunInfo;
 
 /**
@@ -71,6 +72,12 @@ public interface LsmStore extends AutoCloseable {
 
   /** A snapshot of the statistics. */
   StoreStats stats();
+
+  /**
+   * Where the store's I/O budget went: bytes its flushes and merges were admitted as they wrote,
+   * time they waited for it, budget left unused, time in forces (docs/performance.md).
+   */
+  IoBudgetCounters ioBudgetCounters();
 
   /** The configuration in force. */
   StoreConfig config();

@@ -55,6 +55,7 @@ public final class ComponentWriter implements AutoCloseable {
   private int[] leafLengths = new int[256];
   private long pageCount;
   private boolean finished;
+  private boolean operationOpen;
 
   /**
    * @param file the open, empty file to write
@@ -79,6 +80,8 @@ public final class ComponentWriter implements AutoCloseable {
     this.maxComponentId = maxComponentId;
     this.maxLsn = maxLsn;
     this.createdMillis = createdMillis;
+    throttle.operationStarted();
+    operationOpen = true;
   }
 
   /** Makes this writer's throttle acquisitions go ahead of merges' (for flushes). */
@@ -191,7 +194,7 @@ public final class ComponentWriter implements AutoCloseable {
     bytesSinceForce += outUsed;
     outUsed = 0;
     if (forceBytes > 0 && bytesSinceForce >= forceBytes) {
-      file.force();
+      throttle.force(file, priority);
       bytesSinceForce = 0;
     }
     if (out.length > OUT_BUFFER) {
@@ -270,9 +273,10 @@ public final class ComponentWriter implements AutoCloseable {
     writeRaw(metaPage);
     writeRaw(Footer.encode(metaOffset, metaPage.length));
     drain();
-    file.force();
+    throttle.force(file, priority);
     file.close();
     finished = true;
+    endOperation();
     return meta;
   }
 
@@ -293,9 +297,17 @@ public final class ComponentWriter implements AutoCloseable {
   /** Closes the file if {@link #finish} did not; the caller deletes it. */
   @Override
   public void close() throws IOException {
+    endOperation();
     if (!finished) {
       finished = true;
       file.close();
+    }
+  }
+
+  private void endOperation() {
+    if (operationOpen) {
+      operationOpen = false;
+      throttle.operationEnded();
     }
   }
 }

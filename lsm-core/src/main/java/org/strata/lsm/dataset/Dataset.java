@@ -30,6 +30,7 @@ import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.io.CreatedPaths;
 import org.strata.lsm.io.Directories;
 import org.strata.lsm.io.DirectoryLock;
+import org.strata.lsm.io.IoBudgetCounters;
 import org.strata.lsm.io.IoThrottle;
 
 /**
@@ -56,6 +57,8 @@ public final class Dataset implements AutoCloseable {
   private final DirectoryLock dirLock;
   private final List<Partition> partitions = new ArrayList<>();
   private volatile boolean closed;
+
+  private IoThrottle throttle; // set once by openPartitions
 
   private Dataset(Path dir, DatasetConfig config, DirectoryLock dirLock) {
     this.dir = dir;
@@ -193,6 +196,7 @@ public final class Dataset implements AutoCloseable {
         s.withPageCache(PageCacheConfig.of(s.pageCache().size().bytes() / trees));
     long memoryBudget = Math.max(1, s.memoryComponent().size().bytes() / p);
     IoThrottle throttle = new IoThrottle(s.io().writeRateLimit().bytes(), env.clock());
+    this.throttle = throttle;
     for (int i = 0; i < p; i++) {
       StoreConfig logSettings = s;
       if (s.log().dir() != null) {
@@ -388,6 +392,11 @@ public final class Dataset implements AutoCloseable {
     names.add(SecondaryIndexSpec.PRIMARY);
     config.secondaryIndexes().forEach(s -> names.add(s.name()));
     return names;
+  }
+
+  /** Where the dataset's I/O budget went: its flushes' and merges' use of the shared throttle. */
+  public IoBudgetCounters ioBudgetCounters() {
+    return throttle.counters();
   }
 
   /** Statistics per tree, keyed {@code p<partition>/<index>}. */

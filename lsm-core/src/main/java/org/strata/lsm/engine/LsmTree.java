@@ -21,6 +21,7 @@ import org.strata.lsm.component.PageCache;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.io.Clock;
 import org.strata.lsm.io.DirectoryLock;
+import org.strata.lsm.io.IoBudgetCounters;
 import org.strata.lsm.io.IoThrottle;
 import org.strata.lsm.memory.MemoryComponent;
 import org.strata.lsm.spi.MergePolicy;
@@ -306,6 +307,11 @@ public final class LsmTree implements LsmStore {
   @Override
   public Path directory() {
     return dir;
+  }
+
+  @Override
+  public IoBudgetCounters ioBudgetCounters() {
+    return throttle.counters();
   }
 
   /** The shared I/O throttle, for statistics and tests. */

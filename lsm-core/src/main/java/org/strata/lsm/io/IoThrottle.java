@@ -1,5 +1,6 @@
 package org.strata.lsm.io;
 
+import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -15,6 +16,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * chunks share the budget evenly (work-conserving: a merge that asks for less leaves the rest to
  * the others). Priority acquisitions (flushes) go ahead of ordinary ones (merges): a merge steps
  * aside while a flush waits. A rate of 0 means unlimited.
+ *
+ * <p>It also keeps {@link IoBudgetCounters}: where the budget went. Writers of components say when
+ * they start and end ({@link #operationStarted()}, {@link #operationEnded()}) and how long their
+ * forces took ({@link #forced}), so budget that overflows a full bucket can be told apart as idle
+ * (no component being written) or busy (a writer was doing something other than asking).
  */
 public final class IoThrottle {
   private final Clock clock;
@@ -25,7 +31,16 @@ public final class IoThrottle {
   private double tokens;
   private long lastRefillNanos;
   private int priorityWaiters;
-  private final AtomicLong totalBytes = new AtomicLong();
+  private final AtomicLong priorityBytes = new AtomicLong();
+  private final AtomicLong ordinaryBytes = new AtomicLong();
+  private int openOperations; // guarded by lock
+  private long sleptNanos; // guarded by lock
+  private long discardedIdle; // guarded by lock
+  private long discardedBusy; // guarded by lock
+  private final AtomicLong flushForces = new AtomicLong();
+  private final AtomicLong flushForceNanos = new AtomicLong();
+  private final AtomicLong mergeForces = new AtomicLong();
+  private final AtomicLong mergeForceNanos = new AtomicLong();
 
   /**
    * @param bytesPerSecond the budget; 0 disables throttling
@@ -62,7 +77,7 @@ public final class IoThrottle {
 
   /** Bytes admitted so far. */
   public long totalBytes() {
-    return totalBytes.get();
+    return priorityBytes.get() + ordinaryBytes.get();
   }
 
   /** Blocks until {@code bytes} may be written, at ordinary (merge) priority. */
@@ -81,7 +96,7 @@ public final class IoThrottle {
       return;
     }
     if (bytesPerSecond == 0) {
-      totalBytes.addAndGet(bytes);
+      admitted(bytes, priority);
       return;
     }
     lock.lockInterruptibly();
@@ -98,11 +113,13 @@ public final class IoThrottle {
         double need = Math.min(bytes, burstBytes);
         while (tokens < need) {
           long waitNanos = (long) Math.ceil((need - tokens) * 1e9 / bytesPerSecond);
+          long sleepStart = clock.nanoTime();
           clock.sleepNanos(Math.max(waitNanos, 1000));
+          sleptNanos += Math.max(0, clock.nanoTime() - sleepStart);
           refill();
         }
         tokens -= bytes;
-        totalBytes.addAndGet(bytes);
+        admitted(bytes, priority);
       } finally {
         if (priority && --priorityWaiters == 0) {
           priorityGone.signalAll();
@@ -113,11 +130,94 @@ public final class IoThrottle {
     }
   }
 
+  private void admitted(long bytes, boolean priority) {
+    (priority ? priorityBytes : ordinaryBytes).addAndGet(bytes);
+  }
+
+  /**
+   * A flush or merge starts writing a component through this throttle. Balanced by {@link
+   * #operationEnded()}; only used to attribute discarded budget.
+   */
+  public void operationStarted() {
+    operationChanged(1);
+  }
+
+  /** The flush or merge that called {@link #operationStarted()} finished or gave up. */
+  public void operationEnded() {
+    operationChanged(-1);
+  }
+
+  private void operationChanged(int delta) {
+    if (bytesPerSecond == 0) {
+      return;
+    }
+    lock.lock();
+    try {
+      refill(); // what accrued so far is attributed to the state before the change
+      openOperations += delta;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Forces {@code file}, a component being written by a flush ({@code priority}) or a merge, and
+   * counts the time the caller was blocked in it.
+   */
+  public void force(WritableFile file, boolean priority) throws IOException {
+    long start = clock.nanoTime();
+    try {
+      file.force();
+    } finally {
+      forced(clock.nanoTime() - start, priority);
+    }
+  }
+
+  /**
+   * Counts a force of a component file that blocked its writer for {@code nanos}.
+   *
+   * @param priority true for a flush's file, false for a merge's
+   */
+  public void forced(long nanos, boolean priority) {
+    (priority ? flushForces : mergeForces).incrementAndGet();
+    (priority ? flushForceNanos : mergeForceNanos).addAndGet(Math.max(0, nanos));
+  }
+
+  /** Where the budget went so far; the discarded budget is brought up to date first. */
+  public IoBudgetCounters counters() {
+    long wait;
+    long idle;
+    long busy;
+    lock.lock();
+    try {
+      if (bytesPerSecond > 0) {
+        refill();
+      }
+      wait = sleptNanos;
+      idle = discardedIdle;
+      busy = discardedBusy;
+    } finally {
+      lock.unlock();
+    }
+    return new IoBudgetCounters(priorityBytes.get(), ordinaryBytes.get(), wait, idle, busy,
+        flushForces.get(), flushForceNanos.get(), mergeForces.get(), mergeForceNanos.get());
+  }
+
   private void refill() {
     long now = clock.nanoTime();
     long elapsed = now - lastRefillNanos;
     if (elapsed > 0) {
-      tokens = Math.min(burstBytes, tokens + elapsed * (double) bytesPerSecond / 1e9);
+      double filled = tokens + elapsed * (double) bytesPerSecond / 1e9;
+      if (filled > burstBytes) {
+        long overflow = (long) (filled - burstBytes);
+        if (openOperations > 0) {
+          discardedBusy += overflow;
+        } else {
+          discardedIdle += overflow;
+        }
+        filled = burstBytes;
+      }
+      tokens = filled;
       lastRefillNanos = now;
     }
   }

@@ -6,7 +6,9 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
@@ -30,6 +32,8 @@ final class PhaseSampler implements AutoCloseable {
   private final Progress progress;
   private final int totalSeconds;
   private final List<PhaseSample> samples = new ArrayList<>();
+  /** The system's I/O budget counters at the start (index 0) and at the end of each second. */
+  private final List<Map<String, Long>> ioCounters = new ArrayList<>();
   private final Histogram writeTotal = new Histogram(3);
   private final Histogram processingTotal = new Histogram(3);
   private final List<AutoCloseable> logs = new ArrayList<>();
@@ -66,6 +70,7 @@ final class PhaseSampler implements AutoCloseable {
     this.processingLog = processing == null ? null
         : log(logDir.resolve(phase + "-processing.hlog"));
     this.last = system.get();
+    ioCounters.add(last.ioCounters());
     this.startNanos = System.nanoTime();
     if (writeLog != null) {
       long startMillis = System.currentTimeMillis();
@@ -132,6 +137,7 @@ final class PhaseSampler implements AutoCloseable {
         wp99, pp99, started, now.pendingMergeBytes());
     lastStalled = stalled;
     samples.add(s);
+    ioCounters.add(now.ioCounters());
     progress.update(phase, second, totalSeconds, s,
         stalled ? StallWords.dominant(now.stallsSince(last)) : null);
     last = now;
@@ -158,6 +164,19 @@ final class PhaseSampler implements AutoCloseable {
         throw new IOException(e);
       }
     }
+  }
+
+  /**
+   * How the I/O budget counters grew from the end of second {@code fromSecond} to the end of
+   * second {@code toSecond} (or the last sample, if earlier); empty when the system reports none.
+   */
+  synchronized Map<String, Long> ioCountersBetween(int fromSecond, int toSecond) {
+    int from = Math.min(Math.max(0, fromSecond), ioCounters.size() - 1);
+    int to = Math.min(Math.max(from, toSecond), ioCounters.size() - 1);
+    Map<String, Long> a = ioCounters.get(from);
+    Map<String, Long> m = new LinkedHashMap<>();
+    ioCounters.get(to).forEach((k, v) -> m.put(k, v - a.getOrDefault(k, 0L)));
+    return m;
   }
 
   List<PhaseSample> samples() {

@@ -139,10 +139,16 @@ public final class ReportWriter {
       return String.format(Locale.ROOT, "Flushes and merges wrote %.1f MB/s (no I/O limit was"
           + " set, so there is no budget use).", u.bytesPerSecond() / 1e6);
     }
-    return String.format(Locale.ROOT, "**I/O budget use %.2f**: flushes and merges wrote %.1f"
-            + " MB/s (%.1f flushed + %.1f merged MB over seconds %d-%d) of the %.1f MB/s limit.",
+    String s = String.format(Locale.ROOT, "**I/O budget use %.2f**: flushes and merges wrote"
+            + " %.1f MB/s (%.1f flushed + %.1f merged MB over seconds %d-%d) of the %.1f MB/s"
+            + " limit.",
         u.use(), u.bytesPerSecond() / 1e6, u.bytesFlushed() / 1e6, u.bytesMerged() / 1e6,
         u.fromSecond() + 1, u.toSecond(), u.limitBytesPerSecond() / 1e6);
+    if (IoBudgetUse.WRITTEN.equals(u.countedAs())) {
+      s += String.format(Locale.ROOT, " Counted as written; counted by the flushes and merges"
+          + " that completed in those seconds it is %.2f.", u.useCountedAtCompletion());
+    }
+    return s;
   }
 
   /** The sentence of a two-phase report that says which figure a reader should quote. */

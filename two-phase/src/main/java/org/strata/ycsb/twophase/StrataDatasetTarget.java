@@ -125,8 +125,9 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
     @Override
     public TargetStats stats() {
       Map<String, StoreStats> trees = ds.treeStats();
-      return DatasetTotals.of(trees.values(), ds.memoryStalls()).toTargetStats(
+      TargetStats t = DatasetTotals.of(trees.values(), ds.memoryStalls()).toTargetStats(
           trees.size() + " tree(s)");
+      return t.withIoCounters(ds.ioBudgetCounters().toMap());
     }
 
     @Override

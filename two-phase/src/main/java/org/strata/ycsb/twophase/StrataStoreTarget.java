@@ -103,7 +103,8 @@ public final class StrataStoreTarget implements TwoPhaseTarget {
     @Override
     public TargetStats stats() {
       StoreStats st = s.stats();
-      return DatasetTotals.of(List.of(st), Map.of()).toTargetStats(st.runs() + " run(s)");
+      return DatasetTotals.of(List.of(st), Map.of()).toTargetStats(st.runs() + " run(s)")
+          .withIoCounters(s.ioBudgetCounters().toMap());
     }
 
     @Override

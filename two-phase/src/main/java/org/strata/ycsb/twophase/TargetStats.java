@@ -23,14 +23,32 @@ import org.strata.lsm.StoreStats.StallTotals;
  * @param spaceBytes bytes of the disk components (the space used)
  * @param stallsByCause stalls split by cause, where the system says (may be empty)
  * @param shape a short description of the tree's shape (e.g. files per level), for reports
+ * @param ioCounters cumulative counters of where the I/O budget went, by name (Strata: its
+ *     throttle's {@code IoBudgetCounters}; empty for systems that do not report them)
  */
 public record TargetStats(long diskComponents, long bytesFlushed, long bytesMerged,
     long userBytes, long stallCount, double stallSeconds, boolean stalledNow,
     long pendingMergeBytes, long spaceBytes, Map<String, StallTotals> stallsByCause,
-    String shape) {
+    String shape, Map<String, Long> ioCounters) {
 
   public TargetStats {
     stallsByCause = Map.copyOf(stallsByCause);
+    ioCounters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(ioCounters));
+  }
+
+  /** A snapshot without I/O budget counters. */
+  public TargetStats(long diskComponents, long bytesFlushed, long bytesMerged,
+      long userBytes, long stallCount, double stallSeconds, boolean stalledNow,
+      long pendingMergeBytes, long spaceBytes, Map<String, StallTotals> stallsByCause,
+      String shape) {
+    this(diskComponents, bytesFlushed, bytesMerged, userBytes, stallCount, stallSeconds,
+        stalledNow, pendingMergeBytes, spaceBytes, stallsByCause, shape, Map.of());
+  }
+
+  /** This snapshot with {@code counters} as its I/O budget counters. */
+  public TargetStats withIoCounters(Map<String, Long> counters) {
+    return new TargetStats(diskComponents, bytesFlushed, bytesMerged, userBytes, stallCount,
+        stallSeconds, stalledNow, pendingMergeBytes, spaceBytes, stallsByCause, shape, counters);
   }
 
   /** Write amplification of what happened between {@code before} and this snapshot. */

@@ -370,7 +370,9 @@ public final class TwoPhaseRunner {
           maxComponents(samples), after.writeAmplificationSince(before), driver.completed(),
           driver.completed(), 0, null, sut.mergeWidths(phaseStart), 0,
           after.pendingMergeBytes(), after.spaceBytes(), null, testingGc,
-          IoBudgetUse.of(samples, t.warmupSeconds(), t.durationSeconds(), writeRateLimit()));
+          IoBudgetUse.of(samples, t.warmupSeconds(), t.durationSeconds(), writeRateLimit())
+              .withBudgetCounters(sampler.ioCountersBetween(t.warmupSeconds(),
+                  t.durationSeconds())));
     } finally {
       deleteTree(dir);
     }
@@ -432,7 +434,8 @@ public final class TwoPhaseRunner {
           res.arrived(), res.completed(), res.unfinished(),
           queries == null ? null : queries.result(), sut.mergeWidths(phaseStart),
           res.queueAtEnd(), after.pendingMergeBytes(), after.spaceBytes(), verdict, runningGc,
-          IoBudgetUse.of(samples, 0, durationSeconds, writeRateLimit()));
+          IoBudgetUse.of(samples, 0, durationSeconds, writeRateLimit())
+              .withBudgetCounters(sampler.ioCountersBetween(0, durationSeconds)));
     } finally {
       deleteTree(dir);
     }

@@ -37,6 +37,37 @@ class IoBudgetUseTest {
   }
 
   @Test
+  void bytesAdmittedAsWrittenReplaceTheCompletedOnesAndBothAreReported() {
+    List<PhaseSample> samples = new ArrayList<>();
+    // A 60 MB merge runs through seconds 1-4 but completes in second 5, outside the window.
+    for (int s = 1; s <= 4; s++) {
+      samples.add(second(s, 2_000_000, 0));
+    }
+    samples.add(second(5, 2_000_000, 60_000_000));
+    IoBudgetUse completed = IoBudgetUse.of(samples, 0, 4, 20_000_000);
+    assertThat(completed.countedAs()).isEqualTo("completed");
+    assertThat(completed.use()).isEqualTo(0.1);
+    assertThat(completed.json().has("useCountedAtCompletion")).isFalse();
+
+    IoBudgetUse written = completed.withBudgetCounters(java.util.Map.of(
+        "flushBytesAdmitted", 8_000_000L, "mergeBytesAdmitted", 64_000_000L, "waitNanos", 5L));
+    assertThat(written.countedAs()).isEqualTo("written");
+    assertThat(written.bytesFlushed()).isEqualTo(8_000_000);
+    assertThat(written.bytesMerged()).isEqualTo(64_000_000);
+    assertThat(written.use()).isEqualTo(0.9);
+    assertThat(written.useCountedAtCompletion()).isEqualTo(0.1);
+    assertThat(written.json().at("/useCountedAtCompletion").asDouble()).isEqualTo(0.1);
+    assertThat(written.json().at("/budgetCounters/waitNanos").asLong()).isEqualTo(5);
+    assertThat(ReportWriter.ioBudgetWords(written)).contains("I/O budget use 0.90")
+        .contains("Counted as written").contains("completed in those seconds it is 0.10");
+
+    // Counters without the admitted bytes (another system) leave the completed count in place.
+    IoBudgetUse other = completed.withBudgetCounters(java.util.Map.of("waitNanos", 5L));
+    assertThat(other.countedAs()).isEqualTo("completed");
+    assertThat(other.use()).isEqualTo(0.1);
+  }
+
+  @Test
   void withoutALimitThereIsNoUse() {
     IoBudgetUse u = IoBudgetUse.of(List.of(second(1, 1000, 1000)), 0, 1, 0);
     assertThat(u.bytesPerSecond()).isEqualTo(2000.0);

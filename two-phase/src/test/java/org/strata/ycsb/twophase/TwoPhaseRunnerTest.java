@@ -69,15 +69,22 @@ class TwoPhaseRunnerTest {
           .isGreaterThanOrEqualTo(s.at(phase + "/gc/p50Millis").asDouble());
     }
     assertThat(s.at("/machine/maxHeapBytes").asLong()).isPositive();
-    // The testing phase's budget use is its bytes flushed and merged after the warm-up (from
-    // timeseries.csv) per second over the 4MB limit.
+    // Counted at completion, the testing phase's budget use is its bytes flushed and merged after
+    // the warm-up (from timeseries.csv) per second over the 4MB limit.
     long written = Files.readAllLines(out.resolve("timeseries.csv")).stream()
         .filter(l -> l.startsWith("testing,")).map(l -> l.split(","))
         .filter(f -> Integer.parseInt(f[1]) > 1 && Integer.parseInt(f[1]) <= 4)
         .mapToLong(f -> Long.parseLong(f[8]) + Long.parseLong(f[9])).sum();
     assertThat(written).isPositive();
-    assertThat(s.at("/testing/ioBudgetUse/use").asDouble())
+    assertThat(s.at("/testing/ioBudgetUse/useCountedAtCompletion").asDouble())
         .isCloseTo(written / 3.0 / (4 << 20), org.assertj.core.data.Offset.offset(1e-9));
+    // Counted as written, it is the bytes the throttle admitted to flushes and merges meanwhile.
+    assertThat(s.at("/testing/ioBudgetUse/countedAs").asText()).isEqualTo("written");
+    long admitted = s.at("/testing/ioBudgetUse/budgetCounters/flushBytesAdmitted").asLong()
+        + s.at("/testing/ioBudgetUse/budgetCounters/mergeBytesAdmitted").asLong();
+    assertThat(admitted).isPositive();
+    assertThat(s.at("/testing/ioBudgetUse/use").asDouble())
+        .isCloseTo(admitted / 3.0 / (4 << 20), org.assertj.core.data.Offset.offset(1e-9));
     assertThat(s.at("/running/ioBudgetUse/limitBytesPerSecond").asLong()).isEqualTo(4 << 20);
     assertThat(s.at("/machine/garbageCollectors").size()).isPositive();
     assertThat(s.at("/config/dataset/secondary-indexes/0/field").asText()).isEqualTo("field1");
