@@ -30,6 +30,12 @@ import org.strata.lsm.io.WritableFile;
  * callers share one force (group commit). The store rolls to a new segment whenever it seals a
  * memory component, so a segment can be deleted once every LSN in it is in a disk component.
  *
+ * <p>Writing out and forcing take separate locks: a writer that writes out a large buffer never
+ * waits for a force in progress (a force can take hundreds of milliseconds while merges write),
+ * only for another write-out. A new segment's directory entry is forced by the first force after
+ * it is created (the next {@link #sync}, group commit, roll or close), before any of its records
+ * is reported durable, and not on the writer that rolled.
+ *
  * <p>Recovery ({@link #open}) replays the records with LSN above the flushed LSN. A record that
  * fails its framing or checksum is a torn tail (cut off) only if it is in the last segment and no
  * intact record follows it; anything else is corruption, which the {@link LogRecoveryMode} decides
@@ -42,7 +48,11 @@ public final class WriteAheadLog implements Closeable {
   private final Path dir;
   private final Durability durability;
   private final FileIo fileIo;
-  private final Object syncLock = new Object();
+  // Lock order: forceLock, then writeLock, then this.
+  // Serializes forces, rolls, truncation and close; guards which segment is current.
+  private final Object forceLock = new Object();
+  // Serializes write-outs to the current segment.
+  private final Object writeLock = new Object();
   private final TreeMap<Long, Path> segments = new TreeMap<>();
   private final ScheduledExecutorService groupCommitter;
 
@@ -50,15 +60,17 @@ public final class WriteAheadLog implements Closeable {
   private byte[] pending = new byte[64 * 1024];
   private int pendingLen;
   // The buffer appends switch to when pending is written out: the one written out last time,
-  // free again (writes out are serialized by syncLock and finish before the next begins). Two
+  // free again (writes out are serialized by writeLock and finish before the next begins). Two
   // buffers in turn, so a write-out allocates nothing; null while one is being written.
   private byte[] spare = new byte[64 * 1024];
   private long lastAppendedLsn;
   private boolean closed;
 
-  // Guarded by syncLock.
+  // Changed under forceLock and writeLock; read under either.
   private WritableFile segment;
   private Path segmentPath;
+  // Guarded by forceLock: a segment was created since the directory was last forced.
+  private boolean directoryForcePending;
   private volatile long durableLsn;
   private volatile long writtenLsn;
   private volatile IOException failure;
@@ -164,8 +176,11 @@ public final class WriteAheadLog implements Closeable {
         WriteAheadLog wal = new WriteAheadLog(dir, durability, fileIo, last, groupCommitMillis);
         try {
           wal.segments.putAll(r.segments());
-          synchronized (wal.syncLock) {
-            wal.startSegment(last + 1);
+          synchronized (wal.forceLock) {
+            synchronized (wal.writeLock) {
+              wal.startSegment(last + 1);
+            }
+            wal.forceDirectoryIfPending();
           }
           if (r.cutAfterNewSegment() != null) {
             LogRecovery.truncate(r.cutAfterNewSegment(), r.cutOffset());
@@ -181,12 +196,21 @@ public final class WriteAheadLog implements Closeable {
     }
   }
 
+  // Must hold forceLock and writeLock. The directory entry is forced later (forceDirectoryIfPending).
   private void startSegment(long firstLsn) throws IOException {
     Path p = dir.resolve(String.format(Locale.ROOT, "wal-%020d.log", firstLsn));
     segment = fileIo.create(p);
     segmentPath = p;
-    Directories.force(dir);
+    directoryForcePending = true;
     segments.put(firstLsn, p);
+  }
+
+  // Must hold forceLock.
+  private void forceDirectoryIfPending() throws IOException {
+    if (directoryForcePending) {
+      Directories.force(dir);
+      directoryForcePending = false;
+    }
   }
 
   /**
@@ -224,9 +248,7 @@ public final class WriteAheadLog implements Closeable {
       large = pendingLen >= WRITE_OUT_THRESHOLD;
     }
     if (large) {
-      synchronized (syncLock) {
-        writeOut();
-      }
+      writeOut();
     }
   }
 
@@ -235,12 +257,13 @@ public final class WriteAheadLog implements Closeable {
     if (durableLsn >= lsn) {
       return;
     }
-    synchronized (syncLock) {
+    synchronized (forceLock) {
       if (durableLsn >= lsn) {
         return;
       }
       long upTo = writeOut();
       try {
+        forceDirectoryIfPending();
         segment.force();
       } catch (IOException e) {
         failure = e;
@@ -256,8 +279,15 @@ public final class WriteAheadLog implements Closeable {
     sync(lastLsn());
   }
 
-  // Must hold syncLock. Returns the LSN written up to.
+  // Takes writeLock. Returns the LSN written up to.
   private long writeOut() {
+    synchronized (writeLock) {
+      return writeOutLocked();
+    }
+  }
+
+  // Must hold writeLock.
+  private long writeOutLocked() {
     if (failure != null) {
       throw new StorageException(segmentPath, "the write-ahead log failed earlier, writing "
           + segmentPath + ": " + failure, failure);
@@ -310,15 +340,20 @@ public final class WriteAheadLog implements Closeable {
    * forcing) the current one. The caller must ensure no append runs concurrently.
    */
   public void roll() {
-    synchronized (syncLock) {
-      writeOut();
+    synchronized (forceLock) {
       try {
-        if (durability != Durability.NONE) {
-          segment.force();
-          durableLsn = writtenLsn;
+        synchronized (writeLock) {
+          writeOutLocked();
+          if (durability != Durability.NONE) {
+            // Only the last segment may end in a torn record (LogScan): the old one is whole on
+            // disk before the new one exists.
+            forceDirectoryIfPending();
+            segment.force();
+            durableLsn = writtenLsn;
+          }
+          segment.close();
+          startSegment(lastLsn() + 1);
         }
-        segment.close();
-        startSegment(lastLsn() + 1);
       } catch (IOException e) {
         failure = e;
         throw new StorageException(segmentPath, "cannot roll the write-ahead log segment "
@@ -329,7 +364,7 @@ public final class WriteAheadLog implements Closeable {
 
   /** Deletes segments all of whose operations have LSN at most {@code flushedLsn}. */
   public void truncateUpTo(long flushedLsn) {
-    synchronized (syncLock) {
+    synchronized (forceLock) {
       List<Long> firsts = new ArrayList<>(segments.keySet());
       for (int i = 0; i + 1 < firsts.size(); i++) {
         if (firsts.get(i + 1) - 1 <= flushedLsn) {
@@ -348,7 +383,7 @@ public final class WriteAheadLog implements Closeable {
 
   /** Number of segment files, for tests and statistics. */
   public int segmentCount() {
-    synchronized (syncLock) {
+    synchronized (forceLock) {
       return segments.size();
     }
   }
@@ -365,7 +400,7 @@ public final class WriteAheadLog implements Closeable {
         Thread.currentThread().interrupt();
       }
     }
-    synchronized (syncLock) {
+    synchronized (forceLock) {
       synchronized (this) {
         if (closed) {
           return;
@@ -378,6 +413,7 @@ public final class WriteAheadLog implements Closeable {
       try {
         if (failure == null) {
           writeOut();
+          forceDirectoryIfPending();
           segment.force();
           durableLsn = writtenLsn;
         }
