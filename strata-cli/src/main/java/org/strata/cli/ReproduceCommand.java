@@ -97,6 +97,7 @@ final class ReproduceCommand implements Callable<Integer> {
         cfg = Papers.configuration(p, scale, JSON);
         scaleName = scale;
       }
+      p.validate(cfg);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

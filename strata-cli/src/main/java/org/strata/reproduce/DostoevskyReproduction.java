@@ -1,7 +1,6 @@
 package org.strata.reproduce;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,7 +34,6 @@ import org.strata.policy.tuning.Workload;
  * it should pick.
  */
 public final class DostoevskyReproduction implements PaperReproduction {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> DESIGNS = List.of("tiering", "lazy-leveling", "leveling");
 
   /** What one design measured on the engine. */
@@ -59,8 +57,13 @@ public final class DostoevskyReproduction implements PaperReproduction {
   }
 
   @Override
+  public void validate(JsonNode config) {
+    PaperConfigs.read(config, DostoevskyConfig.class, name());
+  }
+
+  @Override
   public PaperResult run(JsonNode config, ReproductionContext ctx) throws Exception {
-    DostoevskyConfig cfg = JSON.treeToValue(config, DostoevskyConfig.class);
+    DostoevskyConfig cfg = PaperConfigs.read(config, DostoevskyConfig.class, name());
     Map<String, Measured> m = new LinkedHashMap<>();
     for (String design : DESIGNS) {
       Measured r = measure(design, cfg, ctx);

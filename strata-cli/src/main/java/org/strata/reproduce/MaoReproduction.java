@@ -1,7 +1,6 @@
 package org.strata.reproduce;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,7 +25,6 @@ import org.strata.policy.sim.MergeSimulator;
  * checked as well.
  */
 public final class MaoReproduction implements PaperReproduction {
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One cell of Table I as the paper reports it. */
   record Cell(String policy, int k, int n, double writeAmplification, double averageCount) {}
@@ -67,8 +65,13 @@ public final class MaoReproduction implements PaperReproduction {
   }
 
   @Override
+  public void validate(JsonNode config) {
+    PaperConfigs.read(config, MaoConfig.class, name());
+  }
+
+  @Override
   public PaperResult run(JsonNode config, ReproductionContext ctx) throws Exception {
-    MaoConfig cfg = JSON.treeToValue(config, MaoConfig.class);
+    MaoConfig cfg = PaperConfigs.read(config, MaoConfig.class, name());
     List<Cell> table = tableOne();
     TreeSet<Long> sampled = new TreeSet<>();
     for (Cell c : table) {

@@ -19,7 +19,7 @@ public final class Numbers {
     if (Math.abs(v) >= 10_000) {
       return String.format(Locale.ROOT, "%,d", Math.round(v));
     }
-    BigDecimal d = new BigDecimal(v).round(new MathContext(4)).stripTrailingZeros();
+    BigDecimal d = BigDecimal.valueOf(v).round(new MathContext(4)).stripTrailingZeros();
     return d.scale() < 0 ? d.setScale(0).toPlainString() : d.toPlainString();
   }
 }

@@ -22,6 +22,13 @@ public interface PaperReproduction {
   String source();
 
   /**
+   * Checks {@code config} without running anything.
+   *
+   * @throws IllegalArgumentException naming the field that is unknown, missing or invalid
+   */
+  void validate(JsonNode config);
+
+  /**
    * Runs the experiments described by {@code config} and returns a verdict for every claim. A claim
    * whose check cannot run under this configuration is returned as {@link
    * Verdict#NOT_COMPARABLE} with the reason, never left out.
