@@ -20,11 +20,13 @@ import org.strata.scheduler.des.DesSetup;
  * @param sameThroughput "differs only slightly": maxima within this fraction of each other
  * @param burst AC-F8's bursty arrivals
  * @param pileUp AC-F11's single-thread analysis
+ * @param engine the engine's two-phase runs of partitioned leveling (AC-P2, AC-P4), or null to
+ *     skip them
  */
 public record LuoCareyConfig(Tree tree, double duration, double utilization,
     Map<String, String> tiering, Map<String, String> leveling, Map<String, String> sizeTiered,
     List<Integer> sizeRatios, double smallP99Seconds, double muchLarger, double almostEvery,
-    double sameThroughput, Burst burst, PileUp pileUp) {
+    double sameThroughput, Burst burst, PileUp pileUp, Engine engine) {
 
   public LuoCareyConfig {
     check(tree != null && burst != null && pileUp != null, "tree, burst and pileUp are required");
@@ -43,6 +45,29 @@ public record LuoCareyConfig(Tree tree, double duration, double utilization,
   static void check(boolean ok, String message) {
     if (!ok) {
       throw new IllegalArgumentException("luo-carey: " + message);
+    }
+  }
+
+  /**
+   * Two {@code strata two-phase} experiments on the engine (the configuration format of
+   * docs/two-phase.md), for the claims the simulator cannot check.
+   *
+   * @param partitioned partitioned leveling measured and run with the same policy (AC-P2)
+   * @param partitionedExactlyL0 the same, its testing phase merging exactly the L0 trigger's
+   *     count (AC-P4)
+   * @param fixedRatioTolerance relative tolerance of the fixed-to-unfixed maximum ratio
+   */
+  public record Engine(com.fasterxml.jackson.databind.JsonNode partitioned,
+      com.fasterxml.jackson.databind.JsonNode partitionedExactlyL0,
+      double fixedRatioTolerance) {
+    public Engine {
+      check(partitioned != null && partitioned.isObject() && partitionedExactlyL0 != null
+          && partitionedExactlyL0.isObject(), "engine.partitioned and"
+          + " engine.partitionedExactlyL0 must be two-phase configurations (JSON objects)");
+      org.strata.ycsb.twophase.TwoPhaseConfigJson.bind(partitioned, "luo-carey"
+          + " engine.partitioned", "partitioned-leveling");
+      org.strata.ycsb.twophase.TwoPhaseConfigJson.bind(partitionedExactlyL0, "luo-carey"
+          + " engine.partitionedExactlyL0", "partitioned-leveling-exactly-l0");
     }
   }
 

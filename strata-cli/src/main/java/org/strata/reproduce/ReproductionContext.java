@@ -9,8 +9,8 @@ import java.nio.file.Path;
  * Where a reproduction writes and reports progress.
  *
  * @param out the output directory (report.md, verdicts.json, figures/, scratch/)
- * @param scale the scale's name ({@code tiny}, {@code quick}, {@code paper}, or {@code custom} for a
- *     configuration file)
+ * @param scale the scale's name ({@code tiny}, {@code quick}, {@code paper}, or {@code custom}
+ *     for a configuration file)
  * @param progress where to print one line per experiment as it runs
  */
 public record ReproductionContext(Path out, String scale, PrintStream progress) {

@@ -20,7 +20,10 @@ public enum Verdict {
     this.label = label;
   }
 
-  /** The verdict as written in reports: {@code holds}, {@code does-not-hold}, {@code not-comparable}. */
+  /**
+   * The verdict as written in reports: {@code holds}, {@code does-not-hold}, {@code
+   * not-comparable}.
+   */
   @JsonValue
   public String label() {
     return label;

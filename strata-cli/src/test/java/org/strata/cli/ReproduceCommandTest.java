@@ -111,7 +111,7 @@ class ReproduceCommandTest {
       default -> List.of("AC-F1-tiering-stable", "AC-F2-leveling", "AC-F3-no-stalls",
           "AC-F4-greedy", "AC-F5-tiering", "AC-F6-leveling-max", "AC-F7-leveling", "AC-F8-theorem1",
           "AC-F9", "AC-F10", "AC-F11", "AC-S1-fair", "AC-S2-small-merges", "AC-S3-ratio",
-          "AC-S4", "AC-P1", "AC-P2", "AC-P3", "AC-P4", "AC-P5", "AC-X1", "AC-X2", "AC-X3",
+          "AC-S4", "AC-P1", "AC-P2", "AC-P3", "AC-P4-ratio", "AC-P4-no-stalls", "AC-P5", "AC-X1", "AC-X2", "AC-X3",
           "AC-X4", "AC-X5");
     };
   }
