@@ -135,11 +135,11 @@ public final class DostoevskyReproduction implements PaperReproduction {
     figures.add(ctx.figureEntry(f, "Update cost, zero-result lookup cost and space"
         + " amplification of the three designs on the engine, same upserts and lookups."));
     List<String> notes = new ArrayList<>();
-    notes.add(String.format(java.util.Locale.ROOT, "Engine runs: %,d upserts of %,d keys"
-        + " (uniform, so about %.0f%% update an existing key) with %d-byte values, %s memory"
-        + " components, T = %d, Bloom filters at %s false positives, durability none, then"
-        + " %,d lookups of absent keys that lie inside the key range, with the page cache off"
-        + " so every page read is counted. The three designs are the engine's `tiering`,"
+    notes.add(String.format(java.util.Locale.ROOT, "Engine runs: %,d upserts drawn uniformly"
+        + " from %,d keys (so at least %.0f%% update an existing key) with %d-byte values,"
+        + " %s memory components, T = %d, Bloom filters at %s false positives, durability"
+        + " none, then %,d lookups of absent keys that lie inside the key range, with the page"
+        + " cache off so every page read is counted. The three designs are the engine's `tiering`,"
         + " `lazy-leveling` and `leveling` policies (Dostoevsky's preemptive merging on).",
         cfg.operations(), cfg.keys(), 100.0 * (1 - cfg.keys() / (double) cfg.operations()),
         cfg.valueSize(), Numbers.format(cfg.memoryComponentBytes() / 1024.0) + " KB",

@@ -109,10 +109,10 @@ class ReproduceCommandTest {
       case "dostoevsky" -> List.of("D-U1", "D-U2", "D-R1", "D-R2", "D-R3", "D-S1", "D-S2",
           "D-T1", "D-T2", "D-T3");
       default -> List.of("AC-F1-tiering-stable", "AC-F2-leveling", "AC-F3-no-stalls",
-          "AC-F4-greedy", "AC-F5-tiering", "AC-F6-leveling-max", "AC-F7-leveling", "AC-F8-theorem1",
-          "AC-F9", "AC-F10", "AC-F11", "AC-S1-fair", "AC-S2-small-merges", "AC-S3-ratio",
-          "AC-S4", "AC-P1", "AC-P2", "AC-P3", "AC-P4-ratio", "AC-P4-no-stalls", "AC-P5", "AC-X1", "AC-X2", "AC-X3",
-          "AC-X4", "AC-X5");
+          "AC-F4-greedy", "AC-F5-tiering", "AC-F6-leveling-max", "AC-F7-leveling",
+          "AC-F8-theorem1", "AC-F9", "AC-F10", "AC-F11", "AC-S1-fair", "AC-S2-small-merges",
+          "AC-S3-ratio", "AC-S4", "AC-P1", "AC-P2", "AC-P3", "AC-P4-ratio", "AC-P4-no-stalls",
+          "AC-P5", "AC-X1", "AC-X2", "AC-X3", "AC-X4", "AC-X5");
     };
   }
 
