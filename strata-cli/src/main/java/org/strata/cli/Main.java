@@ -24,6 +24,7 @@ import picocli.CommandLine.Option;
     subcommands = {LoadCommand.class, PutCommand.class, GetCommand.class, DeleteCommand.class,
         ScanCommand.class, StatsCommand.class, VerifyCommand.class, ReadBenchCommand.class,
         SimulateCommand.class, TuneCommand.class, FiguresCommand.class, DesCommand.class,
+        ReproduceCommand.class,
         ImportCommand.class, QueryCommand.class, GenRecordsCommand.class,
         FeedServerCommand.class, TwoPhaseCommand.class, CompareCommand.class,
         CommandLine.HelpCommand.class})

@@ -1,0 +1,264 @@
+package org.strata.reproduce;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.strata.lsm.config.NamedPlugin;
+import org.strata.policy.sim.MergeSimulator;
+
+/**
+ * Mao et al.'s Table I (write amplification and average component count of the four bounded-depth
+ * policies after n uniform flushes) from the merge-policy simulator, which drives the real policy
+ * classes on the paper's model (instantaneous merges, output = sum of inputs). Each cell of the
+ * table is compared with the paper's observed value within the spec's tolerance (A7.4: 15% for
+ * the static policies, 25% for bigtable and exploring); the table's observations in words are
+ * checked as well.
+ */
+public final class MaoReproduction implements PaperReproduction {
+
+  /** One cell of Table I as the paper reports it. */
+  record Cell(String policy, int k, int n, double writeAmplification, double averageCount) {}
+
+  @Override
+  public String name() {
+    return "mao";
+  }
+
+  @Override
+  public String title() {
+    return "Mao et al., \"Experimental Evaluation of Bounded-Depth LSM Merge Policies\" (2019)";
+  }
+
+  @Override
+  public String source() {
+    return "spec mao-bounded-depth-and-dostoevsky.md, A6.1 (Table I) and A7.3-A7.4";
+  }
+
+  /** Table I as transcribed in the spec (policy, k, n, WA, average count). */
+  static List<Cell> tableOne() throws IOException {
+    List<Cell> cells = new ArrayList<>();
+    try (InputStream in = MaoReproduction.class.getResourceAsStream("/reproduce/mao-table1.csv");
+        BufferedReader r = new BufferedReader(new InputStreamReader(in,
+            StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        if (line.isBlank() || line.startsWith("#")) {
+          continue;
+        }
+        String[] f = line.split(",");
+        cells.add(new Cell(f[0].trim(), Integer.parseInt(f[1].trim()),
+            Integer.parseInt(f[2].trim()), Double.parseDouble(f[3].trim()),
+            Double.parseDouble(f[4].trim())));
+      }
+    }
+    return cells;
+  }
+
+  @Override
+  public void validate(JsonNode config) {
+    PaperConfigs.read(config, MaoConfig.class, name());
+  }
+
+  @Override
+  public PaperResult run(JsonNode config, ReproductionContext ctx) throws Exception {
+    MaoConfig cfg = PaperConfigs.read(config, MaoConfig.class, name());
+    List<Cell> table = tableOne();
+    TreeSet<Long> sampled = new TreeSet<>();
+    for (Cell c : table) {
+      sampled.add((long) c.n());
+    }
+    for (int i = 1; i <= 100; i++) {
+      sampled.add(Math.max(1, cfg.flushes() * i / 100));
+    }
+    Map<String, MergeSimulator.Checkpoint> model = new HashMap<>();
+    Map<String, List<MergeSimulator.Checkpoint>> curves = new LinkedHashMap<>();
+    for (String policy : cfg.policies()) {
+      for (int k : cfg.k()) {
+        MergeSimulator sim = MergeSimulator.of(new NamedPlugin(policy,
+            Map.of("num-components", Integer.toString(k))));
+        List<MergeSimulator.Checkpoint> curve = new ArrayList<>();
+        for (long t = 1; t <= cfg.flushes(); t++) {
+          sim.flush(1);
+          if (sampled.contains(t)) {
+            MergeSimulator.Checkpoint c = sim.checkpoint();
+            model.put(key(policy, k, t), c);
+            curve.add(c);
+          }
+        }
+        curves.put(policy + " k=" + k, curve);
+        ctx.log("mao: " + policy + " k=" + k + " simulated " + cfg.flushes() + " flushes");
+      }
+    }
+    List<Claim> claims = new ArrayList<>();
+    List<Charts.Series> scatter = new ArrayList<>();
+    Map<String, List<double[]>> byPolicy = new LinkedHashMap<>();
+    for (Cell c : table) {
+      String id = "T1-" + c.policy() + "-k" + c.k() + "-n" + c.n();
+      String where = c.policy() + ", k = " + c.k() + ", after n = " + c.n() + " flushes";
+      MergeSimulator.Checkpoint m = model.get(key(c.policy(), c.k(), c.n()));
+      double tol = sizeBased(c.policy()) ? cfg.sizeBasedTolerance() : cfg.staticTolerance();
+      if (m == null) {
+        String why = !cfg.policies().contains(c.policy()) || !cfg.k().contains(c.k())
+            ? "policy " + c.policy() + " with k = " + c.k() + " is not in this configuration"
+            : "this scale simulates only " + cfg.flushes() + " flushes";
+        claims.add(Claim.notComparable(id + "-wa", "Table I write amplification, " + where,
+            Numbers.format(c.writeAmplification()), why));
+        claims.add(Claim.notComparable(id + "-count", "Table I average component count, "
+            + where, Numbers.format(c.averageCount()), why));
+        continue;
+      }
+      claims.add(Claim.numeric(id + "-wa", "Table I write amplification, " + where,
+          c.writeAmplification(), m.modelWriteAmplification(), Tolerance.relative(tol)));
+      byPolicy.computeIfAbsent(c.policy(), p -> new ArrayList<>())
+          .add(new double[] {m.modelWriteAmplification(), c.writeAmplification()});
+      if (c.averageCount() > c.k()) {
+        claims.add(Claim.notComparable(id + "-count", "Table I average component count, "
+            + where, Numbers.format(c.averageCount()), "the paper's average exceeds k = "
+            + c.k() + " because its flushes arrived during long merges; the model merges"
+            + " instantly and never holds more than k (ours " + Numbers.format(
+            m.averageComponentCount()) + ")"));
+      } else {
+        claims.add(Claim.numeric(id + "-count", "Table I average component count, " + where,
+            c.averageCount(), m.averageComponentCount(), Tolerance.relative(tol)));
+      }
+    }
+    claims.addAll(observations(table, model));
+    List<Figure> figures = new ArrayList<>();
+    for (Map.Entry<String, List<double[]>> e : byPolicy.entrySet()) {
+      scatter.add(new Charts.Series(e.getKey(), e.getValue().stream().map(v -> v[0]).toList(),
+          e.getValue().stream().map(v -> v[1]).toList()));
+    }
+    if (!scatter.isEmpty()) {
+      double lo = scatter.stream().flatMap(s -> s.x().stream()).mapToDouble(d -> d).min()
+          .orElse(1);
+      double hi = scatter.stream().flatMap(s -> s.x().stream()).mapToDouble(d -> d).max()
+          .orElse(1);
+      scatter.add(new Charts.Series("observed = model", List.of(lo, hi), List.of(lo, hi)));
+      Path f = ctx.figure(name(), "observed-vs-model");
+      Charts.xy(f, "Table I write amplification: paper (AsterixDB) against our model",
+          "model write amplification (ours)", "observed write amplification (paper)", scatter,
+          true, true);
+      figures.add(ctx.figureEntry(f, "Each Table I cell: the paper's observed write"
+          + " amplification against ours from the simulator (log-log; on the line they agree),"
+          + " as the paper's Fig. 7."));
+    }
+    if (cfg.k().contains(cfg.curveK())) {
+      List<Charts.Series> lines = new ArrayList<>();
+      for (String policy : cfg.policies()) {
+        List<MergeSimulator.Checkpoint> curve = curves.get(policy + " k=" + cfg.curveK());
+        lines.add(new Charts.Series(policy, curve.stream().map(c -> (double) c.flushes())
+            .toList(), curve.stream().map(MergeSimulator.Checkpoint::modelWriteAmplification)
+            .toList()));
+      }
+      Path f = ctx.figure(name(), "wa-k" + cfg.curveK());
+      Charts.xy(f, "write amplification against flushes, k = " + cfg.curveK(), "flushes",
+          "write amplification (model)", lines, false, false);
+      figures.add(ctx.figureEntry(f, "Model write amplification against flushes for k = "
+          + cfg.curveK() + " (as the paper's Fig. 2)."));
+    }
+    List<String> notes = List.of(
+        "Our values come from the merge-policy simulator (`bin/strata simulate`), which drives"
+            + " the real policy classes (`bigtable`, `binomial`, `exploring`, `min-latency`"
+            + " with `num-components=k`) on the paper's model: uniform flushes, instantaneous"
+            + " merges, a merge's output the sum of its inputs. Write amplification is the"
+            + " model's (Problem 1: bytes of newly created components over flushed bytes),"
+            + " which the spec (A7.3) found closer to Table I than the engine's accounting.",
+        "The paper's values are its AsterixDB observations (Table I). Its average counts above"
+            + " k (flushes arriving during long merges) cannot be followed by an instantaneous"
+            + " model and are reported as not comparable. The tolerance is the spec's (A7.4):"
+            + " ±" + Numbers.format(cfg.staticTolerance() * 100) + "% for the static policies,"
+            + " ±" + Numbers.format(cfg.sizeBasedTolerance() * 100) + "% for bigtable and"
+            + " exploring, whose decisions react to small perturbations of real flush sizes."
+            + " It is taken relative to the paper's value; `MergeSimulatorTest` in"
+            + " lsm-simulators takes the same percentages relative to the model's value, which"
+            + " is slightly looser where the model writes more than the paper observed.");
+    return new PaperResult(claims, figures, notes);
+  }
+
+  /** The observations the paper draws from Table I, checked on our values. */
+  private static List<Claim> observations(List<Cell> table,
+      Map<String, MergeSimulator.Checkpoint> model) {
+    List<Claim> out = new ArrayList<>();
+    out.add(ratio("M-H1", "Large n, small k: at k = 4, n = 20,000 bigtable writes about 10× as"
+        + " much as min-latency (ratio of write amplifications)", table, model, "bigtable",
+        "min-latency", 4, 20000));
+    out.add(ratio("M-H2", "Large n, small k: at k = 4, n = 20,000 exploring writes about 8.7× as"
+        + " much as binomial (ratio of write amplifications)", table, model, "exploring",
+        "binomial", 4, 20000));
+    String h3 = "Small n (k = 10, n = 1,000): min-latency has the lowest write amplification of"
+        + " the four policies";
+    List<String> four = List.of("min-latency", "bigtable", "binomial", "exploring");
+    if (four.stream().allMatch(p -> model.containsKey(key(p, 10, 1000)))) {
+      double ml = model.get(key("min-latency", 10, 1000)).modelWriteAmplification();
+      StringBuilder ours = new StringBuilder();
+      boolean lowest = true;
+      for (String p : four) {
+        double v = model.get(key(p, 10, 1000)).modelWriteAmplification();
+        ours.append(ours.length() == 0 ? "" : ", ").append(p).append(' ')
+            .append(Numbers.format(v));
+        lowest &= p.equals("min-latency") || ml < v;
+      }
+      out.add(Claim.judged("M-H3", h3, "min-latency 3.69, bigtable 5.31, binomial 5.40,"
+          + " exploring 5.90", ours.toString(), "ordering (min-latency strictly lowest)", lowest,
+          lowest ? "min-latency is strictly below the other three"
+              : "another policy is at or below min-latency"));
+    } else {
+      out.add(Claim.notComparable("M-H3", h3, "min-latency 3.69 lowest",
+          "needs all four policies at k = 10 and 1,000 flushes in the configuration"));
+    }
+    String h4 = "binomial's write amplification can decrease over time: k = 10, from n = 10,000"
+        + " to n = 20,000";
+    MergeSimulator.Checkpoint a = model.get(key("binomial", 10, 10000));
+    MergeSimulator.Checkpoint b = model.get(key("binomial", 10, 20000));
+    if (a != null && b != null) {
+      boolean down = b.modelWriteAmplification() < a.modelWriteAmplification();
+      out.add(Claim.judged("M-H4", h4, "7.30 → 7.19", Numbers.format(
+          a.modelWriteAmplification()) + " → " + Numbers.format(b.modelWriteAmplification()),
+          "direction (decrease)", down, down ? "ours decreases too" : "ours does not decrease"));
+    } else {
+      out.add(Claim.notComparable("M-H4", h4, "7.30 → 7.19",
+          "needs binomial at k = 10 simulated to 20,000 flushes"));
+    }
+    return out;
+  }
+
+  private static Claim ratio(String id, String text, List<Cell> table,
+      Map<String, MergeSimulator.Checkpoint> model, String high, String low, int k, int n) {
+    double paperHigh = Double.NaN;
+    double paperLow = Double.NaN;
+    for (Cell c : table) {
+      if (c.k() == k && c.n() == n && c.policy().equals(high)) {
+        paperHigh = c.writeAmplification();
+      }
+      if (c.k() == k && c.n() == n && c.policy().equals(low)) {
+        paperLow = c.writeAmplification();
+      }
+    }
+    MergeSimulator.Checkpoint h = model.get(key(high, k, n));
+    MergeSimulator.Checkpoint l = model.get(key(low, k, n));
+    if (h == null || l == null) {
+      return Claim.notComparable(id, text, Numbers.format(paperHigh / paperLow),
+          "needs " + high + " and " + low + " at k = " + k + " simulated to " + n + " flushes");
+    }
+    return Claim.numeric(id, text, paperHigh / paperLow,
+        h.modelWriteAmplification() / l.modelWriteAmplification(), Tolerance.relative(0.25));
+  }
+
+  private static boolean sizeBased(String policy) {
+    return policy.equals("bigtable") || policy.equals("exploring");
+  }
+
+  private static String key(String policy, int k, long n) {
+    return policy + "/" + k + "/" + n;
+  }
+}

@@ -1,0 +1,215 @@
+package org.strata.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.strata.reproduce.DocsPage;
+import org.strata.reproduce.Papers;
+
+/**
+ * {@code strata reproduce} end to end at the tiny scale: every paper's verdicts.json has the
+ * schema, every claim a verdict, every not-comparable claim a reason; bad input is refused
+ * before anything is written.
+ */
+class ReproduceCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Set<String> VERDICTS = Set.of("holds", "does-not-hold", "not-comparable");
+
+  @TempDir Path tmp;
+
+  /** Every registered paper, so a paper added later is run here without a change. */
+  static List<String> papers() {
+    return Papers.load(ReproduceCommandTest.class.getClassLoader()).names();
+  }
+
+  @Test
+  void theThreePapersAreRegistered() {
+    assertThat(papers()).contains("mao", "dostoevsky", "luo-carey");
+  }
+
+  @ParameterizedTest
+  @MethodSource("papers")
+  void tinyScaleWritesAVerdictForEveryClaim(String paper) throws Exception {
+    Path out = tmp.resolve(paper);
+    CliTest.Result r = CliTest.run("reproduce", paper, "--scale", "tiny", "--out",
+        out.toString(), "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode printed = JSON.readTree(r.out());
+    JsonNode file = JSON.readTree(Files.readString(out.resolve("verdicts.json")));
+    assertThat(printed).isEqualTo(file);
+    checkSchema(file, paper);
+    String md = Files.readString(out.resolve("report.md"), StandardCharsets.UTF_8);
+    assertThat(md).startsWith("# Reproducing ").contains("bin/strata reproduce " + paper
+        + " --scale tiny --out ");
+    for (JsonNode c : file.get("claims")) {
+      assertThat(md).contains("| " + c.get("id").asText() + " |");
+    }
+    for (JsonNode f : file.get("figures")) {
+      byte[] png = Files.readAllBytes(out.resolve(f.get("file").asText()));
+      assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
+      assertThat(md).contains("](" + f.get("file").asText() + ")");
+    }
+    assertThat(out.resolve("scratch")).doesNotExist();
+    assertThat(ids(file)).containsAll(expectedIds(paper));
+  }
+
+  static void checkSchema(JsonNode v, String paper) {
+    assertThat(v.get("paper").asText()).isEqualTo(paper);
+    for (String f : List.of("title", "source", "scale", "command", "machine")) {
+      assertThat(v.get(f).asText()).as(f).isNotBlank();
+    }
+    assertThat(v.get("seconds").asDouble()).isPositive();
+    assertThat(v.get("config").isObject()).isTrue();
+    JsonNode claims = v.get("claims");
+    assertThat(claims.isArray()).isTrue();
+    assertThat(claims.size()).isPositive();
+    int holds = 0;
+    int not = 0;
+    int nc = 0;
+    List<String> seen = new ArrayList<>();
+    for (JsonNode c : claims) {
+      assertThat(c.fieldNames()).toIterable().containsExactly("id", "claim", "paper", "ours",
+          "tolerance", "verdict", "reason");
+      String id = c.get("id").asText();
+      assertThat(seen).as("ids are unique").doesNotContain(id);
+      seen.add(id);
+      assertThat(c.get("claim").asText()).as(id).isNotBlank();
+      assertThat(c.get("paper").asText()).as(id).isNotBlank();
+      String verdict = c.get("verdict").asText();
+      assertThat(VERDICTS).as(id).contains(verdict);
+      switch (verdict) {
+        case "holds" -> holds++;
+        case "does-not-hold" -> not++;
+        default -> {
+          nc++;
+          assertThat(c.get("reason").asText()).as(id + " reason").isNotBlank();
+        }
+      }
+      if (!verdict.equals("not-comparable")) {
+        assertThat(c.get("ours").asText()).as(id + " ours").isNotBlank();
+        assertThat(c.get("tolerance").asText()).as(id + " tolerance").isNotBlank();
+      }
+    }
+    JsonNode s = v.get("summary");
+    assertThat(s.get("holds").asInt()).isEqualTo(holds);
+    assertThat(s.get("doesNotHold").asInt()).isEqualTo(not);
+    assertThat(s.get("notComparable").asInt()).isEqualTo(nc);
+  }
+
+  private static List<String> ids(JsonNode v) {
+    List<String> ids = new ArrayList<>();
+    v.get("claims").forEach(c -> ids.add(c.get("id").asText()));
+    return ids;
+  }
+
+  private static List<String> expectedIds(String paper) {
+    return switch (paper) {
+      case "mao" -> List.of("T1-bigtable-k3-n1000-wa", "T1-min-latency-k10-n20000-count",
+          "M-H1", "M-H2", "M-H3", "M-H4");
+      case "dostoevsky" -> List.of("D-U1", "D-U2", "D-R1", "D-R2", "D-R3", "D-S1", "D-S2",
+          "D-T1", "D-T2", "D-T3");
+      case "luo-carey" -> List.of("AC-F1-tiering-stable", "AC-F2-leveling", "AC-F3-no-stalls",
+          "AC-F4-greedy", "AC-F5-tiering", "AC-F6-leveling-max", "AC-F7-leveling",
+          "AC-F8-theorem1", "AC-F9", "AC-F10", "AC-F11", "AC-S1-fair", "AC-S2-small-merges",
+          "AC-S3-ratio", "AC-S4", "AC-P1", "AC-P2", "AC-P3", "AC-P4-ratio", "AC-P4-no-stalls",
+          "AC-P5", "AC-X1", "AC-X2", "AC-X3", "AC-X4", "AC-X5");
+      default -> List.of();
+    };
+  }
+
+  @Test
+  void maoHasEveryCellOfTableOneEvenWhenTheScaleDoesNotRunIt() throws Exception {
+    CliTest.Result r = CliTest.run("reproduce", "mao", "--scale", "tiny", "--out",
+        tmp.resolve("m").toString(), "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode v = JSON.readTree(r.out());
+    long tableRows = ids(v).stream().filter(id -> id.startsWith("T1-")).count();
+    assertThat(tableRows).isEqualTo(2 * 136);
+    for (JsonNode c : v.get("claims")) {
+      String id = c.get("id").asText();
+      // the tiny scale runs k = 4 and 10 to 1,000 flushes only
+      if (id.startsWith("T1-") && (id.contains("-n3000-") || id.contains("-k5-"))) {
+        assertThat(c.get("verdict").asText()).as(id).isEqualTo("not-comparable");
+      }
+      if (id.equals("T1-binomial-k10-n1000-wa")) {
+        assertThat(c.get("paper").asText()).isEqualTo("5.4");
+        assertThat(c.get("verdict").asText()).isEqualTo("holds");
+      }
+    }
+  }
+
+  @Test
+  void aConfigurationFileIsRunAndItsMistakesNamed() throws Exception {
+    CliTest.Result printed = CliTest.run("reproduce", "mao", "--scale", "tiny",
+        "--print-config");
+    assertThat(printed.code()).as(printed.err()).isZero();
+    JsonNode cfg = JSON.readTree(printed.out());
+    assertThat(cfg.get("flushes").asInt()).isEqualTo(1000);
+    Path file = tmp.resolve("mao.json");
+    Files.writeString(file, printed.out().replace("\"flushes\" : 1000", "\"flushes\" : 3000"));
+    Path out = tmp.resolve("custom");
+    CliTest.Result r = CliTest.run("reproduce", "mao", "--config", file.toString(), "--out",
+        out.toString(), "--json");
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode v = JSON.readTree(r.out());
+    assertThat(v.get("scale").asText()).isEqualTo("custom");
+    assertThat(v.get("config").get("flushes").asInt()).isEqualTo(3000);
+
+    Files.writeString(file, printed.out().replace("\"flushes\"", "\"flushez\""));
+    Path refused = tmp.resolve("refused");
+    CliTest.Result bad = CliTest.run("reproduce", "mao", "--config", file.toString(), "--out",
+        refused.toString());
+    assertThat(bad.code()).isNotZero();
+    assertThat(bad.err()).contains("flushez");
+    assertThat(refused.resolve("verdicts.json")).doesNotExist();
+    assertThat(refused.resolve("report.md")).doesNotExist();
+  }
+
+  @Test
+  void unknownPapersAndScalesAreRefusedNamingWhatIsAllowed() {
+    CliTest.Result paper = CliTest.run("reproduce", "monkey", "--out", tmp.toString());
+    assertThat(paper.code()).isEqualTo(2);
+    assertThat(paper.err()).contains("unknown paper 'monkey'").contains("dostoevsky")
+        .contains("luo-carey").contains("mao");
+    CliTest.Result scale = CliTest.run("reproduce", "mao", "--scale", "huge", "--out",
+        tmp.toString());
+    assertThat(scale.code()).isEqualTo(2);
+    assertThat(scale.err()).contains("unknown scale 'huge'").contains("tiny, quick, paper");
+    CliTest.Result noOut = CliTest.run("reproduce", "mao");
+    assertThat(noOut.code()).isEqualTo(2);
+    assertThat(noOut.err()).contains("--out");
+    assertThat(tmp.resolve("report.md")).doesNotExist();
+    CliTest.Result list = CliTest.run("reproduce", "--list");
+    assertThat(list.code()).isZero();
+    assertThat(list.out()).contains("mao\t").contains("dostoevsky\t").contains("luo-carey\t");
+  }
+
+  @Test
+  void theDocsPageKeepsItsHandWrittenPart() throws Exception {
+    Path page = tmp.resolve("docs").resolve("mao.md");
+    Files.createDirectories(page.getParent());
+    Files.writeString(page, "# old generated part\n\n" + DocsPage.KEEP_MARKER
+        + "\n\n## Engine runs (hand-written)\n\nkept text\n");
+    Path out = tmp.resolve("run");
+    CliTest.Result r = CliTest.run("reproduce", "mao", "--scale", "tiny", "--out",
+        out.toString(), "--docs", page.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    String text = Files.readString(page);
+    assertThat(text).startsWith("# Reproducing Mao").doesNotContain("old generated part")
+        .contains("--docs " + page).endsWith(DocsPage.KEEP_MARKER
+            + "\n\n## Engine runs (hand-written)\n\nkept text\n");
+    assertThat(page.getParent().resolve("figures").resolve("mao-observed-vs-model.png"))
+        .exists();
+  }
+}

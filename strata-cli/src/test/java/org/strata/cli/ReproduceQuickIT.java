@@ -1,0 +1,51 @@
+package org.strata.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every paper's reproduction end to end at the quick scale, as a user runs it; only in the bench
+ * profile ({@code ./mvnw -B -ntp -Pbench verify}), because it takes minutes. It checks the report's
+ * schema and prints how long each paper took; it asserts no verdict (those are the findings).
+ * {@code luo-carey} runs its quick configuration without the engine's two-phase runs (they take
+ * about ten minutes; docs/reproduce.md records the full quick run with its command), so the three
+ * papers take about three minutes together.
+ */
+class ReproduceQuickIT {
+  @TempDir Path tmp;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"mao", "dostoevsky", "luo-carey"})
+  void quickScale(String paper) throws Exception {
+    Path out = tmp.resolve(paper);
+    CliTest.Result r;
+    if (paper.equals("luo-carey")) {
+      CliTest.Result printed = CliTest.run("reproduce", paper, "--scale", "quick",
+          "--print-config");
+      assertThat(printed.code()).as(printed.err()).isZero();
+      ObjectNode cfg = (ObjectNode) new ObjectMapper().readTree(printed.out());
+      cfg.putNull("engine");
+      Path file = tmp.resolve("luo-carey-quick-without-engine.json");
+      Files.writeString(file, cfg.toString());
+      r = CliTest.run("reproduce", paper, "--config", file.toString(), "--out", out.toString(),
+          "--json");
+    } else {
+      r = CliTest.run("reproduce", paper, "--scale", "quick", "--out", out.toString(),
+          "--json");
+    }
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode v = new ObjectMapper().readTree(Files.readString(out.resolve("verdicts.json")));
+    ReproduceCommandTest.checkSchema(v, paper);
+    assertThat(v.get("scale").asText()).isEqualTo(paper.equals("luo-carey") ? "custom" : "quick");
+    System.out.printf("reproduce %s --scale quick: %.0f s, %s%n", paper,
+        v.get("seconds").asDouble(), v.get("summary"));
+  }
+}
