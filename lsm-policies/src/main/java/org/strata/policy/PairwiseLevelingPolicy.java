@@ -1,10 +1,8 @@
 package org.strata.policy;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.RunInfo;
@@ -24,8 +22,8 @@ import org.strata.lsm.spi.RunInfo;
  * being the largest level's size, as in {@link FluidMergePolicy}. Sizes stand for entries, so
  * overwrites that shrink a level delay its fullness.
  *
- * <p>Rules, for each level i from the deepest up to 0 whose last merge down has completed (all
- * eligible merges are scheduled in one call):
+ * <p>Rules, for each level i from the deepest up to 0 (all eligible merges are scheduled in one
+ * call; the policy keeps no state beyond M and the most levels seen):
  *
  * <ol>
  *   <li>The source is the oldest run of level i that is not merging: for level 0 any flushed run,
@@ -36,8 +34,9 @@ import org.strata.lsm.spi.RunInfo;
  *       alone becomes level i+1's component (a one-component merge: contexts have no metadata-only
  *       level move). This is bLSM's C_i' pattern: a new component of level i+1 forms while the
  *       old one merges down, so one long merge does not stop the levels above it.
- *   <li>Otherwise (level i+1's component is full and waits for its own merge down, or an older
- *       run of level i is still leaving) the source waits.
+ *   <li>Otherwise the source waits: an older run of level i is still being merged down (so at
+ *       most one merge leaves a level at a time), or level i+1's component is full and waits for
+ *       its own merge down.
  * </ol>
  *
  * <p>Component constraint: 2·L (twice the expected L components), L being the most levels seen;
@@ -51,8 +50,6 @@ public final class PairwiseLevelingPolicy implements MergePolicy {
   private final int maxComponents;
   private long flushSize;
   private int levelsSeen = 1;
-  /** Runs this policy is merging down, by run id, with the level each leaves. */
-  private final Map<Long, Integer> leaving = new HashMap<>();
 
   /**
    * @param t size ratio, at least 2
@@ -82,16 +79,11 @@ public final class PairwiseLevelingPolicy implements MergePolicy {
       return;
     }
     flushSize = Math.max(flushSize, index.largestFlushBytes());
-    Set<Long> merging = new HashSet<>();
     for (RunInfo r : runs) {
       if (r.level() == 0) {
         flushSize = Math.max(flushSize, r.sizeBytes());
       }
-      if (r.merging()) {
-        merging.add(r.runId());
-      }
     }
-    leaving.keySet().retainAll(merging);
     if (flushSize == 0 || runs.isEmpty()) {
       return;
     }
@@ -99,9 +91,7 @@ public final class PairwiseLevelingPolicy implements MergePolicy {
     levelsSeen = Math.max(levelsSeen, largest);
     double[] capacity = capacities(runs, largest);
     for (int level = largest; level >= 0; level--) {
-      if (!leaving.containsValue(level)) {
-        mergeDown(index, level, capacity);
-      }
+      mergeDown(index, level, capacity);
     }
   }
 
@@ -122,22 +112,21 @@ public final class PairwiseLevelingPolicy implements MergePolicy {
       return;
     }
     RunInfo next = at + 1 < runs.size() ? runs.get(at + 1) : null;
+    if (next != null && next.level() <= i) {
+      return; // an older run of level i is still merging down: one merge leaves a level at once
+    }
     List<RunInfo> window;
     if (next != null && next.level() == i + 1 && !next.merging()) {
       if (full(next.sizeBytes(), capacity(capacity, i + 1))) {
         return; // level i+1 is full: its own merge down comes first
       }
       window = List.of(source, next);
-    } else if (next == null || next.level() > i) {
+    } else {
       // Level i+1 is empty, or its component is being merged down: the source becomes its
       // component.
       window = List.of(source);
-    } else {
-      return; // an older run of level i is still leaving it
     }
-    if (index.scheduleMerge(window, i + 1)) {
-      leaving.put(source.runId(), i);
-    }
+    index.scheduleMerge(window, i + 1);
   }
 
   private static boolean full(long size, double capacity) {
