@@ -2,19 +2,23 @@ package org.strata.policy;
 
 import java.util.Map;
 import java.util.Set;
+import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergePolicyFactory;
 import org.strata.lsm.spi.Parameters;
 
 /**
- * The factories of the full-merge level policies, all {@link FluidMergePolicy}: {@code leveling}
- * (parameters {@code size-ratio}, default 10, and {@code dynamic-level-size}; K = Z = 1), {@code
- * tiering} ({@code size-ratio}, default 3, and {@code dynamic-level-size}; K = Z = T−1), {@code lazy-leveling} ({@code size-ratio}, default 10; K = T−1, Z = 1)
- * and {@code fluid} ({@code size-ratio} default 10, {@code K} and {@code Z} default 1).
+ * The factories of the full-merge level policies, {@link FluidMergePolicy} unless noted: {@code
+ * leveling} (parameters {@code size-ratio}, default 10, {@code dynamic-level-size} and {@code
+ * pairwise}; K = Z = 1, or Luo & Carey's {@link PairwiseLevelingPolicy} with {@code
+ * pairwise=true}), {@code tiering} ({@code size-ratio}, default 3, and {@code
+ * dynamic-level-size}; K = Z = T−1), {@code lazy-leveling} ({@code size-ratio}, default 10; K =
+ * T−1, Z = 1) and {@code fluid} ({@code size-ratio} default 10, {@code K} and {@code Z} default 1).
  *
  * <p>Every one also takes {@code preemptive} (default true: a push into a full level carries that
  * level along, Dostoevsky's preemptive merging; false: the push forms a new run there and the full
- * level is pushed down by a merge of its own, Luo & Carey's one-merge-per-level model) and {@code
+ * level is pushed down by a merge of its own; a push still carries the arrival that filled the
+ * level, so merges take two to five runs) and {@code
  * max-components} (default 0: the global component constraint is twice the expected count; a
  * positive value sets it, e.g. 48 for the paper's tiering T=3).
  */
@@ -59,7 +63,14 @@ public abstract class FluidPolicyFactory implements MergePolicyFactory {
         p.intValue("max-components", 0, 0, 1_000_000));
   }
 
-  /** {@code leveling}: parameters {@code size-ratio} and {@code dynamic-level-size} (false). */
+  /**
+   * {@code leveling}: parameters {@code size-ratio}, {@code dynamic-level-size} (false) and {@code
+   * pairwise} (false). With {@code pairwise=true} the policy is Luo & Carey's leveling ({@link
+   * PairwiseLevelingPolicy}): every merge takes one component of a level into the next level's
+   * one component, a full level is merged down on its own at once, and each level has at most one
+   * merge leaving it. Pairwise merges never carry a level along, so {@code preemptive=true} is
+   * refused with it.
+   */
   public static final class Leveling extends FluidPolicyFactory {
     public Leveling() {
       super("leveling", 10);
@@ -67,12 +78,22 @@ public abstract class FluidPolicyFactory implements MergePolicyFactory {
 
     @Override
     public Set<String> parameterNames() {
-      return with("dynamic-level-size");
+      return with("dynamic-level-size", "pairwise");
     }
 
     @Override
     MergePolicy create(Parameters p, int t) {
-      return fluid(p, t, 1, 1, p.booleanValue("dynamic-level-size", false));
+      boolean dynamic = p.booleanValue("dynamic-level-size", false);
+      if (p.booleanValue("pairwise", false)) {
+        if (p.booleanValue("preemptive", false)) {
+          throw InvalidConfigurationException.of("merge-policy 'leveling' parameter preemptive",
+              "true", "false or absent with pairwise=true (pairwise merges never carry a full"
+                  + " level along)");
+        }
+        return new PairwiseLevelingPolicy(t, dynamic, p.intValue("max-components", 0, 0,
+            1_000_000));
+      }
+      return fluid(p, t, 1, 1, dynamic);
     }
   }
 

@@ -16,6 +16,7 @@ import org.strata.scheduler.des.ArrivalProcess;
 import org.strata.scheduler.des.DesSetup;
 import org.strata.scheduler.des.DiscreteEventSimulator;
 import org.strata.scheduler.des.LatencySummary;
+import org.strata.scheduler.des.MergeLogEntry;
 import org.strata.scheduler.des.PhaseResult;
 import org.strata.scheduler.des.SecondSample;
 import picocli.CommandLine.Command;
@@ -462,6 +463,13 @@ final class DesCommand implements Callable<Integer> {
     n.put("maxFlushedComponents", r.maxFlushedComponents());
     n.put("writeAmplification", r.writeAmplification());
     n.put("merges", r.merges().size());
+    // How many runs each merge took (Luo & Carey's greedy assumes the same number every time).
+    java.util.TreeMap<Integer, Integer> widths = new java.util.TreeMap<>();
+    for (MergeLogEntry m : r.merges()) {
+      widths.merge(m.inputRuns(), 1, Integer::sum);
+    }
+    ObjectNode inputs = n.putObject("mergeInputs");
+    widths.forEach((runs, count) -> inputs.put(Integer.toString(runs), count));
     n.put("rejectedMerges", r.rejectedMerges());
     return n;
   }

@@ -59,6 +59,36 @@ class DesCommandTest {
     }
   }
 
+  /**
+   * AC-F4 in the paper's form through the command line: Luo & Carey's leveling ({@code
+   * pairwise=true}) at 95% of the fair maximum; greedy never stalls and every merge takes at most
+   * two runs, fair stalls; the default leveling's greedy stalls and merges wider.
+   */
+  @Test
+  void levelingInThePapersFormDoesNotStallUnderGreedy() throws Exception {
+    CliTest.Result r = CliTest.run(args("--policy", "leveling", "--param", "size-ratio=10",
+        "--param", "pairwise=true", "--compare", "fair,greedy", "--json"));
+    assertThat(r.code()).as(r.err()).isZero();
+    JsonNode j = new ObjectMapper().readTree(r.out());
+    assertThat(j.get("setup").get("parameters").get("pairwise").asText()).isEqualTo("true");
+    JsonNode fair = j.get("comparison").get(0);
+    JsonNode greedy = j.get("comparison").get(1);
+    assertThat(greedy.get("scheduler").asText()).isEqualTo("greedy");
+    assertThat(greedy.get("stalls").get("count").asInt()).isZero();
+    assertThat(fair.get("stalls").get("count").asInt()).isPositive();
+    assertThat(greedy.get("merges").asInt()).isPositive();
+    List<String> widths = new java.util.ArrayList<>();
+    greedy.get("mergeInputs").fieldNames().forEachRemaining(widths::add);
+    assertThat(widths).isSubsetOf("1", "2");
+    CliTest.Result fluid = CliTest.run(args("--policy", "leveling", "--param", "size-ratio=10",
+        "--param", "preemptive=false", "--scheduler", "greedy", "--json"));
+    JsonNode f = new ObjectMapper().readTree(fluid.out()).get("running");
+    assertThat(f.get("stalls").get("count").asInt()).isPositive();
+    List<String> fluidWidths = new java.util.ArrayList<>();
+    f.get("mergeInputs").fieldNames().forEachRemaining(fluidWidths::add);
+    assertThat(fluidWidths).contains("3");
+  }
+
   @Test
   void runningPhaseAloneAtAGivenRateAndTextOutput() throws Exception {
     CliTest.Result r = CliTest.run(args("--policy", "leveling", "--phase", "running", "--rate",

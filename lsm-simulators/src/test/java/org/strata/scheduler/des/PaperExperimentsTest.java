@@ -81,6 +81,24 @@ class PaperExperimentsTest {
         c.greedy().series().size());
   }
 
+  /**
+   * AC-F4 in full with the paper's leveling ({@code pairwise=true}): fair maximum 5,636 writes/s
+   * when this was written; at 95% of it single-thread 189 stalls (p99 905 s), fair 18 (p99 6.0
+   * s), greedy none and at most 2·L = 6 components. The Fluid leveling above stalls under greedy
+   * (docs/scheduling.md, "AC-F4").
+   */
+  @Test
+  void pairwiseLevelingAtNinetyFivePercentOfFairNeverStallsUnderGreedy() {
+    Comparison c = atNinetyFivePercent("leveling", Map.of("size-ratio", "10", "pairwise",
+        "true"));
+    assertThat(c.greedy().stallCount()).isZero();
+    assertThat(c.greedy().maxDiskComponents()).isLessThanOrEqualTo(6);
+    assertThat(c.fair().stallCount()).isPositive();
+    assertThat(c.single().stallSeconds()).isGreaterThan(c.fair().stallSeconds());
+    assertThat(c.single().writeLatency().p99()).isGreaterThan(c.fair().writeLatency().p99());
+    assertThat(c.fair().writeLatency().p99()).isGreaterThan(c.greedy().writeLatency().p99());
+  }
+
   private static int greedyAboveFair(List<SecondSample> greedy, List<SecondSample> fair) {
     int above = 0;
     for (int i = 0; i < greedy.size(); i++) {

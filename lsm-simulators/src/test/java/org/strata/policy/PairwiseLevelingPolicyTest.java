@@ -1,0 +1,216 @@
+package org.strata.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.strata.lsm.InvalidConfigurationException;
+import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.engine.Plugins;
+import org.strata.lsm.spi.ComponentInfo;
+import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.RunInfo;
+import org.strata.policy.sim.MergeSimulator;
+
+/** Luo & Carey's leveling ({@code leveling} with {@code pairwise=true}). */
+class PairwiseLevelingPolicyTest {
+  private static MergePolicy pairwise(String... kv) {
+    Map<String, String> m = new java.util.HashMap<>(Map.of("pairwise", "true"));
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put(kv[i], kv[i + 1]);
+    }
+    return Plugins.mergePolicy(new NamedPlugin("leveling", m));
+  }
+
+  /** "level:size" of every run, newest first. */
+  private static String shape(List<RunInfo> runs) {
+    StringBuilder b = new StringBuilder();
+    for (RunInfo r : runs) {
+      b.append(b.length() == 0 ? "" : " ").append(r.level()).append(':').append(r.sizeBytes());
+    }
+    return b.toString();
+  }
+
+  /** A policy that shows every merge request its inner policy makes (levels and sizes). */
+  private static final class Spy implements MergePolicy {
+    final MergePolicy inner;
+    final List<String> merges = new ArrayList<>();
+
+    Spy(MergePolicy inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public void diskComponentAdded(MergeContext index, boolean full) {
+      inner.diskComponentAdded(new MergeContext() {
+        @Override
+        public List<RunInfo> runs() {
+          return index.runs();
+        }
+
+        @Override
+        public boolean scheduleMerge(List<RunInfo> runs, int level, long target) {
+          merges.add(shape(runs) + " -> " + level);
+          return index.scheduleMerge(runs, level, target);
+        }
+      }, full);
+    }
+
+    @Override
+    public boolean isMergeLagging(MergeContext index) {
+      return inner.isMergeLagging(index);
+    }
+  }
+
+  @Test
+  void aFullLevelIsMergedDownOnItsOwnAndEveryMergeTakesTwoComponents() {
+    Spy spy = new Spy(pairwise("size-ratio", "3"));
+    MergeSimulator sim = new MergeSimulator(spy);
+    // T = 3, M = 1: level 1 holds 2, level 2 holds 6. Merges complete at once here.
+    String[] expected = {"2:2", "1:1 2:2", "2:4", "1:1 2:4", "3:6", "1:1 3:6", "2:2 3:6"};
+    sim.flush(1);
+    assertThat(shape(sim.runs())).isEqualTo("1:1");
+    for (String e : expected) {
+      sim.flush(1);
+      assertThat(shape(sim.runs())).isEqualTo(e);
+    }
+    // The first flush becomes level 1 alone; each later flush merges with level 1's component;
+    // a full level 1 joins level 2 (or becomes it) on its own, never with the arrival.
+    assertThat(spy.merges).containsExactly("0:1 -> 1", "0:1 1:1 -> 1", "1:2 -> 2",
+        "0:1 -> 1", "0:1 1:1 -> 1", "1:2 2:2 -> 2", "0:1 -> 1", "0:1 1:1 -> 1", "1:2 2:4 -> 2",
+        "2:6 -> 3", "0:1 -> 1", "0:1 1:1 -> 1", "1:2 -> 2");
+  }
+
+  /** Runs with given levels and sizes (newest first) that records merges without applying them. */
+  private static final class Pending implements MergeContext {
+    final List<RunInfo> runs = new ArrayList<>();
+    final List<String> merges = new ArrayList<>();
+    private long nextId = 1;
+
+    @Override
+    public long largestFlushBytes() {
+      return 1; // M = 1 unit
+    }
+
+    Pending add(int level, long size) {
+      long id = nextId++;
+      runs.add(0, new RunInfo(id, level, List.of(new ComponentInfo("c" + id, id, id, size, size,
+          1, new byte[0], new byte[0])), false));
+      return this;
+    }
+
+    @Override
+    public List<RunInfo> runs() {
+      return List.copyOf(runs);
+    }
+
+    @Override
+    public boolean scheduleMerge(List<RunInfo> window, int level, long target) {
+      merges.add(shape(window) + " -> " + level);
+      for (RunInfo r : window) {
+        runs.set(runs.indexOf(r), new RunInfo(r.runId(), r.level(), r.components(), true));
+      }
+      return true;
+    }
+  }
+
+  @Test
+  void aNewComponentFormsWhileTheOldOneMergesDownAndEachLevelHasOneMergeLeavingIt() {
+    MergePolicy p = pairwise("size-ratio", "10");
+    // Oldest first: level 3 (not full), level 2 (50 of 90 units), level 1 full (9 of 9), a flush.
+    Pending tree = new Pending().add(3, 500).add(2, 50).add(1, 9).add(0, 1);
+    p.diskComponentAdded(tree, false);
+    // Level 1 joins level 2; the flush becomes level 1's new component meanwhile (bLSM's C1').
+    assertThat(tree.merges).containsExactly("1:9 2:50 -> 2", "0:1 -> 1");
+    // The next flush waits: level 0 already has a merge leaving it, and so does level 1.
+    tree.add(0, 1);
+    p.diskComponentAdded(tree, false);
+    assertThat(tree.merges).hasSize(2);
+  }
+
+  @Test
+  void fullLevelsStartMergingDownDeepestFirstInOneCall() {
+    MergePolicy p = pairwise("size-ratio", "10");
+    // Level 2 full (90 of 90) and level 1 full: level 2 goes first, level 1 then becomes level
+    // 2's new component, and the flush level 1's.
+    Pending tree = new Pending().add(3, 500).add(2, 90).add(1, 9).add(0, 1);
+    p.diskComponentAdded(tree, false);
+    assertThat(tree.merges).containsExactly("2:90 3:500 -> 3", "1:9 -> 2", "0:1 -> 1");
+  }
+
+  @Test
+  void aSourceWaitsWhileTheNextLevelIsFullAndCannotLeaveYet() {
+    MergePolicy p = pairwise("size-ratio", "10");
+    Pending tree = new Pending().add(3, 500).add(2, 90);
+    p.diskComponentAdded(tree, false);
+    assertThat(tree.merges).containsExactly("2:90 3:500 -> 3");
+    // A new level-2 component filled up while the old one is still merging down; a full level 1
+    // and a flush arrive. Level 2 has its one merge leaving it, so level 1 cannot join the full
+    // new component, and the flush cannot join the full level 1: both wait.
+    tree.add(2, 90).add(1, 9).add(0, 1);
+    p.diskComponentAdded(tree, false);
+    assertThat(tree.merges).hasSize(1);
+  }
+
+  /** On random flush sizes, every merge takes one component of level i and one of level i+1. */
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {3, 17, 2024})
+  void everyMergeTakesAtMostTwoAdjacentComponents(long seed) {
+    System.out.println("PairwiseLevelingPolicyTest seed " + seed);
+    SplittableRandom random = new SplittableRandom(seed);
+    Spy spy = new Spy(pairwise("size-ratio", Integer.toString(2 + random.nextInt(9))));
+    MergeSimulator sim = new MergeSimulator(spy);
+    for (int f = 0; f < 3000; f++) {
+      sim.flush(1 + random.nextLong(100));
+      assertThat(sim.rejectedMerges()).isZero();
+      int previous = 0;
+      for (RunInfo r : sim.runs()) {
+        assertThat(r.level()).as("levels grow with age: %s", shape(sim.runs()))
+            .isGreaterThanOrEqualTo(previous);
+        previous = r.level();
+      }
+    }
+    for (String m : spy.merges) {
+      String[] inputs = m.substring(0, m.indexOf(" -> ")).split(" ");
+      int out = Integer.parseInt(m.substring(m.indexOf(" -> ") + 4));
+      assertThat(inputs.length).as(m).isBetween(1, 2);
+      assertThat(Integer.parseInt(inputs[0].split(":")[0])).as(m).isEqualTo(out - 1);
+      if (inputs.length == 2) {
+        assertThat(Integer.parseInt(inputs[1].split(":")[0])).as(m).isEqualTo(out);
+      }
+    }
+  }
+
+  @Test
+  void theConstraintsAreTwiceTheLevelsAndTwoRunsPerLevel() {
+    MergePolicy p = pairwise("size-ratio", "10");
+    Pending tree = new Pending().add(3, 500).add(2, 50).add(1, 5);
+    p.diskComponentAdded(tree, false);
+    assertThat(p.componentConstraint()).isEqualTo(6);
+    assertThat(pairwise("max-components", "9").componentConstraint()).isEqualTo(9);
+    Pending crowded = new Pending().add(3, 500).add(2, 50).add(1, 5).add(0, 1).add(0, 1)
+        .add(0, 1);
+    assertThat(p.isMergeLaggingLocally(crowded)).isFalse(); // nothing merging: writes go on
+    p.diskComponentAdded(crowded, false);
+    assertThat(p.isMergeLaggingLocally(crowded)).isTrue(); // three flushed runs, a merge pending
+  }
+
+  @Test
+  void preemptiveIsRefusedWithPairwise() {
+    assertThatThrownBy(() -> pairwise("preemptive", "true"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("preemptive")
+        .hasMessageContaining("pairwise");
+    assertThatThrownBy(() -> pairwise("pairwise", "maybe"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("pairwise");
+    assertThat(pairwise("preemptive", "false")).isInstanceOf(PairwiseLevelingPolicy.class);
+  }
+}
