@@ -98,7 +98,8 @@ class TriadMemTest {
         StoreEnvironment.standard())) {
       int i = 0;
       // pairs of (hot update, new cold key) until the first component is sealed and flushed
-      while (store.runs().isEmpty() && store.stats().bytes().reloggedEntries() == 0) {
+      while (store.runs().isEmpty() && store.stats().bytes().reloggedEntries() == 0
+          && i < 1000) { // bounded: about 90 pairs fill the 16KB component
         byte[] hv = value("hot", i);
         store.put(b("hot"), hv);
         hotValues.add(hv);
@@ -162,7 +163,8 @@ class TriadMemTest {
     try (LsmTree store = LsmTree.open(dir, config(Durability.SYNC, 4096),
         StoreEnvironment.standard())) {
       int i = 0;
-      while (store.stats().bytes().flushesSkipped() < 3) {
+      // a bounded loop: 3000 puts of 10 keys fill the 16KB component many times over
+      while (store.stats().bytes().flushesSkipped() < 3 && i < 3000) {
         String k = "key" + (i % 10);
         store.put(b(k), value(k, i));
         model.put(k, value(k, i));
