@@ -65,6 +65,14 @@ class TriadConfigTest {
   }
 
   @Test
+  void theExampleConfigurationReads() {
+    StoreConfig c = StoreConfigJson.read(java.nio.file.Path.of("..", "examples",
+        "triad-mem-disk.json"));
+    assertThat(c.triad().mem()).isTrue();
+    assertThat(c.mergePolicy().name()).isEqualTo("triad-disk");
+  }
+
+  @Test
   void aDatasetRefusesTriadMem() {
     assertThatThrownBy(() -> DatasetConfigJson.parse("{\"triad\": {\"mem\": true}}", "ds"))
         .isInstanceOf(InvalidConfigurationException.class)
