@@ -54,7 +54,25 @@ public record StoreStats(
     long diskBytes,
     long pendingMergeBytes,
     boolean stalledNow,
-    String backgroundError) {
+    String backgroundError,
+    ByteCounters bytes) {
+
+  public StoreStats {
+    bytes = bytes == null ? ByteCounters.zero() : bytes;
+  }
+
+  /** Statistics without byte counters (all zero). */
+  public StoreStats(int diskComponents, int runs, long diskEntries, long memoryEntries,
+      long userBytes, long userBytesFlushed, long bytesFlushed, long bytesMerged, long flushes,
+      long merges, double writeAmplification, double modelWriteAmplification,
+      Map<StallCause, StallTotals> stalls, List<MergeRecord> mergeLog, long pageCacheHits,
+      long pageCacheMisses, long diskBytes, long pendingMergeBytes, boolean stalledNow,
+      String backgroundError) {
+    this(diskComponents, runs, diskEntries, memoryEntries, userBytes, userBytesFlushed,
+        bytesFlushed, bytesMerged, flushes, merges, writeAmplification, modelWriteAmplification,
+        stalls, mergeLog, pageCacheHits, pageCacheMisses, diskBytes, pendingMergeBytes,
+        stalledNow, backgroundError, null);
+  }
 
   /** Count and total duration of stalls of one cause. */
   public record StallTotals(long count, double seconds) {}

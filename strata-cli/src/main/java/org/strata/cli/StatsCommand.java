@@ -56,6 +56,20 @@ final class StatsCommand implements Callable<Integer> {
                 r.get("entries").asLong(), r.get("minComponentId").asLong(),
                 r.get("maxComponentId").asLong());
           }
+        } else if (e.getKey().equals("bytes")) {
+          for (Map.Entry<String, JsonNode> s : v.properties()) {
+            String name = e.getKey() + "." + s.getKey();
+            if (s.getValue().isObject()) {
+              for (Map.Entry<String, JsonNode> l : s.getValue().properties()) {
+                out.printf("%-26s %s%n", name + "." + l.getKey(),
+                    Quantities.human(l.getValue().asLong()));
+              }
+            } else if (s.getKey().endsWith("Bytes")) {
+              out.printf("%-26s %s%n", name, Quantities.human(s.getValue().asLong()));
+            } else {
+              out.printf("%-26s %d%n", name, s.getValue().asLong());
+            }
+          }
         } else if (v.isObject()) {
           for (Map.Entry<String, JsonNode> s : v.properties()) {
             out.printf("%-26s count %d, %.3f s%n", e.getKey() + "." + s.getKey(),

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
+import org.strata.lsm.ByteCounters;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StoreStats;
@@ -63,6 +64,17 @@ final class StatsJson {
       n.put("outputLevel", m.outputLevel());
       n.put("outcome", m.outcome());
     }
+    ByteCounters b = s.bytes();
+    ObjectNode bytes = o.putObject("bytes"); // spec C.5: what TRIAD and IAM reproductions need
+    bytes.put("userBytes", b.userBytes());
+    bytes.put("logBytes", b.logBytes());
+    bytes.put("reloggedEntries", b.reloggedEntries());
+    bytes.put("reloggedBytes", b.reloggedBytes());
+    bytes.put("flushesSkipped", b.flushesSkipped());
+    bytes.put("flushDataBytes", b.flushDataBytes());
+    bytes.put("flushIndexBytes", b.flushIndexBytes());
+    ObjectNode perLevel = bytes.putObject("mergeBytesByLevel");
+    b.mergeBytesByLevel().forEach((level, n) -> perLevel.put(Integer.toString(level), n));
     o.put("pageCacheHits", s.pageCacheHits());
     o.put("pageCacheMisses", s.pageCacheMisses());
     if (s.backgroundError() != null) {

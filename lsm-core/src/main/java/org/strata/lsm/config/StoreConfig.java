@@ -3,6 +3,7 @@ package org.strata.lsm.config;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
 import org.strata.lsm.Durability;
+import org.strata.lsm.InvalidConfigurationException;
 
 /**
  * The configuration of one store (one index), the JSON of DESIGN section 4, one record per
@@ -18,6 +19,7 @@ import org.strata.lsm.Durability;
  * @param bloomFilter {@code bloom-filter}: false-positive rate
  * @param log {@code log}: durability, directory, group-commit interval, recovery mode
  * @param flowControl {@code flow-control}: constraint and write admission
+ * @param triad {@code triad}: TRIAD-MEM (hot keys kept in memory across flushes), default off
  */
 public record StoreConfig(
     @JsonProperty("merge-policy") NamedPlugin mergePolicy,
@@ -27,7 +29,8 @@ public record StoreConfig(
     @JsonProperty("page-cache") PageCacheConfig pageCache,
     @JsonProperty("bloom-filter") BloomFilterConfig bloomFilter,
     @JsonProperty("log") LogConfig log,
-    @JsonProperty("flow-control") FlowControl flowControl) {
+    @JsonProperty("flow-control") FlowControl flowControl,
+    @JsonProperty("triad") TriadConfig triad) {
 
   /** The default merge policy. */
   public static final NamedPlugin DEFAULT_MERGE_POLICY =
@@ -44,47 +47,62 @@ public record StoreConfig(
     bloomFilter = bloomFilter == null ? BloomFilterConfig.defaults() : bloomFilter;
     log = log == null ? LogConfig.defaults() : log;
     flowControl = flowControl == null ? FlowControl.defaults() : flowControl;
+    triad = triad == null ? TriadConfig.defaults() : triad;
+    if (triad.flushThreshold() != null
+        && triad.flushThreshold().bytes() > memoryComponent.size().bytes() / 2) {
+      throw InvalidConfigurationException.of("triad.flush-threshold",
+          triad.flushThreshold(), "a size from 0 to half of memory-component.size ("
+              + ByteSize.format(memoryComponent.size().bytes() / 2) + ")");
+    }
+  }
+
+  /** A configuration without a {@code triad} section (TRIAD-MEM off). */
+  public StoreConfig(NamedPlugin mergePolicy, NamedPlugin mergeScheduler,
+      MemoryComponentConfig memoryComponent, IoConfig io, PageCacheConfig pageCache,
+      BloomFilterConfig bloomFilter, LogConfig log, FlowControl flowControl) {
+    this(mergePolicy, mergeScheduler, memoryComponent, io, pageCache, bloomFilter, log,
+        flowControl, null);
   }
 
   /** The configuration used when no file is given. */
   public static StoreConfig defaults() {
-    return new StoreConfig(null, null, null, null, null, null, null, null);
+    return new StoreConfig(null, null, null, null, null, null, null, null, null);
   }
 
   /** This configuration with another merge policy. */
   public StoreConfig withMergePolicy(NamedPlugin p) {
     return new StoreConfig(p, mergeScheduler, memoryComponent, io, pageCache, bloomFilter, log,
-        flowControl);
+        flowControl, triad);
   }
 
   /** This configuration with another merge scheduler. */
   public StoreConfig withMergeScheduler(NamedPlugin s) {
     return new StoreConfig(mergePolicy, s, memoryComponent, io, pageCache, bloomFilter, log,
-        flowControl);
+        flowControl, triad);
   }
 
   /** This configuration with another {@code memory-component} section. */
   public StoreConfig withMemoryComponent(MemoryComponentConfig m) {
     return new StoreConfig(mergePolicy, mergeScheduler, m, io, pageCache, bloomFilter, log,
-        flowControl);
+        flowControl, triad);
   }
 
   /** This configuration with another {@code io} section. */
   public StoreConfig withIo(IoConfig i) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, i, pageCache, bloomFilter,
-        log, flowControl);
+        log, flowControl, triad);
   }
 
   /** This configuration with another {@code page-cache} section. */
   public StoreConfig withPageCache(PageCacheConfig c) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, c, bloomFilter, log,
-        flowControl);
+        flowControl, triad);
   }
 
   /** This configuration with another {@code log} section. */
   public StoreConfig withLog(LogConfig l) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
-        bloomFilter, l, flowControl);
+        bloomFilter, l, flowControl, triad);
   }
 
   /** This configuration with log durability {@code d}, the rest of its {@code log} unchanged. */
@@ -92,9 +110,15 @@ public record StoreConfig(
     return withLog(log.withDurability(d));
   }
 
+  /** This configuration with another {@code triad} section. */
+  public StoreConfig withTriad(TriadConfig t) {
+    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
+        bloomFilter, log, flowControl, t);
+  }
+
   /** This configuration with another {@code flow-control} section. */
   public StoreConfig withFlowControl(FlowControl f) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
-        bloomFilter, log, f);
+        bloomFilter, log, f, triad);
   }
 }

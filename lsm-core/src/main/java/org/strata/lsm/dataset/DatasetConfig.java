@@ -41,6 +41,10 @@ public record DatasetConfig(
     if (partitions == null) {
       partitions = 1;
     }
+    if (store.triad().mem()) {
+      throw InvalidConfigurationException.of("triad.mem", true, "false in a dataset: its indexes"
+          + " seal and flush together behind one log, so TRIAD-MEM is for standalone stores");
+    }
     if (partitions < 1 || partitions > MAX_PARTITIONS) {
       throw InvalidConfigurationException.of("partitions", partitions, "1 to " + MAX_PARTITIONS);
     }

@@ -4,6 +4,9 @@ import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+import org.strata.lsm.ByteCounters;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StoreStats;
@@ -33,7 +36,19 @@ final class EngineStats {
      * by it ({@link org.strata.lsm.spi.MergeContext#largestFlushBytes()}). Manifests written
      * before it existed read as 0.
      */
-    LARGEST_FLUSH("largestFlushBytes");
+    LARGEST_FLUSH("largestFlushBytes"),
+    /** Bytes appended to the log before this open (the log counts those since). */
+    LOG_BYTES("logBytes"),
+    /** TRIAD-MEM: entries carried into the next memory component and logged again. */
+    RELOGGED_ENTRIES("triad.reloggedEntries"),
+    /** TRIAD-MEM: key and value bytes of those entries. */
+    RELOGGED_BYTES("triad.reloggedBytes"),
+    /** TRIAD-MEM: flushes replaced by carrying every key over. */
+    FLUSHES_SKIPPED("triad.flushesSkipped"),
+    /** Leaf-page bytes flushes wrote. */
+    FLUSH_DATA_BYTES("flushDataBytes"),
+    /** Bytes flushes wrote besides leaf pages. */
+    FLUSH_INDEX_BYTES("flushIndexBytes");
 
     final String manifestName;
 
@@ -45,11 +60,28 @@ final class EngineStats {
   private final long[] counters = new long[Counter.values().length];
   private final StallTracker stalls = new StallTracker();
   private final ArrayDeque<MergeRecord> mergeLog = new ArrayDeque<>();
+  /** Bytes merges wrote, by output level; persisted as {@code bytesMerged.level.<n>}. */
+  private final TreeMap<Integer, Long> mergedByLevel = new TreeMap<>();
+  /** Bytes the log has appended since this open (none for a dataset's index). */
+  private LongSupplier logBytesSinceOpen = () -> 0;
+
+  private static final String MERGED_LEVEL_PREFIX = "bytesMerged.level.";
+
+  /** Where the bytes appended to the log since this open are read. */
+  void logBytesSinceOpen(LongSupplier s) {
+    logBytesSinceOpen = s;
+  }
 
   /** Restores the counters and stall totals from a manifest's counter map. */
   void restore(Map<String, Long> saved) {
     for (Counter c : Counter.values()) {
       counters[c.ordinal()] = saved.getOrDefault(c.manifestName, 0L);
+    }
+    for (Map.Entry<String, Long> e : saved.entrySet()) {
+      if (e.getKey().startsWith(MERGED_LEVEL_PREFIX)) {
+        mergedByLevel.put(Integer.parseInt(e.getKey().substring(MERGED_LEVEL_PREFIX.length())),
+            e.getValue());
+      }
     }
     for (StallCause s : StallCause.values()) {
       stalls.restore(s, saved.getOrDefault(countKey(s), 0L), saved.getOrDefault(nanosKey(s), 0L));
@@ -61,6 +93,10 @@ final class EngineStats {
     Map<String, Long> m = new LinkedHashMap<>();
     for (Counter c : Counter.values()) {
       m.put(c.manifestName, counters[c.ordinal()]);
+    }
+    m.put(Counter.LOG_BYTES.manifestName, logBytes());
+    for (Map.Entry<Integer, Long> e : mergedByLevel.entrySet()) {
+      m.put(MERGED_LEVEL_PREFIX + e.getKey(), e.getValue());
     }
     for (StallCause s : StallCause.values()) {
       m.put(countKey(s), stalls.count(s));
@@ -81,8 +117,14 @@ final class EngineStats {
     return counters[c.ordinal()];
   }
 
+  private long logBytes() {
+    return counters[Counter.LOG_BYTES.ordinal()] + logBytesSinceOpen.getAsLong();
+  }
+
   /** Counts a flush of {@code userBytes} of writes into a file of {@code fileBytes}. */
-  void flushed(long userBytes, long fileBytes) {
+  void flushed(long userBytes, long fileBytes, long dataBytes) {
+    counters[Counter.FLUSH_DATA_BYTES.ordinal()] += dataBytes;
+    counters[Counter.FLUSH_INDEX_BYTES.ordinal()] += fileBytes - dataBytes;
     counters[Counter.USER_BYTES_FLUSHED.ordinal()] += userBytes;
     counters[Counter.BYTES_FLUSHED.ordinal()] += fileBytes;
     counters[Counter.FLUSHES.ordinal()]++;
@@ -90,8 +132,23 @@ final class EngineStats {
         Math.max(counters[Counter.LARGEST_FLUSH.ordinal()], fileBytes);
   }
 
+  /** Counts a flush TRIAD-MEM skipped: the component's {@code userBytes} retire without a file. */
+  void flushSkipped(long userBytes) {
+    counters[Counter.USER_BYTES_FLUSHED.ordinal()] += userBytes;
+    counters[Counter.FLUSHES_SKIPPED.ordinal()]++;
+  }
+
+  /** Counts entries TRIAD-MEM carried into the next memory component and logged again. */
+  void relogged(long entries, long bytes) {
+    counters[Counter.RELOGGED_ENTRIES.ordinal()] += entries;
+    counters[Counter.RELOGGED_BYTES.ordinal()] += bytes;
+  }
+
   /** Counts a completed merge that wrote {@code bytes}. */
   void merged(long bytes, MergeRecord record) {
+    if (record != null) {
+      mergedByLevel.merge(record.outputLevel(), bytes, Long::sum);
+    }
     counters[Counter.BYTES_MERGED.ordinal()] += bytes;
     counters[Counter.MERGES.ordinal()]++;
     recordMerge(record);
@@ -144,6 +201,9 @@ final class EngineStats {
         userFlushed + memUser, userFlushed, flushed, merged, get(Counter.FLUSHES),
         get(Counter.MERGES), wa, mwa, stalls.totals(nowNanos), List.copyOf(mergeLog),
         cache.hits(), cache.misses(), diskBytes, pendingMergeBytes, stalls.ongoing(),
-        backgroundError == null ? null : backgroundError.toString());
+        backgroundError == null ? null : backgroundError.toString(),
+        new ByteCounters(userFlushed + memUser, logBytes(), get(Counter.RELOGGED_ENTRIES),
+            get(Counter.RELOGGED_BYTES), get(Counter.FLUSHES_SKIPPED),
+            get(Counter.FLUSH_DATA_BYTES), get(Counter.FLUSH_INDEX_BYTES), mergedByLevel));
   }
 }

@@ -242,6 +242,13 @@ final class Flusher {
   }
 
   private void flush(MemoryComponent mc) throws IOException {
+    if (mc.coldCount() == 0) { // TRIAD-MEM carried every key on: no level-0 component
+      Manifest manifest = versions.logAndApply(VersionEdit.retire(mc));
+      listener.durable(manifest);
+      log.info("flush skipped: every key of memory component {} of {} stays in memory", mc.id(),
+          dir);
+      return;
+    }
     long fileNumber = versions.newFileNumber();
     long componentId = versions.newComponentId();
     boolean installed = false;
@@ -268,7 +275,9 @@ final class Flusher {
       out = files.create(fileNumber, componentId, componentId, mc.maxLsn(), true);
       try (EntryCursor c = mc.cursor(null, null)) {
         while (c.next()) {
-          out.add(c.key(), c.value());
+          if (!mc.isCarriedOut(c.key())) { // TRIAD-MEM: hot keys went to the next component
+            out.add(c.key(), c.value());
+          }
         }
       }
       out.finish();

@@ -10,6 +10,7 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.Limits;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
@@ -87,6 +88,8 @@ public final class LsmTree implements LsmStore {
   private final ReadPath reads;
   private final WriteGate gate;
   private final GroupMember member;
+  /** TRIAD-MEM, or null when off. */
+  private final TriadMem triadMem;
   /** Files a crash left, noted by {@link #recover()} and deleted by {@link #start()}. */
   private final List<Path> leftovers = new ArrayList<>();
 
@@ -103,12 +106,13 @@ public final class LsmTree implements LsmStore {
     this.ownsExecutor = executor == null;
     this.executor = executor != null ? executor : new FlushExecutor(name());
     this.versions = new VersionSet(dir, env.fileIo(), lock, stats);
+    this.triadMem = triadMem(config, group, stats);
     this.memory = new MemoryComponents(versions, changed, config.memoryComponent().size().bytes(),
         config.memoryComponent().count(), () -> {
           if (group == null) {
             wal.roll(); // a group rolls its shared log itself
           }
-        });
+        }, triadMem == null ? null : (sealed, fresh) -> triadMem.carry(sealed, fresh, wal::append));
     this.files = new ComponentFiles(dir, env.fileIo(), cache, throttle, config.io().forceBytes().bytes(),
         (int) config.io().pageSize().bytes(), config.bloomFilter().falsePositiveRate(), clock);
     this.merges = new MergeCoordinator(name(), LOG, lock, changed, versions, files, stats,
@@ -124,6 +128,19 @@ public final class LsmTree implements LsmStore {
         new IoThrottle(config.flowControl().writeRate().bytes(), clock), memory, flusher, merges,
         versions, stats, this::ensureOpen);
     this.member = new GroupMember(lock, memory, versions, flusher, gate, this::ensureOpen);
+  }
+
+  /** TRIAD-MEM for a standalone tree whose configuration turns it on, else null. */
+  private static TriadMem triadMem(StoreConfig config, TreeGroup group, EngineStats stats) {
+    if (!config.triad().mem()) {
+      return null;
+    }
+    if (group != null) {
+      throw InvalidConfigurationException.of("triad.mem", true,
+          "false for an index of a dataset (TRIAD-MEM is for standalone stores)");
+    }
+    return new TriadMem(config.triad(), config.memoryComponent().size().bytes(),
+        c -> stats.relogged(c.entries(), c.bytes()));
   }
 
   /** See {@link LsmStore#open(Path, StoreConfig, StoreEnvironment)}. */
@@ -148,6 +165,13 @@ public final class LsmTree implements LsmStore {
     Manifest m = Recovery.recoverComponents(dir, files, versions, active, LOG, leftovers);
     if (group == null) {
       wal = Recovery.replayLog(dir, config, env.fileIo(), m.flushedLsn(), active, LOG);
+      WriteAheadLog log = wal;
+      lock.lock();
+      try {
+        stats.logBytesSinceOpen(log::appendedBytes);
+      } finally {
+        lock.unlock();
+      }
     }
   }
 
@@ -247,6 +271,20 @@ public final class LsmTree implements LsmStore {
     try {
       ensureOpen();
       flushAllLocked();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Waits until every sealed memory component is flushed, without sealing the active one (for
+   * tests of what an automatic flush did).
+   */
+  void awaitSealedFlushed() {
+    lock.lock();
+    try {
+      ensureOpen();
+      flusher.flushSealed();
     } finally {
       lock.unlock();
     }
@@ -422,6 +460,11 @@ public final class LsmTree implements LsmStore {
     @Override
     public void durable(Manifest manifest) {
       if (group == null) {
+        if (triadMem != null && triadMem.relogged() > 0) {
+          // TRIAD-MEM: the hot keys re-logged at a seal must be durable in the new segment
+          // before the old segment, which holds their earlier versions, is deleted.
+          wal.sync(triadMem.relogged());
+        }
         wal.truncateUpTo(manifest.flushedLsn());
       } else {
         group.flushed();

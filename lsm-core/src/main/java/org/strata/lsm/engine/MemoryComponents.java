@@ -24,6 +24,8 @@ final class MemoryComponents {
   private final long size;
   private final int count;
   private final Runnable onSeal;
+  /** Moves hot keys into the fresh component at a seal of a full one (TRIAD-MEM), or null. */
+  private final Carrier carrier;
   /** Writers insert under the read side; sealing takes the write side. After the tree lock. */
   private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
 
@@ -38,6 +40,21 @@ final class MemoryComponents {
    */
   MemoryComponents(VersionSet versions, Condition changed, long size, int count,
       Runnable onSeal) {
+    this(versions, changed, size, count, onSeal, null);
+  }
+
+  /**
+   * What a seal of a full component may do between the old and the new component (TRIAD-MEM,
+   * {@link TriadMem}): runs under the exclusive switch lock, after {@code onSeal}.
+   */
+  interface Carrier {
+    void carry(MemoryComponent sealed, MemoryComponent fresh);
+  }
+
+  /** As above, with {@code carrier} run at seals of full components (null: none). */
+  MemoryComponents(VersionSet versions, Condition changed, long size, int count,
+      Runnable onSeal, Carrier carrier) {
+    this.carrier = carrier;
     this.versions = versions;
     this.changed = changed;
     this.size = size;
@@ -78,12 +95,23 @@ final class MemoryComponents {
 
   /** Seals the active component and starts a new one. Caller holds the tree lock. */
   void seal() {
+    seal(false);
+  }
+
+  /**
+   * Seals the active component and starts a new one; {@code full} says the seal is because the
+   * component is full (then the {@link Carrier}, if any, runs). Caller holds the tree lock.
+   */
+  void seal(boolean full) {
     switchLock.writeLock().lock();
     try {
       MemoryComponent old = active;
       old.seal();
       onSeal.run();
       MemoryComponent fresh = new MemoryComponent(nextMemoryId++);
+      if (full && carrier != null) {
+        carrier.carry(old, fresh);
+      }
       Version v = versions.current();
       List<MemoryComponent> mem = new ArrayList<>(v.memory.size() + 1);
       mem.add(fresh);

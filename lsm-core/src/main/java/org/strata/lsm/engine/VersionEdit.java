@@ -13,7 +13,8 @@ import org.strata.lsm.spi.MergeRequest;
  *
  * @param flushed for a flush: the memory component it wrote, else null
  * @param merge for a merge: what the policy asked for, else null
- * @param outputs the new disk components (one for a flush; none or more for a merge), each
+ * @param outputs the new disk components (one for a flush, none for a flush that TRIAD-MEM
+ *     skipped; none or more for a merge), each
  *     holding one reference that the installed version takes over
  * @param record for a merge: its record for the merge log, else null
  */
@@ -30,6 +31,14 @@ record VersionEdit(MemoryComponent flushed, MergeRequest merge, List<DiskCompone
   /** The flush of {@code mc} into {@code component}. */
   static VersionEdit flush(MemoryComponent mc, DiskComponent component) {
     return new VersionEdit(mc, null, List.of(component), null);
+  }
+
+  /**
+   * The retirement of {@code mc} without a disk component: TRIAD-MEM carried every one of its keys
+   * into the next memory component (re-logged there), so its log records are no longer needed.
+   */
+  static VersionEdit retire(MemoryComponent mc) {
+    return new VersionEdit(mc, null, List.of(), null);
   }
 
   /** The completion of the merge {@code request} into {@code outputs}. */

@@ -194,9 +194,15 @@ final class VersionSet {
 
   private Version applyFlush(VersionEdit edit) {
     MemoryComponent mc = edit.flushed();
-    DiskComponent dc = edit.outputs().get(0);
     List<MemoryComponent> mem = new ArrayList<>(current.memory);
     mem.remove(mc);
+    if (edit.outputs().isEmpty()) { // TRIAD-MEM kept every key in memory: no level-0 component
+      becomingDurableMinLsn = Math.min(becomingDurableMinLsn, mc.minLsn());
+      flushedLsn = Math.max(flushedLsn, mc.maxLsn());
+      stats.flushSkipped(mc.userBytes());
+      return new Version(mem, current.runs);
+    }
+    DiskComponent dc = edit.outputs().get(0);
     List<Run> runs = new ArrayList<>(current.runs.size() + 1);
     Run flushed = new Run(nextRunId++, 0, List.of(dc));
     runs.add(flushed);
@@ -204,7 +210,7 @@ final class VersionSet {
     runList = runList.addNewest(flushed.info(false));
     becomingDurableMinLsn = Math.min(becomingDurableMinLsn, mc.minLsn());
     flushedLsn = Math.max(flushedLsn, mc.maxLsn());
-    stats.flushed(mc.userBytes(), dc.sizeBytes());
+    stats.flushed(mc.userBytes(), dc.sizeBytes(), dc.meta().leafEnd() - dc.meta().leafStart());
     return new Version(mem, runs);
   }
 

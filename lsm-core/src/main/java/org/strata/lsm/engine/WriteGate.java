@@ -78,7 +78,7 @@ final class WriteGate {
 
       @Override
       public void seal() {
-        WriteGate.this.seal();
+        WriteGate.this.seal(true);
       }
 
       @Override
@@ -123,7 +123,12 @@ final class WriteGate {
 
   /** Seals the active memory component and queues its flush. Caller holds the tree lock. */
   void seal() {
-    memory.seal();
+    seal(false);
+  }
+
+  /** As {@link #seal()}; {@code full}: sealed because full (TRIAD-MEM may carry hot keys). */
+  private void seal(boolean full) {
+    memory.seal(full);
     flusher.sealed();
   }
 }

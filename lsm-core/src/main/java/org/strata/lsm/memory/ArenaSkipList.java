@@ -160,6 +160,27 @@ final class ArenaSkipList {
     return n;
   }
 
+  /**
+   * The number of entries (versions) of {@code node}'s key from {@code node} on: for the newest
+   * version of a key, how many writes to it the list holds.
+   */
+  int versions(long node) {
+    int n = 1;
+    for (long x = link(node, 0); x != END && sameKey(x, node); x = link(x, 0)) {
+      n++;
+    }
+    return n;
+  }
+
+  /** Arena bytes of {@code node}: header, links, key and value, aligned to 8 bytes. */
+  long nodeBytes(long node) {
+    byte[] b = arena.chunk(node);
+    int o = Arena.offset(node);
+    int valueLength = Math.max((int) INTS.get(b, o + VALUE_LENGTH), 0);
+    int size = keyOffset(b, o) - o + keyLength(b, o) + valueLength;
+    return (size + 7) & -8;
+  }
+
   boolean isEmpty() {
     return first() == END;
   }

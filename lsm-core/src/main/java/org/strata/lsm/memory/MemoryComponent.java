@@ -1,6 +1,12 @@
 package org.strata.lsm.memory;
 
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.strata.lsm.component.EntryCursor;
@@ -24,6 +30,11 @@ public final class MemoryComponent {
   private final AtomicLong maxLsn = new AtomicLong();
   private final AtomicLong minLsn = new AtomicLong(Long.MAX_VALUE);
   private volatile boolean sealed;
+  /** Keys whose first entry here was carried over from the previous component (TRIAD-MEM). */
+  private final Set<ByteBuffer> carriedIn = ConcurrentHashMap.newKeySet();
+  private final LongAdder carriedBytes = new LongAdder();
+  /** Keys carried on to the next component at the seal; a flush skips them (TRIAD-MEM). */
+  private volatile Set<ByteBuffer> carriedOut = Set.of();
 
   /** A value (null for anti-matter) with the sequence number of the write that produced it. */
   public record Versioned(byte[] value, long lsn) {}
@@ -55,6 +66,108 @@ public final class MemoryComponent {
     while (lsn < min && !minLsn.compareAndSet(min, lsn)) {
       min = minLsn.get();
     }
+  }
+
+  /**
+   * Inserts an entry carried over from the previous memory component at a seal (TRIAD-MEM): like
+   * {@link #put} but not a user write, so it adds nothing to {@link #userBytes()} and the key's
+   * update counter starts at 0 ({@link #updates}).
+   */
+  public void carry(byte[] key, byte[] value, long lsn) {
+    put(key, value, lsn);
+    long bytes = key.length + (value == null ? 0 : value.length);
+    userBytes.add(-bytes);
+    carriedBytes.add(bytes);
+    carriedIn.add(ByteBuffer.wrap(key.clone()));
+  }
+
+  /**
+   * The update counter of {@code key} (TRIAD-MEM, spec B.3): the writes to it this component
+   * holds, not counting the entry carried over from the previous component, so a new key starts
+   * at 1, each update adds 1 and a carried key starts at 0. 0 for an absent key.
+   */
+  public int updates(byte[] key) {
+    long node = entries.seek(key);
+    if (node == 0 || entries.compareKey(node, key) != 0) {
+      return 0;
+    }
+    return entries.versions(node) - (carriedIn.contains(ByteBuffer.wrap(key)) ? 1 : 0);
+  }
+
+  /** Key plus value bytes of the entries carried in from the previous component. */
+  public long carriedBytes() {
+    return carriedBytes.sum();
+  }
+
+  /**
+   * The update counter ({@link #updates}) of every key, in key order. Call only on a sealed
+   * component (it must not change meanwhile).
+   */
+  public int[] updateCounts() {
+    int[] out = new int[entryCount()];
+    int i = 0;
+    for (long n = entries.first(); n != 0 && i < out.length; n = entries.nextKey(n)) {
+      int u = entries.versions(n);
+      if (!carriedIn.isEmpty() && carriedIn.contains(ByteBuffer.wrap(entries.key(n)))) {
+        u--;
+      }
+      out[i++] = u;
+    }
+    return i == out.length ? out : Arrays.copyOf(out, i);
+  }
+
+  /**
+   * Arena bytes the newest version of each key occupies: what the component would hold if it
+   * kept one version per key (the paper's memtable size, where this component's {@link
+   * #sizeBytes()} also counts overwritten versions, as the paper's commit log does).
+   */
+  public long liveBytes() {
+    long b = 0;
+    for (long n = entries.first(); n != 0; n = entries.nextKey(n)) {
+      b += entries.nodeBytes(n);
+    }
+    return b;
+  }
+
+  /** A key's newest version: value (null for anti-matter) and sequence number. */
+  public record Entry(byte[] key, byte[] value, long lsn) {}
+
+  /**
+   * The newest version of the keys whose index (in key order, as in {@link #updateCounts()}) is
+   * set in {@code picked}, in key order. Call only on a sealed component.
+   */
+  public List<Entry> newest(boolean[] picked) {
+    List<Entry> out = new ArrayList<>();
+    int i = 0;
+    for (long n = entries.first(); n != 0 && i < picked.length; n = entries.nextKey(n), i++) {
+      if (picked[i]) {
+        out.add(new Entry(entries.key(n), entries.value(n), entries.lsn(n)));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Records that {@code keys} were carried on to the next memory component at this component's
+   * seal (their newest versions re-logged there): its flush writes only the other keys.
+   */
+  public void carriedOut(List<byte[]> keys) {
+    Set<ByteBuffer> s = new HashSet<>(keys.size() * 2);
+    for (byte[] k : keys) {
+      s.add(ByteBuffer.wrap(k));
+    }
+    carriedOut = s;
+  }
+
+  /** True if {@code key} was carried on to the next memory component ({@link #carriedOut}). */
+  public boolean isCarriedOut(byte[] key) {
+    Set<ByteBuffer> s = carriedOut;
+    return !s.isEmpty() && s.contains(ByteBuffer.wrap(key));
+  }
+
+  /** Keys a flush of this component writes: those not carried on to the next component. */
+  public int coldCount() {
+    return entryCount() - carriedOut.size();
   }
 
   /** The newest entry for {@code key}, or null. */

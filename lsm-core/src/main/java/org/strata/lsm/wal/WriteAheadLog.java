@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.CorruptionException;
@@ -65,6 +66,8 @@ public final class WriteAheadLog implements Closeable {
   private byte[] spare = new byte[64 * 1024];
   private long lastAppendedLsn;
   private boolean closed;
+  /** Bytes of the records appended since open (read without the lock). */
+  private final LongAdder appendedBytes = new LongAdder();
 
   // Changed under forceLock and writeLock; read under either.
   private WritableFile segment;
@@ -222,6 +225,7 @@ public final class WriteAheadLog implements Closeable {
       throw new StorageException("the write-ahead log is closed", null);
     }
     int size = LogRecordCodec.encodedSize(ops);
+    appendedBytes.add(size);
     if (pendingLen + size > pending.length) {
       pending = Arrays.copyOf(pending, Math.max(pending.length * 2, pendingLen + size));
     }
@@ -229,6 +233,11 @@ public final class WriteAheadLog implements Closeable {
     pendingLen = LogRecordCodec.encode(ops, first, pending, pendingLen);
     lastAppendedLsn = first + ops.size() - 1;
     return lastAppendedLsn;
+  }
+
+  /** Bytes of the records appended since this log was opened (framing included). */
+  public long appendedBytes() {
+    return appendedBytes.sum();
   }
 
   /** Highest LSN appended so far. */

@@ -88,7 +88,7 @@ class LsmTreeModelTest {
     return v;
   }
 
-  private static StoreConfig config(int maxComponents, int splitBytes) {
+  static StoreConfig config(int maxComponents, int splitBytes) {
     return TestStores.smallConfig(maxComponents)
         .withMergePolicy(new NamedPlugin("test-merge-all", Map.of(
             "max", Integer.toString(maxComponents),
@@ -108,9 +108,13 @@ class LsmTreeModelTest {
   }
 
   private static void run(List<Op> ops, int maxComponents, int split) throws IOException {
+    run(ops, config(maxComponents, split));
+  }
+
+  /** Runs {@code ops} on a store with configuration {@code cfg} and on the model. */
+  static void run(List<Op> ops, StoreConfig cfg) throws IOException {
     Path dir = Files.createTempDirectory("strata-model");
     TreeMap<String, byte[]> model = new TreeMap<>();
-    StoreConfig cfg = config(maxComponents, split);
     LsmStore store = LsmStore.open(dir, cfg);
     try {
       for (Op op : ops) {

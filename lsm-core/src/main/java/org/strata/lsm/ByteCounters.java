@@ -1,0 +1,56 @@
+package org.strata.lsm;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The byte counters a reproduction of TRIAD or IAM needs (spec C.5), cumulative over the store's
+ * life (kept in its manifest across restarts). With them both write-amplification definitions
+ * follow: IAM's {@code (flushDataBytes + flushIndexBytes + mergeBytes) / userBytes} (the log
+ * excluded) and TRIAD's {@code (flushed + merged) / flushed}; {@link StoreStats} reports both.
+ *
+ * @param userBytes key and value bytes of every write accepted
+ * @param logBytes bytes appended to the store's write-ahead log (record framing included), the
+ *     re-logged hot entries of TRIAD-MEM included; 0 for an index of a dataset, whose partition
+ *     log is shared
+ * @param reloggedEntries entries TRIAD-MEM carried into the next memory component and logged
+ *     again
+ * @param reloggedBytes key and value bytes of those entries
+ * @param flushesSkipped flushes TRIAD-MEM replaced by carrying every key over (no level-0
+ *     component created)
+ * @param flushDataBytes bytes of the leaf pages flushes wrote (the entries)
+ * @param flushIndexBytes bytes flushes wrote besides the leaf pages: interior pages, Bloom filter,
+ *     key sketch, meta page and footer
+ * @param mergeBytesByLevel bytes merges wrote, by the level of their output run
+ */
+public record ByteCounters(
+    long userBytes,
+    long logBytes,
+    long reloggedEntries,
+    long reloggedBytes,
+    long flushesSkipped,
+    long flushDataBytes,
+    long flushIndexBytes,
+    SortedMap<Integer, Long> mergeBytesByLevel) {
+
+  public ByteCounters {
+    mergeBytesByLevel = Collections.unmodifiableSortedMap(
+        new TreeMap<>(mergeBytesByLevel == null ? Map.of() : mergeBytesByLevel));
+  }
+
+  /** No bytes at all. */
+  public static ByteCounters zero() {
+    return new ByteCounters(0, 0, 0, 0, 0, 0, 0, null);
+  }
+
+  /** Bytes all merges wrote. */
+  public long mergeBytes() {
+    long b = 0;
+    for (long v : mergeBytesByLevel.values()) {
+      b += v;
+    }
+    return b;
+  }
+}

@@ -1,0 +1,60 @@
+package org.strata.lsm.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import org.strata.lsm.memory.HotKeySelector;
+
+/**
+ * The {@code triad} section: TRIAD's in-memory technique, TRIAD-MEM (Balmau et al., ATC 2017,
+ * section 4.1; docs/configuration.md). TRIAD-DISK is the merge policy {@code triad-disk}.
+ *
+ * <p>With {@code mem} on, a memory component sealed because it is full keeps its hot keys in
+ * memory: their newest versions are logged again and carried into the next memory component, and
+ * its flush writes only the other keys. If the newest versions of all its keys occupy less than
+ * {@code flush-threshold}, nothing is flushed: every key is carried over, and the old log segment
+ * is dropped all the same.
+ *
+ * @param mem {@code triad.mem}: TRIAD-MEM on or off, default off; null means the default
+ * @param hotSelector {@code triad.hot-selector}: {@code top-k} (default) or {@code above-mean};
+ *     null means the default
+ * @param hotPercent {@code triad.hot-percent}: for {@code top-k}, the hot keys as a percentage of
+ *     a memory component's capacity in entries (the paper's PERC_HOT), greater than 0 and at most
+ *     50, default 1; null means the default
+ * @param flushThreshold {@code triad.flush-threshold}: a full memory component whose keys' newest
+ *     versions occupy less than this is not flushed (the paper's FLUSH_TH); 0 to half of {@code
+ *     memory-component.size}; null (the default) means a quarter of {@code memory-component.size}
+ */
+public record TriadConfig(
+    @JsonProperty("mem") Boolean mem,
+    @JsonProperty("hot-selector") HotKeySelector hotSelector,
+    @JsonProperty("hot-percent") Double hotPercent,
+    @JsonProperty("flush-threshold") ByteSize flushThreshold) {
+
+  public TriadConfig {
+    mem = mem != null && mem;
+    hotSelector = hotSelector == null ? HotKeySelector.TOP_K : hotSelector;
+    hotPercent = ConfigChecks.number("triad.hot-percent", hotPercent, 1.0,
+        v -> v > 0 && v <= 50, "a number greater than 0 and at most 50");
+    if (flushThreshold != null) {
+      flushThreshold = ConfigChecks.size("triad.flush-threshold", flushThreshold, null, 0,
+          1L << 39);
+    }
+  }
+
+  /** The defaults: TRIAD-MEM off. */
+  public static TriadConfig defaults() {
+    return new TriadConfig(null, null, null, null);
+  }
+
+  /** TRIAD-MEM on with the paper's defaults. */
+  public static TriadConfig memOn() {
+    return new TriadConfig(true, null, null, null);
+  }
+
+  /**
+   * The flush threshold in bytes for memory components of {@code memorySize} bytes: the
+   * configured one, or a quarter of {@code memorySize}.
+   */
+  public long flushThresholdBytes(long memorySize) {
+    return flushThreshold == null ? memorySize / 4 : flushThreshold.bytes();
+  }
+}

@@ -1,0 +1,87 @@
+package org.strata.lsm.memory;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * Which keys of a sealed memory component are <em>hot</em> under TRIAD-MEM (Balmau et al., ATC
+ * 2017, Algorithm 2 and section 4.1): the hot keys stay in memory, carried into the next memory
+ * component, and only the others are flushed. Both selectors see each key's update counter
+ * ({@link MemoryComponent#updates}); a key with counter 0 (carried in and not written since) is
+ * never hot, so a key that has cooled down is flushed. Ties are broken by key order, so the choice
+ * is deterministic.
+ */
+public enum HotKeySelector {
+  /**
+   * The paper's Algorithm 2: the {@code K} keys with the highest update counters, {@code K =
+   * capacity in entries x hot-percent / 100}.
+   */
+  TOP_K,
+  /**
+   * Section 4.1: the keys updated more often than the average key of the component, at most half
+   * of its keys (the public TRIAD code's cap), the most updated first.
+   */
+  ABOVE_MEAN;
+
+  /** The configuration name: {@code top-k} or {@code above-mean}. */
+  @JsonValue
+  public String configName() {
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  /**
+   * Picks the hot keys.
+   *
+   * @param counts the update counter of each key, in key order
+   * @param k for {@link #TOP_K}: how many keys at most (ignored by {@link #ABOVE_MEAN})
+   * @return for each key, whether it is hot
+   */
+  public boolean[] select(int[] counts, long k) {
+    int n = counts.length;
+    if (n == 0) {
+      return new boolean[0];
+    }
+    int minCount; // a hot key's counter is at least this (and above 0)
+    long quota;
+    if (this == TOP_K) {
+      quota = Math.min(k, n);
+      if (quota <= 0) {
+        return new boolean[n];
+      }
+      int[] sorted = counts.clone();
+      Arrays.sort(sorted);
+      minCount = sorted[(int) (n - quota)];
+    } else {
+      long sum = 0;
+      for (int c : counts) {
+        sum += c;
+      }
+      double mean = (double) sum / n;
+      quota = n / 2;
+      minCount = (int) Math.floor(mean) + 1; // strictly above the mean
+      if (quota <= 0) {
+        return new boolean[n];
+      }
+      int[] sorted = counts.clone();
+      Arrays.sort(sorted);
+      minCount = Math.max(minCount, sorted[(int) (n - quota)]);
+    }
+    minCount = Math.max(minCount, 1);
+    boolean[] hot = new boolean[n];
+    long picked = 0;
+    for (int i = 0; i < n; i++) { // counters above the cut first: they always fit the quota
+      if (counts[i] > minCount) {
+        hot[i] = true;
+        picked++;
+      }
+    }
+    for (int i = 0; i < n && picked < quota; i++) { // then ties at the cut, in key order
+      if (counts[i] == minCount) {
+        hot[i] = true;
+        picked++;
+      }
+    }
+    return hot;
+  }
+}

@@ -1,0 +1,82 @@
+package org.strata.lsm.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.strata.lsm.InvalidConfigurationException;
+import org.strata.lsm.dataset.DatasetConfigJson;
+import org.strata.lsm.memory.HotKeySelector;
+
+/** The {@code triad} section: defaults, what it accepts, what it refuses and why. */
+class TriadConfigTest {
+  @Test
+  void offByDefaultWithThePapersDefaults() {
+    TriadConfig t = StoreConfig.defaults().triad();
+    assertThat(t.mem()).isFalse();
+    assertThat(t.hotSelector()).isEqualTo(HotKeySelector.TOP_K);
+    assertThat(t.hotPercent()).isEqualTo(1.0);
+    assertThat(t.flushThreshold()).isNull();
+    assertThat(t.flushThresholdBytes(64L << 20)).isEqualTo(16L << 20);
+  }
+
+  @Test
+  void readFromJsonAndWrittenBack() {
+    StoreConfig c = StoreConfigJson.parse("{\"memory-component\": {\"size\": \"4MB\"},"
+        + " \"triad\": {\"mem\": true, \"hot-selector\": \"above-mean\", \"hot-percent\": 2.5,"
+        + " \"flush-threshold\": \"1MB\"}}", "test");
+    assertThat(c.triad()).isEqualTo(new TriadConfig(true, HotKeySelector.ABOVE_MEAN, 2.5,
+        ByteSize.ofBytes(1 << 20)));
+    assertThat(StoreConfigJson.parse(StoreConfigJson.toJson(c), "again")).isEqualTo(c);
+    StoreConfig d = StoreConfig.defaults();
+    assertThat(StoreConfigJson.parse(StoreConfigJson.toJson(d), "again")).isEqualTo(d);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "{\"triad\": {\"hot-percent\": 0}} | triad.hot-percent",
+      "{\"triad\": {\"hot-percent\": 50.5}} | triad.hot-percent",
+      "{\"triad\": {\"hot-selector\": \"hottest\"}} | triad.hot-selector",
+      "{\"triad\": {\"mem\": \"yes\"}} | triad.mem",
+      "{\"triad\": {\"mem\": 1}} | triad.mem",
+      "{\"triad\": {\"flush-threshold\": \"33MB\"}} | triad.flush-threshold",
+      "{\"triad\": {\"log\": true}} | triad.log",
+  })
+  void badValuesAreRefusedNamingTheKey(String json, String key) {
+    assertThatThrownBy(() -> StoreConfigJson.parse(json, "test"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining(key);
+  }
+
+  @Test
+  void theFlushThresholdIsAtMostHalfAMemoryComponent() {
+    assertThatThrownBy(() -> StoreConfig.defaults()
+        .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2))
+        .withTriad(new TriadConfig(true, null, null, ByteSize.ofBytes((1 << 19) + 1))))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("triad.flush-threshold")
+        .hasMessageContaining("half of memory-component.size");
+    assertThat(StoreConfig.defaults()
+        .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2))
+        .withTriad(new TriadConfig(true, null, null, ByteSize.ofBytes(1 << 19)))
+        .triad().flushThresholdBytes(1 << 20)).isEqualTo(1 << 19);
+  }
+
+  @Test
+  void theExampleConfigurationReads() {
+    StoreConfig c = StoreConfigJson.read(java.nio.file.Path.of("..", "examples",
+        "triad-mem-disk.json"));
+    assertThat(c.triad().mem()).isTrue();
+    assertThat(c.mergePolicy().name()).isEqualTo("triad-disk");
+  }
+
+  @Test
+  void aDatasetRefusesTriadMem() {
+    assertThatThrownBy(() -> DatasetConfigJson.parse("{\"triad\": {\"mem\": true}}", "ds"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("triad.mem")
+        .hasMessageContaining("standalone");
+  }
+}
