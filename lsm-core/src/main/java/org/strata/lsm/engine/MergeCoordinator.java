@@ -291,6 +291,36 @@ final class MergeCoordinator implements MergeOperation.Host {
     return true;
   }
 
+  /**
+   * Installs a metadata-only move at once (the manifest is written before it returns): refused if
+   * a component is gone or merging, or the move would overlap a file of a run it joins.
+   */
+  private boolean move(MergeRequest.Move request) {
+    lock.lock();
+    try {
+      RunList runList = versions.runList();
+      if (closing || runList.check(request).isPresent()) {
+        return false;
+      }
+      try {
+        long[] probeId = {Long.MIN_VALUE + 1}; // a dry run: ids that no run has
+        runList.apply(request, List.of(), () -> probeId[0]++);
+      } catch (IllegalStateException | IllegalArgumentException e) {
+        return false;
+      }
+    } finally {
+      lock.unlock();
+    }
+    try {
+      versions.logAndApply(VersionEdit.move(request));
+    } catch (IOException e) {
+      // Installed in memory; the manifest on disk still lists the files in their old runs, which
+      // holds the same data, so a crash now loses nothing.
+      log.error("cannot write the manifest of {} after a move", name, e);
+    }
+    return true;
+  }
+
   private boolean isClosing() {
     lock.lock();
     try {
@@ -321,6 +351,21 @@ final class MergeCoordinator implements MergeOperation.Host {
     public boolean scheduleComponentMerge(List<ComponentInfo> components, int outputLevel,
         long targetFileSize) {
       return schedule(MergeRequest.ofComponents(components, outputLevel, targetFileSize));
+    }
+
+    @Override
+    public boolean scheduleRoutedMerge(List<ComponentInfo> components,
+        List<MergeRequest.Route> routes) {
+      List<String> names = new ArrayList<>(components.size());
+      components.forEach(c -> names.add(c.name()));
+      return schedule(new MergeRequest.Routed(names, routes));
+    }
+
+    @Override
+    public boolean moveComponents(List<ComponentInfo> components, List<Integer> toLevels) {
+      List<String> names = new ArrayList<>(components.size());
+      components.forEach(c -> names.add(c.name()));
+      return move(new MergeRequest.Move(names, toLevels));
     }
 
     @Override

@@ -284,6 +284,11 @@ final class MergeOperation implements IoOperation {
     }
     long pages = 0;
     ComponentFiles.Output out = null;
+    // A routed merge cuts its output at the routes' keys (a new file per route) and sizes each
+    // route's files by the route's target; other merges have one route.
+    MergeRequest.Routed routed = request instanceof MergeRequest.Routed r ? r : null;
+    int route = 0;
+    long target = routed == null ? targetFileSize : routed.routes().get(0).targetFileSize();
     try (MergingCursor cursor = new MergingCursor(sources, dropAntimatter)) {
       long entries = 0;
       while (cursor.next()) {
@@ -298,12 +303,24 @@ final class MergeOperation implements IoOperation {
           }
           pagesConsumed = consumed;
         }
+        if (routed != null) {
+          int at = routed.routeOf(cursor.key());
+          if (at != route) {
+            route = at;
+            target = routed.routes().get(at).targetFileSize();
+            if (out != null) {
+              out.finish();
+              pages += out.pageCount();
+              out = null;
+            }
+          }
+        }
         if (out == null) {
           out = files.create(tree.newFileNumber(), minId, maxId, maxLsn, false);
           written.add(out);
         }
         out.add(cursor.key(), cursor.value());
-        if (out.bytesProduced() >= targetFileSize) {
+        if (out.bytesProduced() >= target) {
           out.finish();
           pages += out.pageCount();
           out = null;

@@ -37,6 +37,11 @@ record VersionEdit(MemoryComponent flushed, MergeRequest merge, List<DiskCompone
     return new VersionEdit(null, request, outputs, record);
   }
 
+  /** The metadata-only move {@code request}: no new component, its inputs change runs. */
+  static VersionEdit move(MergeRequest.Move request) {
+    return new VersionEdit(null, request, List.of(), null);
+  }
+
   /** Bytes of the new components. */
   long outputBytes() {
     long b = 0;

@@ -11,6 +11,7 @@ import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.io.FileIo;
 import org.strata.lsm.memory.MemoryComponent;
 import org.strata.lsm.spi.ComponentInfo;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.lsm.spi.RunList;
 
@@ -213,7 +214,7 @@ final class VersionSet {
     for (DiskComponent c : edit.outputs()) {
       outputInfos.add(c.info());
     }
-    RunList next = runList.apply(edit.merge(), outputInfos, nextRunId++);
+    RunList next = runList.apply(edit.merge(), outputInfos, () -> nextRunId++);
     Map<String, DiskComponent> byName = componentsByName(current.runs);
     for (DiskComponent c : edit.outputs()) {
       byName.put(componentName(c), c);
@@ -223,7 +224,9 @@ final class VersionSet {
       runs.add(engineRun(r, byName));
     }
     runList = next;
-    stats.merged(edit.outputBytes(), edit.record());
+    if (!(edit.merge() instanceof MergeRequest.Move)) { // a move rewrites nothing
+      stats.merged(edit.outputBytes(), edit.record());
+    }
     return new Version(current.memory, runs);
   }
 
