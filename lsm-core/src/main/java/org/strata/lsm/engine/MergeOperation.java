@@ -289,7 +289,8 @@ final class MergeOperation implements IoOperation {
     MergeRequest.Routed routed = request instanceof MergeRequest.Routed r ? r : null;
     int route = 0;
     long target = routed == null ? targetFileSize : routed.routes().get(0).targetFileSize();
-    try (MergingCursor cursor = new MergingCursor(sources, dropAntimatter)) {
+    // A routed merge drops anti-matter route by route (below), where the route allows it.
+    try (MergingCursor cursor = new MergingCursor(sources, dropAntimatter && routed == null)) {
       long entries = 0;
       while (cursor.next()) {
         checkpoint(); // a paused merge stops within one entry, so within one page
@@ -313,6 +314,10 @@ final class MergeOperation implements IoOperation {
               pages += out.pageCount();
               out = null;
             }
+          }
+          if (cursor.value() == null && dropAntimatter
+              && routed.routes().get(route).dropAntimatter()) {
+            continue;
           }
         }
         if (out == null) {

@@ -65,8 +65,11 @@ public sealed interface MergeRequest
    * @param fromKey the smallest key of the route (unsigned byte order); empty for the first route
    * @param outputLevel level of the run the route's files join or form
    * @param targetFileSize largest output file of the route in bytes, positive
+   * @param dropAntimatter whether the route's part holds the oldest data of its key range, so its
+   *     anti-matter may go; the context drops it only if the merge also {@linkplain
+   *     RunList.Window#includesOldest includes the oldest run}
    */
-  record Route(byte[] fromKey, int outputLevel, long targetFileSize) {
+  record Route(byte[] fromKey, int outputLevel, long targetFileSize, boolean dropAntimatter) {
     /** @throws IllegalArgumentException if {@code targetFileSize <= 0} */
     public Route {
       fromKey = fromKey.clone();
@@ -84,12 +87,14 @@ public sealed interface MergeRequest
     @Override
     public boolean equals(Object o) {
       return o instanceof Route r && Arrays.equals(fromKey, r.fromKey)
-          && outputLevel == r.outputLevel && targetFileSize == r.targetFileSize;
+          && outputLevel == r.outputLevel && targetFileSize == r.targetFileSize
+          && dropAntimatter == r.dropAntimatter;
     }
 
     @Override
     public int hashCode() {
-      return 31 * (31 * Arrays.hashCode(fromKey) + outputLevel) + Long.hashCode(targetFileSize);
+      return 31 * (31 * (31 * Arrays.hashCode(fromKey) + outputLevel)
+          + Long.hashCode(targetFileSize)) + Boolean.hashCode(dropAntimatter);
     }
   }
 
