@@ -1,0 +1,217 @@
+package org.strata.policy.iam;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.strata.policy.iam.TreeContext.key;
+
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.strata.lsm.spi.ComponentInfo;
+import org.strata.lsm.spi.MergeRequest;
+
+/** Spec C.1 items 2, 3, 4, 5, 6 and 9 on the policy's decisions over a laid-out run list. */
+class AppendMergeTreePolicyTest {
+  private static final long C = 1000; // node-size; full at 950
+  private static final int T = 4;
+
+  private static AppendMergeTreePolicy lsa() {
+    return new AppendMergeTreePolicy(T, C, 95, 8, ChildRule.LSA);
+  }
+
+  private static AppendMergeTreePolicy iam(int m, int k) {
+    return new AppendMergeTreePolicy(T, C, 95, 8, IamRule.fixed(m, k));
+  }
+
+  @Test
+  void aFullNodeWithTwoTChildrenIsSplitInHalf() {
+    TreeContext ctx = new TreeContext();
+    ComponentInfo p = ctx.seq(1, 0, 0, 1000, C);
+    for (int i = 0; i < 2 * T; i++) {
+      ctx.seq(2, 0, i * 100, i * 100 + 50, 100);
+    }
+    lsa().diskComponentAdded(ctx, false);
+    assertThat(ctx.moves).isEmpty();
+    assertThat(ctx.merges).hasSize(1);
+    MergeRequest.Routed split = ctx.merges.get(0);
+    assertThat(split.componentNames()).containsExactly(p.name());
+    assertThat(split.routes()).extracting(MergeRequest.Route::outputLevel)
+        .containsExactly(TreeLayout.code(1, 0), TreeLayout.code(1, 0));
+    assertThat(split.routes().get(1).fromKey()).isEqualTo(key(T * 100)); // child T of 2T
+  }
+
+  @Test
+  void aFullNodeWithoutChildrenMovesKeepingItsSequencesOrder() {
+    TreeContext ctx = new TreeContext();
+    ComponentInfo old = ctx.seq(1, 0, 0, 100, 500);
+    ComponentInfo young = ctx.seq(1, 1, 10, 90, 500);
+    ctx.seq(2, 0, 500, 600, 100);
+    lsa().diskComponentAdded(ctx, false);
+    assertThat(ctx.merges).isEmpty();
+    assertThat(ctx.moves).hasSize(1);
+    assertThat(ctx.moves.get(0).componentNames()).containsExactly(young.name(), old.name());
+    assertThat(ctx.moves.get(0).toLevels())
+        .containsExactly(TreeLayout.code(2, 1), TreeLayout.code(2, 0));
+    TreeLayout after = ctx.tree();
+    assertThat(after.nodes(1)).isEmpty();
+    assertThat(after.nodes(2)).hasSize(2);
+    assertThat(after.nodes(2).get(0).sequences()).extracting(ComponentInfo::name)
+        .containsExactly(young.name(), old.name()); // newest first
+  }
+
+  @Test
+  void lsaAppendsToChildrenAndMergesOnlyAFullLeafChildRecutIntoSmallNodes() {
+    TreeContext ctx = new TreeContext();
+    ComponentInfo p0 = ctx.seq(1, 0, 0, 1000, 500);
+    ComponentInfo p1 = ctx.seq(1, 1, 0, 1000, 500);
+    ctx.seq(2, 0, 100, 200, 100); // A
+    ComponentInfo b0 = ctx.seq(2, 0, 400, 500, 500); // B, full
+    ComponentInfo b1 = ctx.seq(2, 1, 400, 500, 500);
+    ctx.seq(2, 0, 800, 900, 30); // C with three sequences
+    ctx.seq(2, 1, 800, 900, 30);
+    ctx.seq(2, 2, 800, 900, 30);
+    lsa().diskComponentAdded(ctx, false);
+    assertThat(ctx.merges).hasSize(1);
+    MergeRequest.Routed r = ctx.merges.get(0);
+    assertThat(r.componentNames()).containsExactlyInAnyOrder(p0.name(), p1.name(), b0.name(),
+        b1.name());
+    List<MergeRequest.Route> routes = r.routes();
+    assertThat(routes).hasSize(3);
+    assertThat(routes.get(0).outputLevel()).isEqualTo(TreeLayout.code(2, 1)); // A: append
+    assertThat(routes.get(0).dropAntimatter()).isFalse();
+    assertThat(routes.get(1).outputLevel()).isEqualTo(TreeLayout.code(2, 0)); // B: merge
+    assertThat(routes.get(1).targetFileSize()).isEqualTo(C / ((T + 1) / 2));
+    assertThat(routes.get(1).dropAntimatter()).isTrue();
+    assertThat(Arrays.compareUnsigned(routes.get(1).fromKey(), key(200))).isPositive();
+    assertThat(Arrays.compareUnsigned(routes.get(1).fromKey(), key(400))).isNotPositive();
+    assertThat(routes.get(2).outputLevel()).isEqualTo(TreeLayout.code(2, 3)); // C: append
+  }
+
+  @Test
+  void lsaNeverMergesIntoAnInternalLevel() {
+    TreeContext ctx = new TreeContext();
+    ctx.seq(1, 0, 0, 1000, C);
+    ctx.seq(2, 0, 100, 200, 900); // internal children, large but not full
+    ctx.seq(2, 1, 100, 200, 10);
+    ctx.seq(2, 0, 400, 500, 10);
+    ctx.seq(3, 0, 0, 1000, 10);
+    lsa().diskComponentAdded(ctx, false);
+    assertThat(ctx.merges).hasSize(1);
+    assertThat(ctx.merges.get(0).componentNames()).hasSize(1); // the parent's only
+    assertThat(ctx.merges.get(0).routes()).extracting(MergeRequest.Route::outputLevel)
+        .containsExactly(TreeLayout.code(2, 2), TreeLayout.code(2, 1));
+  }
+
+  @Test
+  void iamMergesAMixedLevelChildExactlyWhenItHoldsKSequences() {
+    TreeContext ctx = new TreeContext();
+    ctx.seq(1, 0, 0, 1000, C);
+    ctx.seq(2, 0, 100, 200, 10); // X: one sequence -> append
+    ComponentInfo y0 = ctx.seq(2, 0, 400, 500, 10); // Y: k = 2 sequences -> merge
+    ComponentInfo y1 = ctx.seq(2, 1, 400, 500, 10);
+    ctx.seq(3, 0, 0, 1000, 10);
+    iam(2, 2).diskComponentAdded(ctx, false);
+    MergeRequest.Routed r = ctx.merges.get(0);
+    assertThat(r.componentNames()).contains(y0.name(), y1.name()).hasSize(3);
+    assertThat(r.routes()).extracting(MergeRequest.Route::outputLevel)
+        .containsExactly(TreeLayout.code(2, 1), TreeLayout.code(2, 0));
+    assertThat(r.routes().get(1).dropAntimatter()).isFalse(); // level 3 holds older data
+  }
+
+  @Test
+  void iamAlwaysMergesBelowTheMixedLevelAndAppendsAboveIt() {
+    TreeContext ctx = new TreeContext();
+    ctx.seq(2, 0, 0, 1000, C); // full node in level 2 (m = 2), children in merging level 3
+    ComponentInfo child = ctx.seq(3, 0, 100, 200, 10);
+    iam(2, 2).diskComponentAdded(ctx, false);
+    assertThat(ctx.merges.get(0).componentNames()).contains(child.name());
+    assertThat(ctx.merges.get(0).routes().get(0).outputLevel()).isEqualTo(TreeLayout.code(3, 0));
+
+    TreeContext above = new TreeContext();
+    above.seq(1, 0, 0, 1000, C);
+    above.seq(2, 0, 100, 200, 10);
+    above.seq(2, 1, 100, 200, 10);
+    above.seq(2, 2, 100, 200, 10);
+    above.seq(3, 0, 0, 1000, 10);
+    iam(3, 1).diskComponentAdded(above, false); // level 2 is an appending level
+    assertThat(above.merges.get(0).routes().get(0).outputLevel())
+        .isEqualTo(TreeLayout.code(2, 3));
+  }
+
+  @Test
+  void iamWithMOneAndKOneKeepsOneSequencePerNodeLikeLeveling() {
+    TreeContext ctx = new TreeContext();
+    ctx.seq(0, 0, 0, 1000, 300); // a flushed memory component
+    ComponentInfo child = ctx.seq(1, 0, 100, 200, 10);
+    iam(1, 1).diskComponentAdded(ctx, false);
+    assertThat(ctx.merges.get(0).componentNames()).contains(child.name());
+    assertThat(ctx.merges.get(0).routes()).extracting(MergeRequest.Route::outputLevel)
+        .containsOnly(TreeLayout.code(1, 0));
+    TreeContext lsa = new TreeContext();
+    lsa.seq(0, 0, 0, 1000, 300);
+    lsa.seq(1, 0, 100, 200, 10);
+    lsa().diskComponentAdded(lsa, false);
+    assertThat(lsa.merges.get(0).routes()).extracting(MergeRequest.Route::outputLevel)
+        .containsOnly(TreeLayout.code(1, 1)); // m = n+1 appends
+  }
+
+  @Test
+  void aFullInternalChildIsFlushedBeforeItsParent() {
+    TreeContext ctx = new TreeContext();
+    ctx.seq(1, 0, 0, 1000, C); // full parent
+    ComponentInfo child = ctx.seq(2, 0, 100, 200, C); // full internal child
+    ctx.seq(3, 0, 150, 160, 10);
+    lsa().diskComponentAdded(ctx, false);
+    assertThat(ctx.merges).hasSize(1);
+    assertThat(ctx.merges.get(0).componentNames()).containsExactly(child.name());
+  }
+
+  @Test
+  void theCombineVictimHasTwoNeighboursAndTheFewestChildrenUnderThem() {
+    TreeContext ctx = new TreeContext();
+    int[] childrenUnder = {3, 1, 0, 0, 2, 5};
+    for (int i = 0; i < childrenUnder.length; i++) {
+      ctx.seq(1, 0, i * 100, i * 100 + 99, 10);
+      for (int c = 0; c < childrenUnder[i]; c++) {
+        ctx.seq(2, 0, i * 100 + c * 10, i * 100 + c * 10 + 5, 10);
+      }
+    }
+    AppendMergeTreePolicy p = lsa();
+    TreeLayout tree = ctx.tree();
+    // T_cn: node1 3+1+0=4, node2 1+0+0=1, node3 0+0+2=2, node4 0+2+5=7
+    assertThat(p.combineVictim(tree, 1).minKey()).isEqualTo(key(200));
+    p.diskComponentAdded(ctx, false); // 6 > t nodes in level 1: node 2 goes (no children: moves)
+    assertThat(ctx.moves.get(0).componentNames()).hasSize(1);
+    assertThat(ctx.moves.get(0).toLevels()).containsExactly(TreeLayout.code(2, 0));
+    assertThat(ctx.tree().nodes(1)).hasSizeLessThanOrEqualTo(T);
+  }
+
+  @Test
+  void aFullLeafLevelBecomesInternal() {
+    TreeContext ctx = new TreeContext();
+    for (int i = 0; i < T; i++) {
+      ctx.seq(1, 0, i * 100, i * 100 + 50, i == 0 ? C : 10);
+    }
+    AppendMergeTreePolicy p = lsa();
+    assertThat(p.leafLevel(ctx.tree())).isEqualTo(2);
+    p.diskComponentAdded(ctx, false);
+    assertThat(ctx.moves).hasSize(1); // the full node of the old leaf level moves down
+    assertThat(ctx.tree().nodes(2)).hasSize(1);
+  }
+
+  @Test
+  void writesWaitOnlyWhileAnOperationRunsAndFlushedRunsPileUp() {
+    TreeContext ctx = new TreeContext();
+    ctx.seq(1, 0, 0, 1000, C);
+    ctx.seq(2, 0, 0, 100, 10);
+    for (int i = 0; i < 8; i++) {
+      ctx.seq(0, 0, i, i + 1, 10);
+    }
+    AppendMergeTreePolicy p = lsa();
+    assertThat(p.isMergeLagging(ctx)).isFalse();
+    p.diskComponentAdded(ctx, false);
+    assertThat(ctx.merges).hasSize(1);
+    assertThat(p.isMergeLagging(ctx)).isTrue();
+    p.diskComponentAdded(ctx, false); // one operation at a time
+    assertThat(ctx.merges).hasSize(1);
+  }
+}
