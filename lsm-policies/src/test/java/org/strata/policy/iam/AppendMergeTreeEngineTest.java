@@ -108,7 +108,7 @@ class AppendMergeTreeEngineTest {
         String key = String.format("k%06d", k);
         assertThat(get(store, key)).as(key).isEqualTo(Optional.ofNullable(model.get(key)));
       }
-      assertStructure(store.runs(), Integer.parseInt(params(csv).get("fanout")));
+      assertStructure(store.runs(), policy, params(csv));
     }
     assertThat(StoreVerifier.verify(dir).faults()).isEmpty();
     try (LsmStore reopened = LsmStore.open(dir, null)) {
@@ -121,12 +121,66 @@ class AppendMergeTreeEngineTest {
     }
   }
 
-  /** Every run belongs to a tree level and slot; levels below the first hold few nodes. */
-  static void assertStructure(List<RunInfo> runs, int t) {
+  /**
+   * Spec C.1 items 1, 2, 4, 5 and 6 on the engine's final runs: nothing is left in level 0; the
+   * tree has levels below level 1; internal levels hold at most t^i nodes; LSA appends (some node
+   * holds several sequences) while IAM's mixed level keeps at most k and the levels below it one.
+   */
+  static void assertStructure(List<RunInfo> runs, String policy, Map<String, String> p) {
     TreeLayout tree = TreeLayout.of(runs);
     assertThat(tree.nodes(0)).as("flushed runs left after awaitMerges").isEmpty();
     for (RunInfo r : runs) {
       assertThat(r.level()).isGreaterThanOrEqualTo(TreeLayout.SLOTS);
+    }
+    int t = Integer.parseInt(p.get("fanout"));
+    int n = tree.deepest();
+    assertThat(n).as("tree depth").isGreaterThanOrEqualTo(2);
+    long bound = 1;
+    for (int i = 1; i < n; i++) {
+      bound *= t;
+      assertThat(tree.nodes(i).size()).as("nodes in internal level " + i)
+          .isLessThanOrEqualTo((int) bound);
+    }
+    int most = 0;
+    for (int i = 1; i <= n; i++) {
+      for (TreeLayout.Node node : tree.nodes(i)) {
+        most = Math.max(most, node.sequenceCount());
+        if (policy.equals("iam") && p.containsKey("mixed-level")) {
+          int m = Integer.parseInt(p.get("mixed-level"));
+          int k = Integer.parseInt(p.get("max-sequences"));
+          if (i == m) {
+            assertThat(node.sequenceCount()).as("sequences in the mixed level").isLessThanOrEqualTo(k);
+          } else if (i > m) {
+            assertThat(node.sequenceCount()).as("sequences in merging level " + i).isEqualTo(1);
+          }
+        }
+      }
+    }
+    if (policy.equals("lsa")) {
+      assertThat(most).as("most sequences in one node").isGreaterThan(1);
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void aSequentialLoadWritesEveryRecordOnceBeyondTheLog() throws Exception {
+    for (String policy : List.of("lsa", "iam")) {
+      Map<String, String> p = params(policy.equals("lsa") ? "fanout=3,node-size=16384"
+          : "fanout=3,node-size=16384,mixed-level=1,max-sequences=2");
+      Path dir = tmp.resolve("seq-" + policy);
+      try (LsmStore store = LsmStore.open(dir, config(policy, p))) {
+        for (int i = 0; i < 20_000; i++) {
+          store.put(String.format("k%07d", i).getBytes(StandardCharsets.UTF_8),
+              ("value-" + i + "-".repeat(40)).getBytes(StandardCharsets.UTF_8));
+        }
+        store.flush();
+        store.awaitMerges();
+        assertThat(store.stats().flushes()).as(policy + " flushes").isGreaterThan(20);
+        assertThat(store.stats().bytesMerged()).as(policy + " bytes merged").isZero();
+        assertThat(TreeLayout.of(store.runs()).deepest()).as(policy + " depth")
+            .isGreaterThanOrEqualTo(3);
+        assertThat(get(store, "k0012345")).isPresent();
+      }
+      assertThat(StoreVerifier.verify(dir).faults()).isEmpty();
     }
   }
 
