@@ -68,7 +68,7 @@ class FactoryErrorsTest {
   @Test
   void policiesThatNeedPartitionedRunsAreRefusedAtCreationAndTheRestAccepted() {
     for (String name : Plugins.policyFactories().keySet()) {
-      if (name.equals("partitioned-leveling") || name.equals("triad-disk")) {
+      if (java.util.Set.of("partitioned-leveling", "triad-disk", "lsa", "iam").contains(name)) {
         assertThatThrownBy(() -> factory.createMergePolicy(Map.of("policy", name), null))
             .isInstanceOf(InvalidConfigurationException.class)
             .hasMessageContaining("'" + name + "' cannot run on Hyracks components");

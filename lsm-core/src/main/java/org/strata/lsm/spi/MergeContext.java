@@ -28,7 +28,7 @@ public interface MergeContext {
      * {@link #scheduleRoutedMerge} and {@link #moveComponents}: merges whose output goes to
      * several runs, and metadata-only moves of files between runs (the engine only).
      */
-    ROUTED_MERGES("routed merges and moves");
+    ROUTED_MERGES("routed merges");
 
     private final String description;
 
