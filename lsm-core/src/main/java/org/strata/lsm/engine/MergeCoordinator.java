@@ -139,6 +139,29 @@ final class MergeCoordinator implements MergeOperation.Host {
     }
   }
 
+  /**
+   * The policy's cut keys for the next flush ({@link MergePolicy#flushCutKeys}); none if the
+   * index is closing or the policy fails (logged), so a flush never fails for it.
+   */
+  List<byte[]> flushCutKeys() {
+    synchronized (policyLock) {
+      try {
+        List<byte[]> keys = policy.flushCutKeys(context);
+        for (int i = 1; i < keys.size(); i++) {
+          if (java.util.Arrays.compareUnsigned(keys.get(i - 1), keys.get(i)) >= 0) {
+            log.error("the merge policy of {} gave flush cut keys out of order; the flush"
+                + " writes one file", name);
+            return List.of();
+          }
+        }
+        return keys;
+      } catch (RuntimeException e) {
+        log.error("the merge policy of {} failed to give flush cut keys", name, e);
+        return List.of();
+      }
+    }
+  }
+
   /** {@link #afterComponentChange} for background threads: a policy failure is logged. */
   void policyAfter(String event) {
     try {

@@ -195,17 +195,17 @@ final class VersionSet {
 
   private Version applyFlush(VersionEdit edit) {
     MemoryComponent mc = edit.flushed();
-    DiskComponent dc = edit.outputs().get(0);
+    List<DiskComponent> dcs = edit.outputs(); // one file, or several cut by the policy
     List<MemoryComponent> mem = new ArrayList<>(current.memory);
     mem.remove(mc);
     List<Run> runs = new ArrayList<>(current.runs.size() + 1);
-    Run flushed = new Run(nextRunId++, 0, List.of(dc));
+    Run flushed = new Run(nextRunId++, 0, dcs);
     runs.add(flushed);
     runs.addAll(current.runs);
     runList = runList.addNewest(flushed.info(false));
     becomingDurableMinLsn = Math.min(becomingDurableMinLsn, mc.minLsn());
     flushedLsn = Math.max(flushedLsn, mc.maxLsn());
-    stats.flushed(mc.userBytes(), dc.sizeBytes());
+    stats.flushed(mc.userBytes(), edit.outputBytes());
     return new Version(mem, runs);
   }
 

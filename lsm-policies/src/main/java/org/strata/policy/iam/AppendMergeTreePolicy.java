@@ -117,6 +117,23 @@ public final class AppendMergeTreePolicy implements MergePolicy {
     return running && flushed >= l0Stop;
   }
 
+  /**
+   * The boundaries of the routes into level 1 (as a node flush of the memory component would
+   * route it), so that each flushed file lies in one level-1 node's route and can join it by a
+   * move (spec A.6: the memory component is flushed straight into the level-1 nodes).
+   */
+  @Override
+  public List<byte[]> flushCutKeys(MergeContext index) {
+    TreeLayout tree = TreeLayout.of(index.runs());
+    List<TreeLayout.Node> level1 = tree.nodes(1);
+    int n = leafLevel(tree);
+    List<byte[]> cuts = new ArrayList<>();
+    for (int j = 1; j < level1.size(); j++) {
+      cuts.add(boundary(tree, level1.get(j - 1), level1.get(j), 1 == n));
+    }
+    return cuts;
+  }
+
   /** What to do next: a move ({@code routes == null}) or a routed merge. */
   record Step(String kind, List<ComponentInfo> inputs, List<MergeRequest.Route> routes,
       List<Integer> moveLevels) {}
@@ -206,7 +223,47 @@ public final class AppendMergeTreePolicy implements MergePolicy {
     if (1 < n && anyFull(children)) {
       return null;
     }
+    Step appends = appendByMoves(tree, flushed.get(flushed.size() - 1), n);
+    if (appends != null) {
+      return appends;
+    }
     return route(tree, inputs, children, n, "flush");
+  }
+
+  /**
+   * The oldest flushed run appended to level 1 by moves: each of its files (cut by {@link
+   * #flushCutKeys}) lies in the route of one level-1 node and becomes that node's newest sequence;
+   * null if a file spans two routes or goes to a node the rule merges with.
+   */
+  private Step appendByMoves(TreeLayout tree, TreeLayout.Node oldest, int n) {
+    List<TreeLayout.Node> level1 = tree.nodes(1);
+    if (level1.isEmpty()) {
+      return null;
+    }
+    List<Integer> levels = new ArrayList<>();
+    for (ComponentInfo f : oldest.sequences()) {
+      int at = -1;
+      for (int j = 0; j < level1.size(); j++) {
+        byte[] from = j == 0 ? null : boundary(tree, level1.get(j - 1), level1.get(j), 1 == n);
+        byte[] to = j + 1 < level1.size()
+            ? boundary(tree, level1.get(j), level1.get(j + 1), 1 == n) : null;
+        boolean startsIn = from == null || Arrays.compareUnsigned(f.minKey(), from) >= 0;
+        boolean endsIn = to == null || Arrays.compareUnsigned(f.maxKey(), to) < 0;
+        if (startsIn && endsIn) {
+          at = j;
+          break;
+        }
+      }
+      if (at < 0) {
+        return null;
+      }
+      TreeLayout.Node c = level1.get(at);
+      if (rule.decide(tree, c, n, full(c)) != ChildRule.Action.APPEND) {
+        return null;
+      }
+      levels.add(TreeLayout.code(1, c.topSlot() + 1));
+    }
+    return new Step("append", oldest.sequences(), null, levels);
   }
 
   /** The node flush of {@code p} (also a combine): a move, a routed merge, or null if blocked. */
@@ -302,11 +359,7 @@ public final class AppendMergeTreePolicy implements MergePolicy {
   }
 
   private static long prefix(byte[] k) {
-    long v = 0;
-    for (int i = 0; i < 8; i++) {
-      v = (v << 8) | (i < k.length ? (k[i] & 0xff) : 0);
-    }
-    return v;
+    return TreeLayout.prefix(k);
   }
 
   static long pow(int t, int i) {

@@ -19,9 +19,10 @@ import org.strata.lsm.spi.RunInfo;
  * Flushed memory components form runs of level 0 (tree level 0, the memory component's node).
  *
  * <p>Nodes are not recorded anywhere: the nodes of a tree level are the groups of its components
- * whose key ranges overlap (transitively). A node's range is the union of its sequences' ranges,
- * so a node that has flushed all its data is gone rather than kept empty with its range (see
- * docs/policies.md).
+ * whose key ranges overlap (transitively), a group without a sequence in slot 0 joining its
+ * nearer neighbour (it is a part appended into the gap beside a node). A node's range is the
+ * union of its sequences' ranges, so a node that has flushed all its data is gone rather than
+ * kept empty with its range (see docs/policies.md).
  */
 public final class TreeLayout {
   /** Sequence slots per tree level; a node holds at most this many sequences. */
@@ -54,9 +55,12 @@ public final class TreeLayout {
       return slots.get(0);
     }
 
-    /** Number of sequences. */
+    /**
+     * Number of sequences: occupied slots (a part appended beside the node may share a slot with
+     * another part of the same append).
+     */
     public int sequenceCount() {
-      return sequences.size();
+      return (int) slots.stream().distinct().count();
     }
 
     /** Whether its key range overlaps {@code [lo, hi]}. */
@@ -174,7 +178,59 @@ public final class TreeLayout {
     if (!members.isEmpty()) {
       nodes.add(node(level, members, cs, slots));
     }
-    return nodes;
+    return attachOrphans(level, nodes);
+  }
+
+  /**
+   * Every real node holds a sequence in slot 0 (moves keep slots, merges and splits write slot 0,
+   * appends go above the top slot). A group of files without one is a part appended to a node
+   * whose range it extended into a gap without overlapping the node's files yet: it joins the
+   * nearer neighbouring node (by the first eight key bytes).
+   */
+  private static List<Node> attachOrphans(int level, List<Node> groups) {
+    List<Node> out = new ArrayList<>(groups);
+    boolean changed = true;
+    while (changed && out.size() > 1) {
+      changed = false;
+      for (int i = 0; i < out.size(); i++) {
+        Node g = out.get(i);
+        if (g.slots().contains(0)) {
+          continue;
+        }
+        Node left = i > 0 ? out.get(i - 1) : null;
+        Node right = i + 1 < out.size() ? out.get(i + 1) : null;
+        boolean toLeft = right == null || left != null
+            && Long.compareUnsigned(prefix(g.minKey()) - prefix(left.maxKey()),
+                prefix(right.minKey()) - prefix(g.maxKey())) <= 0;
+        int j = toLeft ? i - 1 : i + 1;
+        out.set(Math.min(i, j), join(level, out.get(Math.min(i, j)), out.get(Math.max(i, j))));
+        out.remove(Math.max(i, j));
+        changed = true;
+        break;
+      }
+    }
+    return out;
+  }
+
+  private static Node join(int level, Node a, Node b) {
+    List<ComponentInfo> cs = new ArrayList<>(a.sequences());
+    cs.addAll(b.sequences());
+    List<Integer> sl = new ArrayList<>(a.slots());
+    sl.addAll(b.slots());
+    List<Integer> members = new ArrayList<>();
+    for (int i = 0; i < cs.size(); i++) {
+      members.add(i);
+    }
+    return node(level, members, cs, sl);
+  }
+
+  /** The first eight bytes of a key as an unsigned big-endian number. */
+  static long prefix(byte[] k) {
+    long v = 0;
+    for (int i = 0; i < 8; i++) {
+      v = (v << 8) | (i < k.length ? (k[i] & 0xff) : 0);
+    }
+    return v;
   }
 
   private static Node node(int level, List<Integer> members, List<ComponentInfo> cs,

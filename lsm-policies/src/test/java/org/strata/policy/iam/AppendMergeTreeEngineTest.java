@@ -161,6 +161,37 @@ class AppendMergeTreeEngineTest {
     }
   }
 
+  /**
+   * The memory component is flushed straight into the level-1 nodes: the engine cuts the flush at
+   * the nodes' routes ({@code MergePolicy.flushCutKeys}) and each file joins its node as the
+   * newest sequence by a move, so appending to level 1 rewrites nothing.
+   */
+  @org.junit.jupiter.api.Test
+  void aFlushIsCutAtTheLevelOneNodesAndAppendedByMoves() throws Exception {
+    Path dir = tmp.resolve("cut");
+    StoreConfig cfg = config("lsa", params("fanout=10,node-size=1MB"))
+        .withMemoryComponent(MemoryComponentConfig.of(256 * 1024, 2)); // one flush per range
+    try (LsmStore store = LsmStore.open(dir, cfg)) {
+      for (int[] range : new int[][] {{0, 100}, {500, 600}, {50, 550}}) {
+        for (int i = range[0]; i < range[1]; i++) {
+          store.put(String.format("k%06d", i).getBytes(StandardCharsets.UTF_8),
+              ("flush-" + range[0]).getBytes(StandardCharsets.UTF_8));
+        }
+        store.flush();
+        store.awaitMerges();
+      }
+      TreeLayout tree = TreeLayout.of(store.runs());
+      assertThat(tree.nodes(0)).isEmpty();
+      assertThat(tree.nodes(1)).hasSize(2);
+      assertThat(tree.nodes(1)).allSatisfy(n -> assertThat(n.sequenceCount()).isEqualTo(2));
+      assertThat(store.stats().bytesMerged()).as("bytes merged").isZero();
+      assertThat(get(store, "k000060")).contains("flush-50");
+      assertThat(get(store, "k000020")).contains("flush-0");
+      assertThat(get(store, "k000580")).contains("flush-500");
+    }
+    assertThat(StoreVerifier.verify(dir).faults()).isEmpty();
+  }
+
   @org.junit.jupiter.api.Test
   void aSequentialLoadWritesEveryRecordOnceBeyondTheLog() throws Exception {
     for (String policy : List.of("lsa", "iam")) {

@@ -147,11 +147,51 @@ class AppendMergeTreePolicyTest {
     assertThat(ctx.merges.get(0).routes()).extracting(MergeRequest.Route::outputLevel)
         .containsOnly(TreeLayout.code(1, 0));
     TreeContext lsa = new TreeContext();
-    lsa.seq(0, 0, 0, 1000, 300);
+    ComponentInfo flushed = lsa.seq(0, 0, 0, 1000, 300);
     lsa.seq(1, 0, 100, 200, 10);
     lsa().diskComponentAdded(lsa, false);
-    assertThat(lsa.merges.get(0).routes()).extracting(MergeRequest.Route::outputLevel)
-        .containsOnly(TreeLayout.code(1, 1)); // m = n+1 appends
+    // m = n+1 appends: the flushed file lies in the one level-1 node's route and joins it as its
+    // newest sequence by a move, rewriting nothing
+    assertThat(lsa.merges).isEmpty();
+    assertThat(lsa.moves.get(0).componentNames()).containsExactly(flushed.name());
+    assertThat(lsa.moves.get(0).toLevels()).containsExactly(TreeLayout.code(1, 1));
+  }
+
+  @Test
+  void flushesAreCutAtTheLevelOneRoutesAndEachFileMovesIntoItsNode() {
+    TreeContext ctx = new TreeContext();
+    ctx.seq(1, 0, 100, 200, 10);
+    ctx.seq(1, 0, 400, 500, 10);
+    ctx.seq(1, 1, 400, 500, 10);
+    ctx.seq(2, 0, 0, 1000, 10);
+    AppendMergeTreePolicy p = lsa();
+    List<byte[]> cuts = p.flushCutKeys(ctx);
+    assertThat(cuts).hasSize(1);
+    assertThat(Arrays.compareUnsigned(cuts.get(0), key(200))).isPositive();
+    assertThat(Arrays.compareUnsigned(cuts.get(0), key(400))).isNotPositive();
+    // a flush cut there: two files of one level-0 run
+    TreeContext cut = new TreeContext();
+    cut.seq(1, 0, 100, 200, 10);
+    cut.seq(1, 0, 400, 500, 10);
+    cut.seq(1, 1, 400, 500, 10);
+    cut.seq(2, 0, 0, 1000, 10);
+    ComponentInfo a = new ComponentInfo("a", 1, 1, 50, 1, 1, key(0), key(250));
+    ComponentInfo b = new ComponentInfo("b", 1, 1, 50, 1, 1, key(450), key(900));
+    cut.list = cut.list.addNewest(new org.strata.lsm.spi.RunInfo(999, 0, List.of(a, b), false));
+    p.diskComponentAdded(cut, false);
+    assertThat(cut.merges).isEmpty();
+    assertThat(cut.moves.get(0).componentNames()).containsExactly("a", "b");
+    assertThat(cut.moves.get(0).toLevels())
+        .containsExactly(TreeLayout.code(1, 1), TreeLayout.code(1, 2));
+    // a file across the cut cannot be moved: the flushed run is merged and routed instead
+    TreeContext across = new TreeContext();
+    across.seq(1, 0, 100, 200, 10);
+    across.seq(1, 0, 400, 500, 10);
+    across.seq(2, 0, 0, 1000, 10);
+    across.seq(0, 0, 0, 900, 50);
+    p.diskComponentAdded(across, false);
+    assertThat(across.moves).isEmpty();
+    assertThat(across.merges).hasSize(1);
   }
 
   @Test
