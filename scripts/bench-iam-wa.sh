@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Write amplification of the LSA- and IAM-trees against LevelDB-style partitioned leveling on a
+# hash load (unique keys in random order, 1 KB values), at a scale s of the paper's "100 GB"
+# experiment (Gong et al., ICPP 2019; spec D.4): node size and memory component C_t = 128MB*s,
+# data 100GB*s, cache M = 16GB*s, t = 10; the baseline's files are 64MB*s and its level 1
+# 640MB*s. Prints, per configuration, the engine's write amplification (flush + merge bytes over
+# user bytes; the log is not counted) and the bytes written into each level over user bytes,
+# read from the store's LOG (flush = the memory component's flush, which for lsa/iam is cut at the
+# level-1 nodes and so is the paper's level-1 write; Li = bytes merges wrote into level i, tree
+# level i for lsa/iam). Moves write nothing and appear nowhere.
+#
+# Usage: scripts/bench-iam-wa.sh   (after ./mvnw -B -ntp package -DskipTests)
+# Scale: RECORDS=100000 NODE=128KB CACHE=16MB FILE=64KB LEVEL1=640KB (the defaults: s = 1/1024)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RECORDS=${RECORDS:-100000}
+NODE=${NODE:-128KB}
+CACHE=${CACHE:-16MB}
+HALF_CACHE=${HALF_CACHE:-8MB}
+FILE=${FILE:-64KB}
+LEVEL1=${LEVEL1:-640KB}
+ORDER=${ORDER:-random}
+WORK=${WORK:-target/bench-iam-wa}
+rm -rf "$WORK"
+mkdir -p "$WORK"
+
+run() { # name, policy, parameters (JSON object body)
+  local name=$1 policy=$2 params=$3
+  cat > "$WORK/$name.json" <<JSON
+{"merge-policy": {"name": "$policy", "parameters": {$params}},
+ "memory-component": {"size": "$NODE", "count": 2}}
+JSON
+  bin/strata load --dir "$WORK/$name" --config "$WORK/$name.json" --records "$RECORDS" \
+    --record-size 1000 --key-order "$ORDER" --seed 1 --durability none --batch-size 50 \
+    --json > "$WORK/$name.load.json"
+  local user wa
+  user=$(bin/strata stats --dir "$WORK/$name" --json | sed 's/.*"userBytesFlushed":\([0-9]*\).*/\1/')
+  wa=$(sed 's/.*"writeAmplification":\([0-9.]*\).*/\1/' "$WORK/$name.load.json")
+  awk -v name="$name" -v user="$user" -v wa="$wa" -v tree="$([[ $policy == lsa || $policy == iam ]] && echo 1 || echo 0)" '
+    /flush finished/ { for (i = 1; i <= NF; i++) if ($i == "bytes") b["flush"] += $(i - 1) }
+    /merge finished/ {
+      for (i = 1; i <= NF; i++) { if ($i == "bytes,") bytes = $(i - 1); if ($i == "level") lv = $(i + 1) }
+      if (tree) lv = int(lv / 64); b["L" lv] += bytes }
+    END {
+      line = sprintf("%-22s WA %.2f  ", name, wa)
+      n = asorti(b, keys)
+      for (k = 1; k <= n; k++) line = line sprintf("%s %.2f  ", keys[k], b[keys[k]] / user)
+      print line }' "$WORK/$name/LOG"
+}
+
+run lsa lsa "\"node-size\": \"$NODE\", \"fanout\": \"10\""
+run iam-auto-M iam "\"node-size\": \"$NODE\", \"fanout\": \"10\", \"cache-size\": \"$CACHE\""
+run iam-auto-half-M iam "\"node-size\": \"$NODE\", \"fanout\": \"10\", \"cache-size\": \"$CACHE\", \"cache-share\": \"0.5\""
+for k in 1 2 3; do
+  run "iam-m3-k$k" iam "\"node-size\": \"$NODE\", \"fanout\": \"10\", \"mixed-level\": \"3\", \"max-sequences\": \"$k\""
+done
+run partitioned-leveling partitioned-leveling "\"file-size\": \"$FILE\", \"level1-size\": \"$LEVEL1\", \"size-ratio\": \"10\""
