@@ -43,8 +43,8 @@ JSON
       if (tree) lv = int(lv / 64); b["L" lv] += bytes }
     END {
       line = sprintf("%-22s WA %.2f  ", name, wa)
-      n = asorti(b, keys)
-      for (k = 1; k <= n; k++) line = line sprintf("%s %.2f  ", keys[k], b[keys[k]] / user)
+      if ("flush" in b) line = line sprintf("flush %.2f  ", b["flush"] / user)
+      for (l = 0; l < 64; l++) if (("L" l) in b) line = line sprintf("L%d %.2f  ", l, b["L" l] / user)
       print line }' "$WORK/$name/LOG"
 }
 
