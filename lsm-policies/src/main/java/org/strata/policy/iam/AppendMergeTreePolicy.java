@@ -2,7 +2,9 @@ package org.strata.policy.iam;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
@@ -50,6 +52,12 @@ public final class AppendMergeTreePolicy implements MergePolicy {
   private final long leafNodeBytes;
   private final int l0Stop;
   private final ChildRule rule;
+  /**
+   * Per tree level, the key ranges of nodes that flushed their data, kept as empty nodes as in
+   * the paper (a flushed parent keeps its range). In memory only: after a restart they are
+   * forgotten and their ranges go to the neighbours.
+   */
+  private final Map<Integer, List<byte[][]>> kept = new HashMap<>();
 
   /**
    * @param t fan-out, at least 2
@@ -91,9 +99,19 @@ public final class AppendMergeTreePolicy implements MergePolicy {
           return; // one operation at a time
         }
       }
-      Step next = next(TreeLayout.of(runs));
+      Step next = next(TreeLayout.of(runs, kept));
       if (next == null) {
         return;
+      }
+      if (next.node != null && next.node.level() >= 1) {
+        forget(next.node);
+        if (next.kind.equals("flush")) { // the flushed node keeps its range
+          kept.computeIfAbsent(next.node.level(), l -> new ArrayList<>())
+              .add(new byte[][] {next.node.minKey(), next.node.maxKey()});
+        }
+      }
+      if (next.inputs.isEmpty()) {
+        continue; // an empty node combined away: nothing to write
       }
       if (next.routes == null) {
         if (!index.moveComponents(next.inputs, next.moveLevels)) {
@@ -124,7 +142,7 @@ public final class AppendMergeTreePolicy implements MergePolicy {
    */
   @Override
   public List<byte[]> flushCutKeys(MergeContext index) {
-    TreeLayout tree = TreeLayout.of(index.runs());
+    TreeLayout tree = tree(index);
     List<TreeLayout.Node> level1 = tree.nodes(1);
     int n = leafLevel(tree);
     List<byte[]> cuts = new ArrayList<>();
@@ -134,9 +152,30 @@ public final class AppendMergeTreePolicy implements MergePolicy {
     return cuts;
   }
 
-  /** What to do next: a move ({@code routes == null}) or a routed merge. */
+  /** Drops the kept ranges that overlap {@code node} in its level. */
+  private void forget(TreeLayout.Node node) {
+    List<byte[][]> ranges = kept.get(node.level());
+    if (ranges != null) {
+      ranges.removeIf(r -> node.overlaps(r[0], r[1]));
+    }
+  }
+
+  /** The tree as the policy sees it: the run list and the kept ranges of flushed nodes. */
+  TreeLayout tree(MergeContext index) {
+    return TreeLayout.of(index.runs(), kept);
+  }
+
+  /**
+   * What to do next: a move ({@code routes == null}) or a routed merge; {@code node} is the node
+   * of level 1 or more it flushes, splits, combines or moves (null for flushed runs).
+   */
   record Step(String kind, List<ComponentInfo> inputs, List<MergeRequest.Route> routes,
-      List<Integer> moveLevels) {}
+      List<Integer> moveLevels, TreeLayout.Node node) {
+    Step(String kind, List<ComponentInfo> inputs, List<MergeRequest.Route> routes,
+        List<Integer> moveLevels) {
+      this(kind, inputs, routes, moveLevels, null);
+    }
+  }
 
   /** The leaf level {@code n} of {@code tree}. */
   int leafLevel(TreeLayout tree) {
@@ -269,18 +308,22 @@ public final class AppendMergeTreePolicy implements MergePolicy {
   /** The node flush of {@code p} (also a combine): a move, a routed merge, or null if blocked. */
   private Step flush(TreeLayout tree, TreeLayout.Node p, int n, String kind) {
     int i = p.level();
+    if (p.sequences().isEmpty()) {
+      return new Step(kind, List.of(), null, null, p); // an empty node: forgetting it is all
+    }
     List<TreeLayout.Node> children = tree.overlapping(i + 1, p.minKey(), p.maxKey());
     if (children.isEmpty()) {
       List<Integer> levels = new ArrayList<>();
       for (int s : p.slots()) {
         levels.add(TreeLayout.code(i + 1, s));
       }
-      return new Step("move", p.sequences(), null, levels);
+      return new Step("move", p.sequences(), null, levels, p);
     }
     if (i + 1 < n && anyFull(children)) {
       return null; // the full child goes first
     }
-    return route(tree, p.sequences(), children, n, kind);
+    Step s = route(tree, p.sequences(), children, n, kind);
+    return new Step(kind, s.inputs(), s.routes(), null, p);
   }
 
   private boolean anyFull(List<TreeLayout.Node> nodes) {
@@ -321,7 +364,7 @@ public final class AppendMergeTreePolicy implements MergePolicy {
     int level = TreeLayout.code(p.level(), 0);
     return new Step("split", p.sequences(), List.of(
         new MergeRequest.Route(new byte[0], level, Long.MAX_VALUE, false),
-        new MergeRequest.Route(cut, level, Long.MAX_VALUE, false)), null);
+        new MergeRequest.Route(cut, level, Long.MAX_VALUE, false)), null, p);
   }
 
   /**

@@ -3,6 +3,7 @@ package org.strata.policy.iam;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.RunInfo;
 
@@ -50,9 +51,9 @@ public final class TreeLayout {
       return b;
     }
 
-    /** The highest occupied slot. */
+    /** The highest occupied slot; −1 for an empty node. */
     public int topSlot() {
-      return slots.get(0);
+      return slots.isEmpty() ? -1 : slots.get(0);
     }
 
     /**
@@ -94,6 +95,77 @@ public final class TreeLayout {
 
   /** The tree the run list holds. Runs of level 0 form one node per run, newest first. */
   public static TreeLayout of(List<RunInfo> runs) {
+    return of(runs, Map.of());
+  }
+
+  /**
+   * The tree the run list holds, with the key ranges of nodes that flushed their data and are
+   * kept (by the policy, in memory) as in the paper: a kept range that overlaps one node widens
+   * it (unless it would then overlap a neighbour), one that overlaps none is an empty node, one
+   * that overlaps several is passed over.
+   *
+   * @param kept per tree level, {@code {minKey, maxKey}} of kept node ranges
+   */
+  public static TreeLayout of(List<RunInfo> runs, Map<Integer, List<byte[][]>> kept) {
+    TreeLayout t = files(runs);
+    for (Map.Entry<Integer, List<byte[][]>> e : kept.entrySet()) {
+      int level = e.getKey();
+      if (level < 1) {
+        continue;
+      }
+      while (t.levels.size() <= level) {
+        t.levels.add(new ArrayList<>());
+      }
+      List<Node> nodes = new ArrayList<>(t.levels.get(level));
+      for (byte[][] r : e.getValue()) {
+        List<Integer> hit = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+          if (nodes.get(i).overlaps(r[0], r[1])) {
+            hit.add(i);
+          }
+        }
+        if (hit.size() > 1) {
+          continue;
+        }
+        int at = 0;
+        while (at < nodes.size() && Arrays.compareUnsigned(nodes.get(at).minKey(), r[0]) < 0) {
+          at++;
+        }
+        Node wide;
+        int replace = -1;
+        if (hit.isEmpty()) {
+          wide = new Node(level, r[0], r[1], List.of(), List.of());
+        } else {
+          replace = hit.get(0);
+          Node n = nodes.get(replace);
+          byte[] lo = Arrays.compareUnsigned(r[0], n.minKey()) < 0 ? r[0] : n.minKey();
+          byte[] hi = Arrays.compareUnsigned(r[1], n.maxKey()) > 0 ? r[1] : n.maxKey();
+          wide = new Node(level, lo, hi, n.sequences(), n.slots());
+        }
+        boolean clash = false;
+        for (int i = 0; i < nodes.size(); i++) {
+          if (i != replace && nodes.get(i).overlaps(wide.minKey(), wide.maxKey())) {
+            clash = true;
+          }
+        }
+        if (clash) {
+          continue;
+        }
+        if (replace >= 0) {
+          nodes.set(replace, wide);
+        } else {
+          nodes.add(at, wide);
+        }
+      }
+      t.levels.set(level, nodes);
+    }
+    while (t.levels.size() > 1 && t.levels.get(t.levels.size() - 1).isEmpty()) {
+      t.levels.remove(t.levels.size() - 1);
+    }
+    return t;
+  }
+
+  private static TreeLayout files(List<RunInfo> runs) {
     List<List<ComponentInfo>> byLevel = new ArrayList<>();
     List<List<Integer>> slotsByLevel = new ArrayList<>();
     List<Node> level0 = new ArrayList<>();
@@ -114,9 +186,9 @@ public final class TreeLayout {
       }
     }
     List<List<Node>> levels = new ArrayList<>();
-    levels.add(level0);
+    levels.add(new ArrayList<>(level0));
     for (int tl = 1; tl < byLevel.size(); tl++) {
-      levels.add(group(tl, byLevel.get(tl), slotsByLevel.get(tl)));
+      levels.add(new ArrayList<>(group(tl, byLevel.get(tl), slotsByLevel.get(tl))));
     }
     while (levels.size() > 1 && levels.get(levels.size() - 1).isEmpty()) {
       levels.remove(levels.size() - 1);
