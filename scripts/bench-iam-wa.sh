@@ -16,7 +16,6 @@ cd "$(dirname "$0")/.."
 RECORDS=${RECORDS:-100000}
 NODE=${NODE:-128KB}
 CACHE=${CACHE:-16MB}
-HALF_CACHE=${HALF_CACHE:-8MB}
 FILE=${FILE:-64KB}
 LEVEL1=${LEVEL1:-640KB}
 ORDER=${ORDER:-random}
@@ -34,7 +33,8 @@ JSON
     --record-size 1000 --key-order "$ORDER" --seed 1 --durability none --batch-size 50 \
     --json > "$WORK/$name.load.json"
   local user wa
-  user=$(bin/strata stats --dir "$WORK/$name" --json | sed 's/.*"userBytesFlushed":\([0-9]*\).*/\1/')
+  user=$(bin/strata stats --dir "$WORK/$name" --json | tr -d ' \n' \
+    | sed 's/.*"userBytesFlushed":\([0-9]*\).*/\1/')
   wa=$(sed 's/.*"writeAmplification":\([0-9.]*\).*/\1/' "$WORK/$name.load.json")
   awk -v name="$name" -v user="$user" -v wa="$wa" -v tree="$([[ $policy == lsa || $policy == iam ]] && echo 1 || echo 0)" '
     /flush finished/ { for (i = 1; i <= NF; i++) if ($i == "bytes") b["flush"] += $(i - 1) }

@@ -40,6 +40,44 @@ class AppendMergeTreePolicyTest {
   }
 
   @Test
+  void aFlushedNodeKeepsItsRangeAsAnEmptyNodeUntilARestart() {
+    TreeContext ctx = new TreeContext();
+    ctx.seq(1, 0, 0, 1000, C);
+    ctx.seq(1, 0, 2000, 2100, 10);
+    ctx.seq(2, 0, 100, 200, 10);
+    ctx.seq(2, 0, 2000, 2050, 10);
+    AppendMergeTreePolicy policy = lsa();
+    policy.diskComponentAdded(ctx, false);
+    MergeRequest.Routed flush = ctx.merges.get(0);
+    ctx.list = ctx.list.apply(flush, List.of(new ComponentInfo("out", 1, 1, C, 10, 1, key(0),
+        key(1000))), () -> 500L); // the flush completes: the parent's data is in its child
+    List<TreeLayout.Node> level1 = policy.tree(ctx).nodes(1);
+    assertThat(level1).hasSize(2);
+    assertThat(level1.get(0).sequences()).isEmpty();
+    assertThat(level1.get(0).minKey()).isEqualTo(key(0));
+    assertThat(level1.get(0).maxKey()).isEqualTo(key(1000));
+    assertThat(policy.flushCutKeys(ctx)).hasSize(1); // the next flush is routed to it too
+    assertThat(ctx.tree().nodes(1)).hasSize(1); // a new policy (after a restart) forgets it
+  }
+
+  @Test
+  void keptRangesWidenOneNodeOrStandAloneButNeverOverlapTwo() {
+    TreeContext ctx = new TreeContext();
+    ctx.seq(1, 0, 100, 200, 10);
+    ctx.seq(1, 0, 400, 500, 10);
+    java.util.Map<Integer, List<byte[][]>> kept = java.util.Map.of(1, List.of(
+        new byte[][] {key(50), key(250)}, new byte[][] {key(600), key(700)},
+        new byte[][] {key(150), key(450)}));
+    List<TreeLayout.Node> nodes = TreeLayout.of(ctx.runs(), kept).nodes(1);
+    assertThat(nodes).hasSize(3);
+    assertThat(nodes.get(0).minKey()).isEqualTo(key(50));
+    assertThat(nodes.get(0).maxKey()).isEqualTo(key(250));
+    assertThat(nodes.get(1).minKey()).isEqualTo(key(400));
+    assertThat(nodes.get(2).sequences()).isEmpty();
+    assertThat(nodes.get(2).topSlot()).isEqualTo(-1);
+  }
+
+  @Test
   void aFullNodeWithoutChildrenMovesKeepingItsSequencesOrder() {
     TreeContext ctx = new TreeContext();
     ComponentInfo old = ctx.seq(1, 0, 0, 100, 500);
