@@ -11,6 +11,8 @@
 #
 # Usage: scripts/bench-iam-wa.sh   (after ./mvnw -B -ntp package -DskipTests)
 # Scale: RECORDS=100000 NODE=128KB CACHE=16MB FILE=64KB LEVEL1=640KB (the defaults: s = 1/1024)
+# CONFIGS: a subset of lsa iam-auto-M iam-auto-half-M iam-mM-kK partitioned-leveling; ORDER=sequential
+# for an ordered load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RECORDS=${RECORDS:-100000}
@@ -48,10 +50,17 @@ JSON
       print line }' "$WORK/$name/LOG"
 }
 
-run lsa lsa "\"node-size\": \"$NODE\", \"fanout\": \"10\""
-run iam-auto-M iam "\"node-size\": \"$NODE\", \"fanout\": \"10\", \"cache-size\": \"$CACHE\""
-run iam-auto-half-M iam "\"node-size\": \"$NODE\", \"fanout\": \"10\", \"cache-size\": \"$CACHE\", \"cache-share\": \"0.5\""
-for k in 1 2 3; do
-  run "iam-m3-k$k" iam "\"node-size\": \"$NODE\", \"fanout\": \"10\", \"mixed-level\": \"3\", \"max-sequences\": \"$k\""
+CONFIGS=${CONFIGS:-"lsa iam-auto-M iam-auto-half-M iam-m3-k1 iam-m3-k2 iam-m3-k3 partitioned-leveling"}
+TREE="\"node-size\": \"$NODE\", \"fanout\": \"10\""
+for c in $CONFIGS; do
+  case $c in
+    lsa) run lsa lsa "$TREE" ;;
+    iam-auto-M) run "$c" iam "$TREE, \"cache-size\": \"$CACHE\"" ;;
+    iam-auto-half-M) run "$c" iam "$TREE, \"cache-size\": \"$CACHE\", \"cache-share\": \"0.5\"" ;;
+    iam-m*-k*) m=${c#iam-m}; m=${m%%-*}; k=${c##*-k}
+      run "$c" iam "$TREE, \"mixed-level\": \"$m\", \"max-sequences\": \"$k\"" ;;
+    partitioned-leveling) run "$c" partitioned-leveling \
+      "\"file-size\": \"$FILE\", \"level1-size\": \"$LEVEL1\", \"size-ratio\": \"10\"" ;;
+    *) echo "unknown configuration $c" >&2; exit 2 ;;
+  esac
 done
-run partitioned-leveling partitioned-leveling "\"file-size\": \"$FILE\", \"level1-size\": \"$LEVEL1\", \"size-ratio\": \"10\""
