@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
@@ -43,6 +45,8 @@ import org.strata.lsm.spi.RunInfo;
  * l0-stop} flushed runs wait and an operation runs.
  */
 public final class AppendMergeTreePolicy implements MergePolicy {
+  private static final Logger LOG = LogManager.getLogger(AppendMergeTreePolicy.class);
+
   /** Bound on the moves done in one call; each move lowers a node by one level. */
   private static final int MAX_STEPS_PER_CALL = 10_000;
 
@@ -58,6 +62,8 @@ public final class AppendMergeTreePolicy implements MergePolicy {
    * forgotten and their ranges go to the neighbours.
    */
   private final Map<Integer, List<byte[][]>> kept = new HashMap<>();
+  /** The rule's shape as last logged (IAM's m and k change with the level sizes). */
+  private String shape = "";
 
   /**
    * @param t fan-out, at least 2
@@ -99,7 +105,13 @@ public final class AppendMergeTreePolicy implements MergePolicy {
           return; // one operation at a time
         }
       }
-      Step next = next(TreeLayout.of(runs, kept));
+      TreeLayout tree = TreeLayout.of(runs, kept);
+      String now = rule.describe(tree, leafLevel(tree)) + ", " + leafLevel(tree) + " levels";
+      if (!now.equals(shape)) {
+        shape = now;
+        LOG.info("append/merge tree: {}", now);
+      }
+      Step next = next(tree);
       if (next == null) {
         return;
       }
