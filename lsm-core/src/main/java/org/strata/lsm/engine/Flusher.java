@@ -2,6 +2,9 @@ package org.strata.lsm.engine;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.logging.log4j.Logger;
@@ -37,6 +40,11 @@ final class Flusher {
 
     /** A flush failed (its error is recorded). */
     void failed();
+
+    /** Keys at which the flush about to be written cuts its file (the policy's); none here. */
+    default List<byte[]> cutKeys() {
+      return List.of();
+    }
   }
 
   private final Path dir;
@@ -249,22 +257,83 @@ final class Flusher {
           dir);
       return;
     }
-    long fileNumber = versions.newFileNumber();
+    List<byte[]> cuts = listener.cutKeys();
     long componentId = versions.newComponentId();
     boolean installed = false;
     log.info("flush started: component id {} of {} ({} keys)", componentId, dir,
         mc.entryCount());
     try {
-      DiskComponent dc = write(mc, fileNumber, componentId);
+      List<DiskComponent> dcs = cuts.isEmpty()
+          ? List.of(write(mc, versions.newFileNumber(), componentId))
+          : writeCut(mc, componentId, cuts);
       installed = true; // from here the id is the component's, even if the manifest fails
-      Manifest manifest = versions.logAndApply(VersionEdit.flush(mc, dc));
+      Manifest manifest = versions.logAndApply(VersionEdit.flush(mc, dcs));
       listener.durable(manifest);
-      log.info("flush finished: component id {} of {}, {} bytes", componentId, dir,
-          dc.sizeBytes());
+      long bytes = 0;
+      for (DiskComponent dc : dcs) {
+        bytes += dc.sizeBytes();
+      }
+      log.info("flush finished: component id {} of {}, {} bytes", componentId, dir, bytes);
     } finally {
       if (!installed) {
         versions.returnComponentId(componentId); // keep component ids equal to flush ordinals
       }
+    }
+  }
+
+  /**
+   * Writes {@code mc} as files cut at {@code cuts} (ascending; a file per non-empty interval), all
+   * covering flush ordinal {@code componentId}; on failure none stays.
+   */
+  private List<DiskComponent> writeCut(MemoryComponent mc, long componentId, List<byte[]> cuts)
+      throws IOException {
+    List<ComponentFiles.Output> outs = new ArrayList<>();
+    ComponentFiles.Output out = null;
+    long fileNumber = -1;
+    try {
+      int next = 0; // the next cut not yet passed
+      try (EntryCursor c = mc.cursor(null, null)) {
+        while (c.next()) {
+          if (mc.isCarriedOut(c.key())) { // TRIAD-MEM: hot keys went to the next component
+            continue;
+          }
+          boolean crossed = false;
+          while (next < cuts.size() && Arrays.compareUnsigned(c.key(), cuts.get(next)) >= 0) {
+            next++;
+            crossed = true;
+          }
+          if (out != null && crossed) {
+            out.finish();
+            out = null;
+          }
+          if (out == null) {
+            fileNumber = versions.newFileNumber();
+            out = files.create(fileNumber, componentId, componentId, mc.maxLsn(), true);
+            outs.add(out);
+          }
+          out.add(c.key(), c.value());
+        }
+      }
+      if (out == null) { // an empty memory component still makes one (empty) file
+        fileNumber = versions.newFileNumber();
+        out = files.create(fileNumber, componentId, componentId, mc.maxLsn(), true);
+        outs.add(out);
+      }
+      out.finish();
+      List<DiskComponent> dcs = new ArrayList<>(outs.size());
+      for (ComponentFiles.Output o : outs) {
+        dcs.add(o.install());
+      }
+      return dcs;
+    } catch (IOException | RuntimeException e) {
+      for (ComponentFiles.Output o : outs) {
+        o.discard();
+      }
+      if (e instanceof IOException io) {
+        Path tmp = dir.resolve(ComponentFiles.fileName(fileNumber) + ".tmp");
+        throw new StorageException(tmp, "cannot write component file " + tmp + ": " + e, io);
+      }
+      throw (RuntimeException) e;
     }
   }
 

@@ -477,6 +477,11 @@ public final class LsmTree implements LsmStore {
     }
 
     @Override
+    public List<byte[]> cutKeys() {
+      return merges.flushCutKeys();
+    }
+
+    @Override
     public void failed() {
       if (group != null) {
         group.memberChanged();

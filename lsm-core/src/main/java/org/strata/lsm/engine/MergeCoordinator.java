@@ -139,6 +139,29 @@ final class MergeCoordinator implements MergeOperation.Host {
     }
   }
 
+  /**
+   * The policy's cut keys for the next flush ({@link MergePolicy#flushCutKeys}); none if the
+   * index is closing or the policy fails (logged), so a flush never fails for it.
+   */
+  List<byte[]> flushCutKeys() {
+    synchronized (policyLock) {
+      try {
+        List<byte[]> keys = policy.flushCutKeys(context);
+        for (int i = 1; i < keys.size(); i++) {
+          if (java.util.Arrays.compareUnsigned(keys.get(i - 1), keys.get(i)) >= 0) {
+            log.error("the merge policy of {} gave flush cut keys out of order; the flush"
+                + " writes one file", name);
+            return List.of();
+          }
+        }
+        return keys;
+      } catch (RuntimeException e) {
+        log.error("the merge policy of {} failed to give flush cut keys", name, e);
+        return List.of();
+      }
+    }
+  }
+
   /** {@link #afterComponentChange} for background threads: a policy failure is logged. */
   void policyAfter(String event) {
     try {
@@ -291,6 +314,36 @@ final class MergeCoordinator implements MergeOperation.Host {
     return true;
   }
 
+  /**
+   * Installs a metadata-only move at once (the manifest is written before it returns): refused if
+   * a component is gone or merging, or the move would overlap a file of a run it joins.
+   */
+  private boolean move(MergeRequest.Move request) {
+    lock.lock();
+    try {
+      RunList runList = versions.runList();
+      if (closing || runList.check(request).isPresent()) {
+        return false;
+      }
+      try {
+        long[] probeId = {Long.MIN_VALUE + 1}; // a dry run: ids that no run has
+        runList.apply(request, List.of(), () -> probeId[0]++);
+      } catch (IllegalStateException | IllegalArgumentException e) {
+        return false;
+      }
+    } finally {
+      lock.unlock();
+    }
+    try {
+      versions.logAndApply(VersionEdit.move(request));
+    } catch (IOException e) {
+      // Installed in memory; the manifest on disk still lists the files in their old runs, which
+      // holds the same data, so a crash now loses nothing.
+      log.error("cannot write the manifest of {} after a move", name, e);
+    }
+    return true;
+  }
+
   private boolean isClosing() {
     lock.lock();
     try {
@@ -321,6 +374,21 @@ final class MergeCoordinator implements MergeOperation.Host {
     public boolean scheduleComponentMerge(List<ComponentInfo> components, int outputLevel,
         long targetFileSize) {
       return schedule(MergeRequest.ofComponents(components, outputLevel, targetFileSize));
+    }
+
+    @Override
+    public boolean scheduleRoutedMerge(List<ComponentInfo> components,
+        List<MergeRequest.Route> routes) {
+      List<String> names = new ArrayList<>(components.size());
+      components.forEach(c -> names.add(c.name()));
+      return schedule(new MergeRequest.Routed(names, routes));
+    }
+
+    @Override
+    public boolean moveComponents(List<ComponentInfo> components, List<Integer> toLevels) {
+      List<String> names = new ArrayList<>(components.size());
+      components.forEach(c -> names.add(c.name()));
+      return move(new MergeRequest.Move(names, toLevels));
     }
 
     @Override

@@ -284,7 +284,13 @@ final class MergeOperation implements IoOperation {
     }
     long pages = 0;
     ComponentFiles.Output out = null;
-    try (MergingCursor cursor = new MergingCursor(sources, dropAntimatter)) {
+    // A routed merge cuts its output at the routes' keys (a new file per route) and sizes each
+    // route's files by the route's target; other merges have one route.
+    MergeRequest.Routed routed = request instanceof MergeRequest.Routed r ? r : null;
+    int route = 0;
+    long target = routed == null ? targetFileSize : routed.routes().get(0).targetFileSize();
+    // A routed merge drops anti-matter route by route (below), where the route allows it.
+    try (MergingCursor cursor = new MergingCursor(sources, dropAntimatter && routed == null)) {
       long entries = 0;
       while (cursor.next()) {
         checkpoint(); // a paused merge stops within one entry, so within one page
@@ -298,12 +304,28 @@ final class MergeOperation implements IoOperation {
           }
           pagesConsumed = consumed;
         }
+        if (routed != null) {
+          int at = routed.routeOf(cursor.key());
+          if (at != route) {
+            route = at;
+            target = routed.routes().get(at).targetFileSize();
+            if (out != null) {
+              out.finish();
+              pages += out.pageCount();
+              out = null;
+            }
+          }
+          if (cursor.value() == null && dropAntimatter
+              && routed.routes().get(route).dropAntimatter()) {
+            continue;
+          }
+        }
         if (out == null) {
           out = files.create(tree.newFileNumber(), minId, maxId, maxLsn, false);
           written.add(out);
         }
         out.add(cursor.key(), cursor.value());
-        if (out.bytesProduced() >= targetFileSize) {
+        if (out.bytesProduced() >= target) {
           out.finish();
           pages += out.pageCount();
           out = null;

@@ -41,9 +41,19 @@ record VersionEdit(MemoryComponent flushed, MergeRequest merge, List<DiskCompone
     return new VersionEdit(mc, null, List.of(), null);
   }
 
+  /** The flush of {@code mc} into {@code components}: one run, files in key order. */
+  static VersionEdit flush(MemoryComponent mc, List<DiskComponent> components) {
+    return new VersionEdit(mc, null, components, null);
+  }
+
   /** The completion of the merge {@code request} into {@code outputs}. */
   static VersionEdit merge(MergeRequest request, List<DiskComponent> outputs, MergeRecord record) {
     return new VersionEdit(null, request, outputs, record);
+  }
+
+  /** The metadata-only move {@code request}: no new component, its inputs change runs. */
+  static VersionEdit move(MergeRequest.Move request) {
+    return new VersionEdit(null, request, List.of(), null);
   }
 
   /** Bytes of the new components. */

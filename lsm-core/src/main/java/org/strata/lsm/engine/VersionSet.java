@@ -11,6 +11,7 @@ import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.io.FileIo;
 import org.strata.lsm.memory.MemoryComponent;
 import org.strata.lsm.spi.ComponentInfo;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.lsm.spi.RunList;
 
@@ -194,6 +195,7 @@ final class VersionSet {
 
   private Version applyFlush(VersionEdit edit) {
     MemoryComponent mc = edit.flushed();
+    List<DiskComponent> dcs = edit.outputs(); // one file, or several cut by the policy
     List<MemoryComponent> mem = new ArrayList<>(current.memory);
     mem.remove(mc);
     if (edit.outputs().isEmpty()) { // TRIAD-MEM kept every key in memory: no level-0 component
@@ -202,15 +204,18 @@ final class VersionSet {
       stats.flushSkipped(mc.userBytes());
       return new Version(mem, current.runs);
     }
-    DiskComponent dc = edit.outputs().get(0);
     List<Run> runs = new ArrayList<>(current.runs.size() + 1);
-    Run flushed = new Run(nextRunId++, 0, List.of(dc));
+    Run flushed = new Run(nextRunId++, 0, dcs);
     runs.add(flushed);
     runs.addAll(current.runs);
     runList = runList.addNewest(flushed.info(false));
     becomingDurableMinLsn = Math.min(becomingDurableMinLsn, mc.minLsn());
     flushedLsn = Math.max(flushedLsn, mc.maxLsn());
-    stats.flushed(mc.userBytes(), dc.sizeBytes(), dc.meta().leafEnd() - dc.meta().leafStart());
+    long dataBytes = 0;
+    for (DiskComponent dc : dcs) {
+      dataBytes += dc.meta().leafEnd() - dc.meta().leafStart();
+    }
+    stats.flushed(mc.userBytes(), edit.outputBytes(), dataBytes);
     return new Version(mem, runs);
   }
 
@@ -219,7 +224,7 @@ final class VersionSet {
     for (DiskComponent c : edit.outputs()) {
       outputInfos.add(c.info());
     }
-    RunList next = runList.apply(edit.merge(), outputInfos, nextRunId++);
+    RunList next = runList.apply(edit.merge(), outputInfos, () -> nextRunId++);
     Map<String, DiskComponent> byName = componentsByName(current.runs);
     for (DiskComponent c : edit.outputs()) {
       byName.put(componentName(c), c);
@@ -229,7 +234,9 @@ final class VersionSet {
       runs.add(engineRun(r, byName));
     }
     runList = next;
-    stats.merged(edit.outputBytes(), edit.record());
+    if (!(edit.merge() instanceof MergeRequest.Move)) { // a move rewrites nothing
+      stats.merged(edit.outputBytes(), edit.record());
+    }
     return new Version(current.memory, runs);
   }
 

@@ -23,7 +23,12 @@ public interface MergeContext {
     /** {@link ComponentInfo#minKey()} and {@link ComponentInfo#maxKey()} hold the real keys. */
     KEY_RANGES("key ranges"),
     /** {@link #distinctKeys} answers from HyperLogLog sketches of the components' keys. */
-    KEY_SKETCHES("key sketches");
+    KEY_SKETCHES("key sketches"),
+    /**
+     * {@link #scheduleRoutedMerge} and {@link #moveComponents}: merges whose output goes to
+     * several runs, and metadata-only moves of files between runs (the engine only).
+     */
+    ROUTED_MERGES("routed merges");
 
     private final String description;
 
@@ -78,6 +83,47 @@ public interface MergeContext {
       long targetFileSize) {
     throw new UnsupportedOperationException("this index does not offer partitioned runs; a"
         + " policy that merges files declares " + Capability.PARTITIONED_RUNS
+        + " in its factory's requiredCapabilities()");
+  }
+
+  /**
+   * Asks for a routed merge, a {@link MergeRequest.Routed}: {@code components} (none merging) are
+   * k-way merged and the output is cut at the routes' keys; each route's files, of at most its
+   * target size, join the run of its level in key order (or form it after every run of a lower
+   * level). The inputs leave their runs; files of runs that are not inputs stay. This is the node
+   * flush of an LSA- or IAM-tree: the parent's sequences, and those of the children it merges
+   * with, go in; each child's part goes to the run that makes it that child's newest sequence.
+   * The caller must make sure no output overlaps a file of the run it joins. Only contexts that
+   * offer {@link Capability#ROUTED_MERGES} implement it.
+   *
+   * @return true if the merge was scheduled; false if a component is gone or already merging
+   * @throws IllegalArgumentException if {@code components} is empty or names a component twice,
+   *     or the routes are not as {@link MergeRequest.Routed} requires
+   * @throws UnsupportedOperationException where routed merges are not modelled
+   */
+  default boolean scheduleRoutedMerge(List<ComponentInfo> components,
+      List<MergeRequest.Route> routes) {
+    throw new UnsupportedOperationException("this index does not offer routed merges; a policy"
+        + " that routes merges declares " + Capability.ROUTED_MERGES
+        + " in its factory's requiredCapabilities()");
+  }
+
+  /**
+   * Moves {@code components} (none merging) to other runs without rewriting them, a {@link
+   * MergeRequest.Move}: each leaves its run and joins the run of its level in {@code toLevels}
+   * (same order) in key order, or forms it. Done at once and durable when it returns true (the
+   * engine writes its manifest); no merge is scheduled. Only contexts that offer {@link
+   * Capability#ROUTED_MERGES} implement it.
+   *
+   * @return true if moved; false if a component is gone or merging, or the move would overlap
+   *     files of a run it joins (nothing moved)
+   * @throws IllegalArgumentException if the lists are empty, differ in length or name a
+   *     component twice
+   * @throws UnsupportedOperationException where moves are not modelled
+   */
+  default boolean moveComponents(List<ComponentInfo> components, List<Integer> toLevels) {
+    throw new UnsupportedOperationException("this index does not offer moves; a policy that"
+        + " moves files declares " + Capability.ROUTED_MERGES
         + " in its factory's requiredCapabilities()");
   }
 

@@ -1,5 +1,7 @@
 package org.strata.lsm.spi;
 
+import java.util.List;
+
 /**
  * Decides when and what an index merges. A policy only chooses; a {@link MergeScheduler} runs what
  * it chose. One instance serves one index and is called from one thread at a time.
@@ -32,6 +34,21 @@ public interface MergePolicy {
    */
   default boolean isMergeLaggingLocally(MergeContext index) {
     return isMergeLagging(index);
+  }
+
+  /**
+   * The keys at which the next flush cuts the memory component into several files (one level-0
+   * run of files with disjoint key ranges), in ascending order; none by default (one file). The
+   * engine asks just before it writes a flush. The LSA- and IAM-trees cut at the boundaries of
+   * their level-1 nodes, so that each file can join its node by a metadata-only move, as the
+   * paper's memory component is flushed straight into the nodes. Contexts that write no files
+   * (the simulators, Hyracks) never ask.
+   *
+   * @param index the index as the flush finds it
+   * @return strictly ascending keys, possibly none
+   */
+  default List<byte[]> flushCutKeys(MergeContext index) {
+    return List.of();
   }
 
   /**

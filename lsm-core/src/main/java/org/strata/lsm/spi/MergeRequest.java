@@ -1,6 +1,7 @@
 package org.strata.lsm.spi;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -11,8 +12,9 @@ import java.util.Set;
  * request ({@link RunList#check}), names the window it covers ({@link RunList#window}) and applies
  * it once the merge completed ({@link RunList#apply}).
  */
-public sealed interface MergeRequest permits MergeRequest.Runs, MergeRequest.Components {
-  /** The level of the output run. */
+public sealed interface MergeRequest
+    permits MergeRequest.Runs, MergeRequest.Components, MergeRequest.Routed, MergeRequest.Move {
+  /** The level of the output run (for {@link Routed} and {@link Move}: the deepest level). */
   int outputLevel();
 
   /** The largest output file in bytes; {@link Long#MAX_VALUE} for a single file. */
@@ -53,6 +55,151 @@ public sealed interface MergeRequest permits MergeRequest.Runs, MergeRequest.Com
      */
     public Components {
       componentNames = checkInputs(componentNames, "component", targetFileSize);
+    }
+  }
+
+  /**
+   * Where the part of a routed merge's output from {@code fromKey} up to the next route's {@code
+   * fromKey} goes: the files join the run of {@code outputLevel} in key order, or form it.
+   *
+   * @param fromKey the smallest key of the route (unsigned byte order); empty for the first route
+   * @param outputLevel level of the run the route's files join or form
+   * @param targetFileSize largest output file of the route in bytes, positive
+   * @param dropAntimatter whether the route's part holds the oldest data of its key range, so its
+   *     anti-matter may go; the context drops it only if the merge also {@linkplain
+   *     RunList.Window#includesOldest includes the oldest run}
+   */
+  record Route(byte[] fromKey, int outputLevel, long targetFileSize, boolean dropAntimatter) {
+    /** @throws IllegalArgumentException if {@code targetFileSize <= 0} */
+    public Route {
+      fromKey = fromKey.clone();
+      if (targetFileSize <= 0) {
+        throw new IllegalArgumentException("targetFileSize must be positive, got "
+            + targetFileSize);
+      }
+    }
+
+    @Override
+    public byte[] fromKey() {
+      return fromKey.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Route r && Arrays.equals(fromKey, r.fromKey)
+          && outputLevel == r.outputLevel && targetFileSize == r.targetFileSize
+          && dropAntimatter == r.dropAntimatter;
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * (31 * (31 * Arrays.hashCode(fromKey) + outputLevel)
+          + Long.hashCode(targetFileSize)) + Boolean.hashCode(dropAntimatter);
+    }
+  }
+
+  /**
+   * A merge of chosen files whose output is cut at key boundaries and sent to several runs (what
+   * {@link MergeContext#scheduleRoutedMerge} asks for; the node flush of an LSA- or IAM-tree): the
+   * k-way merge of the inputs is split by {@code routes}, and each route's files join (or form)
+   * the run of its own level. The inputs leave their runs. Files of runs that are not inputs keep
+   * their place, so a route into a run that holds other files of the same key range appends a
+   * newer sequence in front of them only if its run is newer (earlier in the run list).
+   *
+   * @param componentNames the input components' names; not empty, no name twice
+   * @param routes the routes in ascending key order; the first has an empty {@code fromKey}, the
+   *     others strictly ascending ones
+   */
+  record Routed(List<String> componentNames, List<Route> routes) implements MergeRequest {
+    /**
+     * @throws IllegalArgumentException if {@code componentNames} is empty or names a component
+     *     twice, or the routes are empty, do not start with an empty key or are not ascending
+     */
+    public Routed {
+      componentNames = checkInputs(componentNames, "component", 1);
+      routes = List.copyOf(routes);
+      if (routes.isEmpty() || routes.get(0).fromKey.length != 0) {
+        throw new IllegalArgumentException("a routed merge needs routes, the first from the empty"
+            + " key");
+      }
+      for (int i = 1; i < routes.size(); i++) {
+        if (Arrays.compareUnsigned(routes.get(i - 1).fromKey, routes.get(i).fromKey) >= 0) {
+          throw new IllegalArgumentException("the routes of a routed merge must have strictly"
+              + " ascending keys; route " + i + " does not");
+        }
+      }
+    }
+
+    /** The deepest level a route writes to. */
+    @Override
+    public int outputLevel() {
+      int m = Integer.MIN_VALUE;
+      for (Route r : routes) {
+        m = Math.max(m, r.outputLevel());
+      }
+      return m;
+    }
+
+    /** The largest target file size of the routes. */
+    @Override
+    public long targetFileSize() {
+      long m = 0;
+      for (Route r : routes) {
+        m = Math.max(m, r.targetFileSize());
+      }
+      return m;
+    }
+
+    /** The index of the route that holds {@code key}. */
+    public int routeOf(byte[] key) {
+      int at = 0;
+      for (int i = 1; i < routes.size(); i++) {
+        if (Arrays.compareUnsigned(routes.get(i).fromKey, key) <= 0) {
+          at = i;
+        } else {
+          break;
+        }
+      }
+      return at;
+    }
+  }
+
+  /**
+   * A metadata-only move (what {@link MergeContext#moveComponents} asks for): each named file
+   * leaves its run and joins (or forms) the run of its level in key order; no byte is read or
+   * written.
+   *
+   * @param componentNames the components to move; not empty, no name twice
+   * @param toLevels the level each component goes to, in the same order
+   */
+  record Move(List<String> componentNames, List<Integer> toLevels) implements MergeRequest {
+    /**
+     * @throws IllegalArgumentException if {@code componentNames} is empty or names a component
+     *     twice, or the two lists differ in length
+     */
+    public Move {
+      componentNames = checkInputs(componentNames, "component", 1);
+      toLevels = List.copyOf(toLevels);
+      if (toLevels.size() != componentNames.size()) {
+        throw new IllegalArgumentException("a move needs one level per component: "
+            + componentNames.size() + " components, " + toLevels.size() + " levels");
+      }
+    }
+
+    /** The deepest level a component moves to. */
+    @Override
+    public int outputLevel() {
+      int m = Integer.MIN_VALUE;
+      for (int l : toLevels) {
+        m = Math.max(m, l);
+      }
+      return m;
+    }
+
+    /** A move writes nothing; {@link Long#MAX_VALUE}. */
+    @Override
+    public long targetFileSize() {
+      return Long.MAX_VALUE;
     }
   }
 

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * The runs of one index, newest first, and which of their components are inputs of scheduled
@@ -191,12 +192,12 @@ public final class RunList {
       }
       return Optional.empty();
     }
-    MergeRequest.Components c = (MergeRequest.Components) request;
-    Rejection unknown = unknownComponent(c.componentNames());
+    List<String> names = componentNames(request);
+    Rejection unknown = unknownComponent(names);
     if (unknown != null) {
       return Optional.of(unknown);
     }
-    for (String n : c.componentNames()) {
+    for (String n : names) {
       if (merging.contains(n)) {
         return Optional.of(new Rejection(Rejection.Reason.COMPONENT_MERGING,
             "component " + n + " is already merging"));
@@ -224,12 +225,12 @@ public final class RunList {
       int end = start + r.runIds().size();
       return new Window(runs.subList(start, end), end == runs.size());
     }
-    MergeRequest.Components c = (MergeRequest.Components) request;
-    Rejection unknown = unknownComponent(c.componentNames());
+    List<String> names = componentNames(request);
+    Rejection unknown = unknownComponent(names);
     if (unknown != null) {
       throw new IllegalArgumentException(unknown.message());
     }
-    Set<String> wanted = new HashSet<>(c.componentNames());
+    Set<String> wanted = new HashSet<>(names);
     List<RunInfo> inputs = new ArrayList<>();
     int last = -1;
     for (int i = 0; i < runs.size(); i++) {
@@ -276,7 +277,7 @@ public final class RunList {
         run(id).ifPresent(run -> run.components().forEach(c -> m.remove(c.name())));
       }
     } else {
-      m.removeAll(((MergeRequest.Components) request).componentNames());
+      m.removeAll(componentNames(request));
     }
     return new RunList(runs, m);
   }
@@ -304,11 +305,70 @@ public final class RunList {
    *     where it would be added
    */
   public RunList apply(MergeRequest request, List<ComponentInfo> outputs, long newRunId) {
+    long[] next = {newRunId};
+    boolean[] used = {false};
+    return apply(request, outputs, () -> {
+      if (used[0]) {
+        throw new IllegalArgumentException("this change forms more than one run; use"
+            + " apply(request, outputs, LongSupplier)");
+      }
+      used[0] = true;
+      return next[0];
+    });
+  }
+
+  /**
+   * As {@link #apply(MergeRequest, List, long)}, for every kind of request: {@code newRunIds}
+   * gives the id of each run the change forms (a {@link MergeRequest.Routed} merge or a {@link
+   * MergeRequest.Move} may form one per level it writes to).
+   *
+   * <ul>
+   *   <li>Routed: the inputs leave their runs (runs left empty go); each output joins the run of
+   *       the level of the route that holds its smallest key, in key order, or forms it after
+   *       every run of a lower level.
+   *   <li>Move: {@code outputs} must be empty; each named component leaves its run and joins the
+   *       run of its level in the same way. Nothing is rewritten.
+   * </ul>
+   *
+   * @throws IllegalStateException as {@link #apply(MergeRequest, List, long)}, or if an output of
+   *     a routed merge spans two routes
+   */
+  public RunList apply(MergeRequest request, List<ComponentInfo> outputs, LongSupplier newRunIds) {
     outputs = List.copyOf(outputs);
     if (request instanceof MergeRequest.Runs r) {
-      return applyRuns(r, outputs, newRunId);
+      return applyRuns(r, outputs, newRunIds.getAsLong());
     }
-    return applyComponents((MergeRequest.Components) request, outputs, newRunId);
+    if (request instanceof MergeRequest.Components c) {
+      return applyComponents(c, outputs, newRunIds.getAsLong());
+    }
+    Rejection unknown = unknownComponent(componentNames(request));
+    if (unknown != null) {
+      throw new IllegalStateException("cannot apply a merge: " + unknown.message());
+    }
+    Set<String> inputs = new HashSet<>(componentNames(request));
+    Set<String> m = new HashSet<>(merging);
+    m.removeAll(inputs);
+    if (request instanceof MergeRequest.Routed r) {
+      return new RunList(RunPlacement.routed(runs, inputs, outputs, r, newRunIds), m);
+    }
+    if (!outputs.isEmpty()) {
+      throw new IllegalArgumentException("a move has no outputs; it relocates its inputs");
+    }
+    return new RunList(RunPlacement.moved(runs, (MergeRequest.Move) request, newRunIds), m);
+  }
+
+  /** The input component names of a request that names components. */
+  private static List<String> componentNames(MergeRequest request) {
+    if (request instanceof MergeRequest.Components c) {
+      return c.componentNames();
+    }
+    if (request instanceof MergeRequest.Routed r) {
+      return r.componentNames();
+    }
+    if (request instanceof MergeRequest.Move mv) {
+      return mv.componentNames();
+    }
+    throw new IllegalArgumentException("a merge of whole runs names no components");
   }
 
   private RunList applyRuns(MergeRequest.Runs r, List<ComponentInfo> outputs, long newRunId) {
@@ -387,10 +447,9 @@ public final class RunList {
   }
 
   private Set<String> inputNames(MergeRequest request) {
-    if (request instanceof MergeRequest.Components c) {
-      return new HashSet<>(c.componentNames());
+    if (!(request instanceof MergeRequest.Runs r)) {
+      return new HashSet<>(componentNames(request));
     }
-    MergeRequest.Runs r = (MergeRequest.Runs) request;
     Rejection where = locate(r);
     if (where != null) {
       throw new IllegalStateException(where.message());

@@ -2,9 +2,13 @@ package org.strata.lsm.spi;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * Where the output of a completed merge goes in a list of runs: the placement rules behind {@link
@@ -94,6 +98,120 @@ final class RunPlacement {
       }
     }
     next.add(at, new RunInfo(newRunId, level, outputs, false));
+    return next;
+  }
+
+  /**
+   * {@code inputs} taken out of their runs (runs left empty go), and each output joined to the run
+   * of its route's level (see {@link #joinLevel}).
+   *
+   * @throws IllegalStateException if an output spans two routes or would overlap files of the
+   *     run it joins
+   */
+  static List<RunInfo> routed(List<RunInfo> runs, Set<String> inputs,
+      List<ComponentInfo> outputs, MergeRequest.Routed request, LongSupplier newRunIds) {
+    List<RunInfo> next = without(runs, inputs);
+    checkNew(next, NO_RUN, outputs);
+    Map<Integer, List<ComponentInfo>> byLevel = new LinkedHashMap<>();
+    for (ComponentInfo c : outputs) {
+      int route = request.routeOf(c.minKey());
+      if (request.routeOf(c.maxKey()) != route) {
+        throw new IllegalStateException("output " + c.name() + " of a routed merge spans routes "
+            + route + " and " + request.routeOf(c.maxKey()));
+      }
+      byLevel.computeIfAbsent(request.routes().get(route).outputLevel(), l -> new ArrayList<>())
+          .add(c);
+    }
+    for (Map.Entry<Integer, List<ComponentInfo>> e : byLevel.entrySet()) {
+      next = joinLevel(next, e.getValue(), e.getKey(), newRunIds);
+    }
+    return next;
+  }
+
+  /** Each component of {@code move} taken out of its run and joined to the run of its level. */
+  static List<RunInfo> moved(List<RunInfo> runs, MergeRequest.Move move,
+      LongSupplier newRunIds) {
+    Map<String, ComponentInfo> byName = new HashMap<>();
+    for (RunInfo r : runs) {
+      for (ComponentInfo c : r.components()) {
+        byName.put(c.name(), c);
+      }
+    }
+    List<RunInfo> next = without(runs, new HashSet<>(move.componentNames()));
+    Map<Integer, List<ComponentInfo>> byLevel = new LinkedHashMap<>();
+    for (int i = 0; i < move.componentNames().size(); i++) {
+      byLevel.computeIfAbsent(move.toLevels().get(i), l -> new ArrayList<>())
+          .add(byName.get(move.componentNames().get(i)));
+    }
+    for (Map.Entry<Integer, List<ComponentInfo>> e : byLevel.entrySet()) {
+      List<ComponentInfo> files = new ArrayList<>(e.getValue());
+      files.sort((a, b) -> Arrays.compareUnsigned(a.minKey(), b.minKey()));
+      next = joinLevel(next, files, e.getKey(), newRunIds);
+    }
+    return next;
+  }
+
+  /** {@code runs} without the named components; runs left empty go. */
+  private static List<RunInfo> without(List<RunInfo> runs, Set<String> inputs) {
+    List<RunInfo> next = new ArrayList<>();
+    for (RunInfo r : runs) {
+      List<ComponentInfo> left = new ArrayList<>();
+      for (ComponentInfo c : r.components()) {
+        if (!inputs.contains(c.name())) {
+          left.add(c);
+        }
+      }
+      if (left.size() == r.components().size()) {
+        next.add(r);
+      } else if (!left.isEmpty()) {
+        next.add(new RunInfo(r.runId(), r.level(), left, r.merging()));
+      }
+    }
+    return next;
+  }
+
+  /**
+   * {@code files} (key order) joined to the first run of {@code level} in key order, or formed
+   * into a new run placed after every run of a level up to {@code level}.
+   *
+   * @throws IllegalStateException if they would overlap files of the run they join
+   */
+  private static List<RunInfo> joinLevel(List<RunInfo> in, List<ComponentInfo> files, int level,
+      LongSupplier newRunIds) {
+    List<RunInfo> next = new ArrayList<>(in);
+    for (int i = 0; i < next.size(); i++) {
+      RunInfo joined = next.get(i);
+      if (joined.level() != level) {
+        continue;
+      }
+      List<ComponentInfo> all = new ArrayList<>(joined.components());
+      all.addAll(files);
+      all.sort((a, b) -> Arrays.compareUnsigned(a.minKey(), b.minKey()));
+      for (int j = 1; j < all.size(); j++) {
+        if (Arrays.compareUnsigned(all.get(j - 1).maxKey(), all.get(j).minKey()) >= 0) {
+          throw new IllegalStateException("files " + all.get(j - 1).name() + " and "
+              + all.get(j).name() + " would overlap in the run of level " + level);
+        }
+      }
+      next.set(i, new RunInfo(joined.runId(), level, all, joined.merging()));
+      return next;
+    }
+    for (int j = 1; j < files.size(); j++) {
+      if (Arrays.compareUnsigned(files.get(j - 1).maxKey(), files.get(j).minKey()) >= 0) {
+        throw new IllegalStateException("files " + files.get(j - 1).name() + " and "
+            + files.get(j).name() + " would overlap in the new run of level " + level);
+      }
+    }
+    long id = newRunIds.getAsLong();
+    checkNew(next, id, List.of());
+    int at = next.size();
+    for (int i = 0; i < next.size(); i++) {
+      if (next.get(i).level() > level) {
+        at = i;
+        break;
+      }
+    }
+    next.add(at, new RunInfo(id, level, files, false));
     return next;
   }
 

@@ -66,7 +66,8 @@ class PolicyHostTest {
 
       @Override
       public Set<Capability> requiredCapabilities() {
-        return EnumSet.allOf(Capability.class);
+        return EnumSet.of(Capability.PARTITIONED_RUNS, Capability.KEY_RANGES,
+            Capability.KEY_SKETCHES);
       }
     };
     PolicyHost rangesOnly = new PolicyHost("a ranged model",

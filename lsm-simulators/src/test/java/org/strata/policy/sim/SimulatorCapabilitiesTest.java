@@ -37,6 +37,16 @@ class SimulatorCapabilitiesTest {
             + " the engine with `strata two-phase`");
     assertThatThrownBy(() -> MergeSimulator.of(new NamedPlugin("triad-disk", Map.of())))
         .hasMessageContaining("partitioned runs, key ranges and key sketches");
+    // The LSA- and IAM-trees group files into nodes by key range and route merge output to
+    // several runs; the simulator's components have sizes but no keys.
+    for (String tree : new String[] {"lsa", "iam"}) {
+      Map<String, String> params = tree.equals("iam") ? Map.of("mixed-level", "2") : Map.of();
+      assertThatThrownBy(() -> MergeSimulator.of(new NamedPlugin(tree, params)))
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessage("merge-policy '" + tree + "' cannot run on the merge-policy simulator: it"
+              + " needs key ranges and routed merges, which are not modelled there; run it on the"
+              + " engine with `strata two-phase`");
+    }
     for (String name : Plugins.policyFactories().keySet()) {
       if (Plugins.policyFactories().get(name).requiredCapabilities().isEmpty()) {
         MergeSimulator sim = MergeSimulator.of(new NamedPlugin(name, Map.of()));
