@@ -30,7 +30,7 @@ import org.strata.lsm.engine.StoreVerifier;
  * prefix.
  */
 class TriadMemCrashTest {
-  private static final int KILLS = 12;
+  private static final int KILLS = 8;
 
   @TempDir Path tmp;
 

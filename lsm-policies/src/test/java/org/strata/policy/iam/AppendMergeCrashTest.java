@@ -29,7 +29,7 @@ import org.strata.lsm.spi.RunInfo;
  * is reopened: every acknowledged record is there with its exact value, and verify passes.
  */
 class AppendMergeCrashTest {
-  private static final int KILLS = 8;
+  private static final int KILLS = 6;
 
   @TempDir Path tmp;
 
