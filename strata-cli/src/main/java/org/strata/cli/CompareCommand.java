@@ -44,8 +44,8 @@ final class CompareCommand implements Callable<Integer> {
 
   @Option(names = "--find-sustainable", description = "After the testing phase, bisect the"
       + " arrival rate between 0 and the testing maximum with running phases on fresh copies"
-      + " until the bracket is within 5%; report the highest sustainable rate and the write"
-      + " latency at 95% of it.")
+      + " until the bracket is within 5%%; report the highest sustainable rate and the write"
+      + " latency at 95%% of it.")
   boolean findSustainable;
 
   @Option(names = "--phase-seconds", paramLabel = "S", description = "Seconds of arrivals of"

@@ -39,8 +39,8 @@ final class TwoPhaseCommand implements Callable<Integer> {
 
   @Option(names = "--find-sustainable", description = "After the testing phase, bisect the"
       + " arrival rate between 0 and the testing maximum with running phases on fresh copies"
-      + " until the bracket is within 5%; report the highest sustainable rate and the write"
-      + " latency at 95% of it (sustainable.json, report.md).")
+      + " until the bracket is within 5%%; report the highest sustainable rate and the write"
+      + " latency at 95%% of it (sustainable.json, report.md).")
   boolean findSustainable;
 
   @Option(names = "--phase-seconds", paramLabel = "S", description = "Seconds of arrivals of"

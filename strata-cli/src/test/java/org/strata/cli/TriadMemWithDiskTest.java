@@ -38,23 +38,9 @@ class TriadMemWithDiskTest {
             "level1-size", "256KB", "overlap-ratio", "0.4", "max-l0-files", "6")))
         .withMemoryComponent(MemoryComponentConfig.of(64 * 1024, 2));
     Path dir = tmp.resolve("store-" + seed);
-    TreeMap<String, byte[]> model = new TreeMap<>();
-    SplittableRandom r = new SplittableRandom(seed);
+    TreeMap<String, byte[]> model;
     try (LsmStore store = LsmStore.open(dir, cfg)) {
-      for (int i = 0; i < 30_000; i++) {
-        int k = r.nextInt(100) < 90 ? r.nextInt(20) : r.nextInt(5000);
-        String key = String.format("key%06d", k);
-        if (r.nextInt(20) == 0) {
-          store.delete(key.getBytes(StandardCharsets.UTF_8));
-          model.remove(key);
-        } else {
-          byte[] v = new byte[20 + r.nextInt(80)];
-          r.nextBytes(v);
-          store.put(key.getBytes(StandardCharsets.UTF_8), v);
-          model.put(key, v);
-        }
-      }
-      store.awaitMerges();
+      model = writeSkewed(store, seed);
       check(store, model);
       ByteCounters b = store.stats().bytes();
       assertThat(b.reloggedEntries()).as("hot keys carried over").isPositive();
@@ -80,23 +66,9 @@ class TriadMemWithDiskTest {
         .withMergePolicy(new NamedPlugin("lsa", Map.of("fanout", "3", "node-size", "64KB")))
         .withMemoryComponent(MemoryComponentConfig.of(64 * 1024, 2));
     Path dir = tmp.resolve("lsa-" + seed);
-    TreeMap<String, byte[]> model = new TreeMap<>();
-    SplittableRandom r = new SplittableRandom(seed);
+    TreeMap<String, byte[]> model;
     try (LsmStore store = LsmStore.open(dir, cfg)) {
-      for (int i = 0; i < 30_000; i++) {
-        int k = r.nextInt(100) < 90 ? r.nextInt(20) : r.nextInt(5000);
-        String key = String.format("key%06d", k);
-        if (r.nextInt(20) == 0) {
-          store.delete(key.getBytes(StandardCharsets.UTF_8));
-          model.remove(key);
-        } else {
-          byte[] v = new byte[20 + r.nextInt(80)];
-          r.nextBytes(v);
-          store.put(key.getBytes(StandardCharsets.UTF_8), v);
-          model.put(key, v);
-        }
-      }
-      store.awaitMerges();
+      model = writeSkewed(store, seed);
       check(store, model);
       ByteCounters b = store.stats().bytes();
       assertThat(b.reloggedEntries()).as("hot keys carried over").isPositive();
@@ -105,6 +77,30 @@ class TriadMemWithDiskTest {
     try (LsmStore store = LsmStore.open(dir, null)) {
       check(store, model);
     }
+  }
+
+  /**
+   * 30,000 writes, 90% of them to 20 hot keys, one in 20 a delete; waits for the merges and
+   * returns the model of what the store must hold.
+   */
+  private static TreeMap<String, byte[]> writeSkewed(LsmStore store, long seed) {
+    TreeMap<String, byte[]> model = new TreeMap<>();
+    SplittableRandom r = new SplittableRandom(seed);
+    for (int i = 0; i < 30_000; i++) {
+      int k = r.nextInt(100) < 90 ? r.nextInt(20) : r.nextInt(5000);
+      String key = String.format("key%06d", k);
+      if (r.nextInt(20) == 0) {
+        store.delete(key.getBytes(StandardCharsets.UTF_8));
+        model.remove(key);
+      } else {
+        byte[] v = new byte[20 + r.nextInt(80)];
+        r.nextBytes(v);
+        store.put(key.getBytes(StandardCharsets.UTF_8), v);
+        model.put(key, v);
+      }
+    }
+    store.awaitMerges();
+    return model;
   }
 
   private static void check(LsmStore store, TreeMap<String, byte[]> model) {

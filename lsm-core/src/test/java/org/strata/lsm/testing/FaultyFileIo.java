@@ -5,13 +5,14 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.strata.lsm.io.FileIo;
 import org.strata.lsm.io.WritableFile;
 
 /**
  * A {@link FileIo} over the real file system that can fail the next N creations, writes or forces
- * of files whose name ends with a given suffix, and can report each write (path, bytes) to a
- * listener.
+ * of files whose name ends with a given suffix, and can report each write (path, bytes) and each
+ * force (path, before it starts) to a listener.
  */
 public final class FaultyFileIo implements FileIo {
   private final String suffix;
@@ -19,6 +20,7 @@ public final class FaultyFileIo implements FileIo {
   private final AtomicInteger failForces = new AtomicInteger();
   private final AtomicInteger failCreates = new AtomicInteger();
   private volatile BiConsumer<Path, Integer> writeListener = (p, n) -> { };
+  private volatile Consumer<Path> forceListener = p -> { };
 
   private volatile String message = "injected";
 
@@ -46,6 +48,11 @@ public final class FaultyFileIo implements FileIo {
 
   public void onWrite(BiConsumer<Path, Integer> listener) {
     this.writeListener = listener;
+  }
+
+  /** Calls {@code listener} on the forcing thread before each force of a file with the suffix. */
+  public void onForce(Consumer<Path> listener) {
+    this.forceListener = listener;
   }
 
   @Override
@@ -79,6 +86,9 @@ public final class FaultyFileIo implements FileIo {
       public void force() throws IOException {
         if (target && failForces.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
           throw new IOException(message + " (force failure on " + path.getFileName() + ")");
+        }
+        if (target) {
+          forceListener.accept(path);
         }
         f.force();
       }

@@ -2,21 +2,20 @@ package org.strata.lsm.wal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LogRecoveryMode;
 import org.strata.lsm.io.FileIo;
-import org.strata.lsm.io.WritableFile;
+import org.strata.lsm.testing.FaultyFileIo;
 
 /**
  * A writer that writes out a large log buffer does not wait for a force in progress: the force of
@@ -28,59 +27,22 @@ import org.strata.lsm.io.WritableFile;
 class WriteAheadLogForceTest {
   @TempDir Path dir;
 
-  /** Files whose force blocks until released, after saying it started. */
-  private static final class HeldForceIo implements FileIo {
-    final CountDownLatch forceStarted = new CountDownLatch(1);
-    final CountDownLatch releaseForce = new CountDownLatch(1);
-    volatile boolean hold;
-
-    @Override
-    public WritableFile create(Path path) throws IOException {
-      return wrap(FileIo.standard().create(path));
-    }
-
-    @Override
-    public WritableFile append(Path path) throws IOException {
-      return wrap(FileIo.standard().append(path));
-    }
-
-    private WritableFile wrap(WritableFile f) {
-      return new WritableFile() {
-        @Override
-        public void write(ByteBuffer buf) throws IOException {
-          f.write(buf);
-        }
-
-        @Override
-        public void force() throws IOException {
-          if (hold) {
-            forceStarted.countDown();
-            try {
-              releaseForce.await();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-              throw new IOException("interrupted", e);
-            }
-          }
-          f.force();
-        }
-
-        @Override
-        public long size() throws IOException {
-          return f.size();
-        }
-
-        @Override
-        public void close() throws IOException {
-          f.close();
-        }
-      };
-    }
-  }
-
   @Test
   void largeWriteOutProceedsWhileAForceIsInProgress() throws Exception {
-    HeldForceIo io = new HeldForceIo();
+    CountDownLatch forceStarted = new CountDownLatch(1);
+    CountDownLatch releaseForce = new CountDownLatch(1);
+    AtomicBoolean hold = new AtomicBoolean();
+    FaultyFileIo io = new FaultyFileIo(".log");
+    io.onForce(p -> {
+      if (hold.get()) {
+        forceStarted.countDown();
+        try {
+          releaseForce.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    });
     WriteAheadLog wal = WriteAheadLog.open(dir, Durability.NONE, 10, io,
         LogRecoveryMode.TOLERATE_TORN_TAIL, 0, (lsn, op) -> { });
     Path segment;
@@ -91,7 +53,7 @@ class WriteAheadLogForceTest {
     long first = wal.append(List.of(new LogOp("first".getBytes(), value)));
 
     // A sync (as the group commit makes) that stops inside its force.
-    io.hold = true;
+    hold.set(true);
     AtomicReference<Throwable> syncError = new AtomicReference<>();
     Thread syncer = new Thread(() -> {
       try {
@@ -101,7 +63,7 @@ class WriteAheadLogForceTest {
       }
     }, "test-sync");
     syncer.start();
-    assertThat(io.forceStarted.await(60, TimeUnit.SECONDS)).as("the sync reached its force").isTrue();
+    assertThat(forceStarted.await(60, TimeUnit.SECONDS)).as("the sync reached its force").isTrue();
     long sizeDuringForce = Files.size(segment);
 
     // A writer appends more than the write-out threshold (1 MB) and writes it out.
@@ -113,7 +75,7 @@ class WriteAheadLogForceTest {
     writer.join(TimeUnit.SECONDS.toMillis(60));
     boolean writerFinishedDuringForce = !writer.isAlive();
     long sizeAfterWriteOut = Files.size(segment);
-    io.releaseForce.countDown();
+    releaseForce.countDown();
     syncer.join();
     writer.join();
 
@@ -123,7 +85,7 @@ class WriteAheadLogForceTest {
     assertThat(sizeAfterWriteOut).as("the write-out reached the file during the force")
         .isGreaterThan(sizeDuringForce + 300L * value.length);
     assertThat(wal.durableLsn()).isGreaterThanOrEqualTo(first);
-    io.hold = false;
+    hold.set(false);
     wal.close();
 
     List<Long> seen = new ArrayList<>();
