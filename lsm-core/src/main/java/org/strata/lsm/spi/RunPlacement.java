@@ -50,20 +50,7 @@ final class RunPlacement {
    */
   static List<RunInfo> partitioned(List<RunInfo> runs, Set<String> inputs,
       List<ComponentInfo> outputs, int level, long newRunId) {
-    List<RunInfo> next = new ArrayList<>();
-    for (RunInfo r : runs) {
-      List<ComponentInfo> left = new ArrayList<>();
-      for (ComponentInfo c : r.components()) {
-        if (!inputs.contains(c.name())) {
-          left.add(c);
-        }
-      }
-      if (left.size() == r.components().size()) {
-        next.add(r);
-      } else if (!left.isEmpty()) {
-        next.add(new RunInfo(r.runId(), r.level(), left, r.merging()));
-      }
-    }
+    List<RunInfo> next = without(runs, inputs);
     if (outputs.isEmpty()) {
       return next;
     }
