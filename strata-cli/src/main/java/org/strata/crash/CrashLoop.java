@@ -109,6 +109,7 @@ public final class CrashLoop {
       }
       CrashWorkload w = CrashWorkload.of(s.seed(), ts.target.writer());
       long start = ts.model.applied() + 1;
+      long killStarted = System.currentTimeMillis();
       ChildRun.Result r = ChildRun.run(s.javaCommand(), ts.target, ts.dir, ts.config, start,
           s.seed(), plan, stderr);
       kills++;
@@ -120,6 +121,7 @@ public final class CrashLoop {
       String where = plan.point() == null ? plan.describe()
           : plan.describe() + (r.pointReached() ? "" : " (not reached, killed after "
               + plan.delayMillis() + "ms)");
+      long checkStarted = System.currentTimeMillis();
       CrashVerifier.Outcome o;
       try {
         o = CrashVerifier.check(ts.target, ts.dir, w, ts.model, r);
@@ -138,12 +140,15 @@ public final class CrashLoop {
         failures++;
       }
       String verdict = failed ? "FAIL" : "ok";
-      out.printf("kill %d %s/%s/%s %s acked=%d lost=%d%s verify=%s%s%n", kills,
+      long now = System.currentTimeMillis();
+      out.printf("kill %d %s/%s/%s %s acked=%d lost=%d%s verify=%s%s (run %d ms, check %d ms)%n",
+          kills,
           ts.target.writer().configName(), ts.target.policy(),
           ts.target.durability().configName(), where, runAcked, o.lost(),
           o.lost() > 0 ? " (" + (o.lostOutsideWindow() == 0 ? "within the group window"
               : o.lostOutsideWindow() + " NOT allowed") + ")" : "",
-          verdict, o.leftovers().isEmpty() ? "" : " leftovers=" + o.leftovers());
+          verdict, o.leftovers().isEmpty() ? "" : " leftovers=" + o.leftovers(),
+          checkStarted - killStarted, now - checkStarted);
       faults.stream().limit(5).forEach(f -> out.println("  " + f));
       out.flush();
       if (o.state() == null) {

@@ -41,7 +41,7 @@ final class FeedClient {
   }
 
   private void run(int port, CrashWorkload w, long start, Acks acks) {
-    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
+    try (Socket s = connect(port);
         OutputStream out = s.getOutputStream();
         BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(),
             StandardCharsets.UTF_8))) {
@@ -73,6 +73,13 @@ final class FeedClient {
     } catch (IOException e) {
       // the server was killed
     }
+  }
+
+  /** A connection without Nagle's delay: each line is one small write waiting for its reply. */
+  private static Socket connect(int port) throws IOException {
+    Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
+    s.setTcpNoDelay(true);
+    return s;
   }
 
   /** Waits for the client to end (the connection closed when the child died). */
