@@ -21,8 +21,8 @@ import org.strata.lsm.io.CrashPoint;
  * found. Prints one line per kill and a summary; everything random comes from the seed.
  */
 public final class CrashLoop {
-  /** How long a kill waits for its crash point after the first acknowledgement. */
-  static final long POINT_WAIT_MILLIS = 6000;
+  /** How long a kill waits for its crash point after the first acknowledgement (default). */
+  public static final long POINT_WAIT_MILLIS = 6000;
 
   /**
    * What the loop does.
@@ -33,9 +33,19 @@ public final class CrashLoop {
    * @param writers the writer kinds
    * @param dir where the targets' directories go; must be empty or absent
    * @param javaCommand the java launcher with class path and options that runs {@link CrashChild}
+   * @param targets the targets, in rotation order; null: every target of {@code writers}, in an
+   *     order shuffled by the seed
+   * @param plans the kills' plans, in order (repeated); null: random plans from the seed, a
+   *     crash point waited for {@link #POINT_WAIT_MILLIS}
    */
   public record Settings(int kills, long seconds, long seed, List<WriterKind> writers, Path dir,
-      List<String> javaCommand) {}
+      List<String> javaCommand, List<CrashTarget> targets, List<KillPlan> plans) {
+    /** Every target of {@code writers}, random plans: what {@code strata crashtest} runs. */
+    public Settings(int kills, long seconds, long seed, List<WriterKind> writers, Path dir,
+        List<String> javaCommand) {
+      this(kills, seconds, seed, writers, dir, javaCommand, null, null);
+    }
+  }
 
   /**
    * Totals of a loop.
@@ -47,9 +57,10 @@ public final class CrashLoop {
    * @param lostOutsideWindow of those, the ones the durability mode does not allow
    * @param verifyFailures kills after which a check failed (or the writer could not run)
    * @param leftovers temporary or unlisted files found
+   * @param reached the kills at each crash point the child reached
    */
   public record Summary(int kills, int atPoint, long acked, long lost, long lostOutsideWindow,
-      int verifyFailures, int leftovers) {
+      int verifyFailures, int leftovers, Map<CrashPoint, Integer> reached) {
     /** Whether the loop passed: nothing lost outside its window, no failure, no leftover. */
     public boolean ok() {
       return lostOutsideWindow == 0 && verifyFailures == 0 && leftovers == 0;
@@ -75,9 +86,14 @@ public final class CrashLoop {
   /** Runs the loop, printing to {@code out}. */
   public static Summary run(Settings s, PrintWriter out) throws IOException, InterruptedException {
     Files.createDirectories(s.dir());
-    List<CrashTarget> targets = new ArrayList<>(CrashTarget.all(s.writers()));
     Random rnd = new Random(s.seed());
-    Collections.shuffle(targets, rnd);
+    List<CrashTarget> targets;
+    if (s.targets() != null) {
+      targets = List.copyOf(s.targets());
+    } else {
+      targets = new ArrayList<>(CrashTarget.all(s.writers()));
+      Collections.shuffle(targets, rnd);
+    }
     Map<CrashTarget, TargetState> states = new HashMap<>();
     for (CrashTarget t : targets) {
       Path config = s.dir().resolve(t.name() + ".json");
@@ -86,7 +102,7 @@ public final class CrashLoop {
     }
     Path stderr = s.dir().resolve("children.stderr");
     out.printf("crashtest: seed %d, %d targets (%s), directory %s%n", s.seed(), targets.size(),
-        s.writers().stream().map(WriterKind::configName).toList(), s.dir());
+        targets.stream().map(t -> t.writer().configName()).distinct().toList(), s.dir());
     out.flush();
     long started = System.currentTimeMillis();
     int kills = 0;
@@ -97,10 +113,12 @@ public final class CrashLoop {
     int failures = 0;
     int leftovers = 0;
     int turn = 0;
+    Map<CrashPoint, Integer> reached = new java.util.EnumMap<>(CrashPoint.class);
     while (kills < s.kills()
         && (s.seconds() == 0 || System.currentTimeMillis() - started < s.seconds() * 1000)) {
       TargetState ts = states.get(targets.get(turn++ % targets.size()));
-      KillPlan plan = plan(rnd, ts.target.writer());
+      KillPlan plan = s.plans() != null ? s.plans().get(kills % s.plans().size())
+          : plan(rnd, ts.target.writer());
       if (ts.broken) {
         if (states.values().stream().allMatch(x -> x.broken)) {
           break;
@@ -117,6 +135,7 @@ public final class CrashLoop {
       acked += runAcked;
       if (r.pointReached()) {
         atPoint++;
+        reached.merge(plan.point(), 1, Integer::sum);
       }
       String where = plan.point() == null ? plan.describe()
           : plan.describe() + (r.pointReached() ? "" : " (not reached, killed after "
@@ -158,7 +177,8 @@ public final class CrashLoop {
       }
     }
     long secs = (System.currentTimeMillis() - started) / 1000;
-    Summary sum = new Summary(kills, atPoint, acked, lost, outside, failures, leftovers);
+    Summary sum = new Summary(kills, atPoint, acked, lost, outside, failures, leftovers,
+        reached);
     out.printf("crashtest summary: seed %d, %d kills in %d s (%d at a crash point): %d writes"
         + " acknowledged, %d lost (%d not allowed by their durability mode), %d verify failures,"
         + " %d leftover files: %s%n", s.seed(), kills, secs, atPoint, acked, lost, outside,

@@ -51,6 +51,14 @@ public record CrashTarget(WriterKind writer, String policy, Durability durabilit
     return out;
   }
 
+  /** The target of {@link #all} with this writer, policy and durability. */
+  public static CrashTarget of(WriterKind writer, String policy, Durability durability) {
+    return all(List.of(writer)).stream()
+        .filter(t -> t.policy().equals(policy) && t.durability() == durability).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no " + writer.configName()
+            + " target with policy " + policy));
+  }
+
   private static String config(WriterKind w, String name, String policy, Durability d, int i) {
     String store = """
         "merge-policy": %s,

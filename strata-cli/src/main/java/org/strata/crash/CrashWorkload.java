@@ -9,7 +9,8 @@ import java.util.TreeMap;
  * {@code seq} alone, so the parent knows every write the child makes from its sequence number, and
  * a child restarted at {@code seq} writes exactly what an earlier one would have. About 30% of the
  * operations go to 10 hot keys (so TRIAD-MEM has keys to keep in memory), the rest spread over
- * {@code keys} keys; one in ten is a delete. A value carries its sequence number, so a value read
+ * {@code keys} keys, except in every third phase of {@value #PHASE} operations, which writes the
+ * hot keys only (so TRIAD-MEM skips flushes of small components); one in ten is a delete. A value carries its sequence number, so a value read
  * back names the write it came from.
  */
 public final class CrashWorkload {
@@ -18,6 +19,8 @@ public final class CrashWorkload {
   /** Dataset record keys. */
   static final int DATASET_KEYS = 1500;
   private static final int HOT_KEYS = 10;
+  /** Operations per phase; phases 2, 5, 8, ... (from 0) write the hot keys only. */
+  static final int PHASE = 1500;
 
   private final long seed;
   private final int keys;
@@ -46,7 +49,8 @@ public final class CrashWorkload {
   /** The key operation {@code seq} writes. */
   public String key(long seq) {
     long m = mix(seq);
-    long k = m % 100 < 30 ? (m >>> 8) % HOT_KEYS : (m >>> 8) % keys;
+    boolean hotOnly = (seq / PHASE) % 3 == 2;
+    long k = hotOnly || m % 100 < 30 ? (m >>> 8) % HOT_KEYS : (m >>> 8) % keys;
     return String.format("key%06d", k);
   }
 
