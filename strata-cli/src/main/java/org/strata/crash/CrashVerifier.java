@@ -80,12 +80,13 @@ final class CrashVerifier {
         maxSeq = Math.max(maxSeq, s);
       }
     }
+    // The largest M whose state is the content (operations that change nothing, such as a delete
+    // of an absent key, make several M equal; the largest loses the fewest writes).
     CrashModel model = base.copy();
     CrashModel matched = null;
     while (true) {
       if (model.applied() >= maxSeq && model.matches(actual, w, target.writer())) {
-        matched = model;
-        break;
+        matched = model.copy();
       }
       if (model.applied() > run.lastAck()) {
         break;
