@@ -101,7 +101,8 @@ final class CrashTestCommand implements Callable<Integer> {
     }
     List<String> cmd = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dstrata.log.level=error",
+        "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        "-XX:+DisplayVMOutputToStderr", "-Dstrata.log.level=error",
         "-Dstrata.log.file=" + Path.of(System.getProperty("java.io.tmpdir"),
             "strata-crashtest-children.log"), "-cp", cp));
     return cmd;

@@ -36,6 +36,8 @@ final class ChildRun {
   private boolean pointReached;
   private int listeningPort = -1;
   private boolean ended;
+  /** Lines of the child's standard output that are not of its protocol (at most 5). */
+  private final List<String> unexpected = new ArrayList<>();
 
   private ChildRun(long start) {
     this.lastAck = start - 1;
@@ -97,6 +99,9 @@ final class ChildRun {
       reader.join(30_000);
     }
     synchronized (r.monitor) {
+      if (failure == null && !r.unexpected.isEmpty()) {
+        failure = "the writer printed lines that are not of its protocol: " + r.unexpected;
+      }
       return new Result(r.lastAck, List.copyOf(r.ackMillis), killAt, r.pointReached, failure);
     }
   }
@@ -110,22 +115,15 @@ final class ChildRun {
         StandardCharsets.US_ASCII))) {
       String line;
       while ((line = in.readLine()) != null) {
-        String[] f = line.split(" ");
-        if (f[0].equals("ack") && f.length == 3) {
-          acked(Long.parseLong(f[1]), Long.parseLong(f[2]));
-        } else if (f[0].equals("crashpoint")) {
+        if (!parse(line)) {
           synchronized (monitor) {
-            pointReached = true;
-            monitor.notifyAll();
-          }
-        } else if (f[0].equals("listening") && f.length == 2) {
-          synchronized (monitor) {
-            listeningPort = Integer.parseInt(f[1]);
-            monitor.notifyAll();
+            if (unexpected.size() < 5) {
+              unexpected.add(line.length() > 100 ? line.substring(0, 100) + "..." : line);
+            }
           }
         }
       }
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
       // the process died mid-line
     } finally {
       synchronized (monitor) {
@@ -135,14 +133,44 @@ final class ChildRun {
     }
   }
 
-  /** Records the acknowledgement of {@code seq} (the next in order) at {@code millis}. */
+  /** Takes one line of the child's protocol; false if it is none. */
+  private boolean parse(String line) {
+    String[] f = line.split(" ");
+    try {
+      if (f[0].equals("ack") && f.length == 3) {
+        acked(Long.parseLong(f[1]), Long.parseLong(f[2]));
+      } else if (f[0].equals("crashpoint") && f.length == 2) {
+        synchronized (monitor) {
+          pointReached = true;
+          monitor.notifyAll();
+        }
+      } else if (f[0].equals("listening") && f.length == 2) {
+        synchronized (monitor) {
+          listeningPort = Integer.parseInt(f[1]);
+          monitor.notifyAll();
+        }
+      } else {
+        return false;
+      }
+      return true;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Records the acknowledgement of {@code seq} at {@code millis}. The child acknowledges in order,
+   * so a later one covers an earlier one whose line was garbled (then given the same time).
+   */
   void acked(long seq, long millis) {
     synchronized (monitor) {
-      if (seq != lastAck + 1) {
+      if (seq <= lastAck) {
         throw new IllegalStateException("acknowledgement of " + seq + " after " + lastAck);
       }
-      lastAck = seq;
-      ackMillis.add(millis);
+      while (lastAck < seq) {
+        lastAck++;
+        ackMillis.add(millis);
+      }
       monitor.notifyAll();
     }
   }
