@@ -3,7 +3,6 @@ package org.strata.cli;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -83,7 +82,7 @@ final class CrashTestCommand implements Callable<Integer> {
     long s = seed != null ? seed : System.nanoTime() & 0xFFFFFFFL;
     PrintWriter out = spec.commandLine().getOut();
     CrashLoop.Summary sum = CrashLoop.run(new CrashLoop.Settings(kills, seconds, s, writers, d,
-        javaCommand()), out);
+        CrashLoop.javaCommand()), out);
     if (temporary && sum.ok()) {
       deleteTree(d);
     } else {
@@ -91,21 +90,6 @@ final class CrashTestCommand implements Callable<Integer> {
     }
     out.flush();
     return sum.ok() ? 0 : 1;
-  }
-
-  /** This JVM's java launcher and class path, for the writer children. */
-  static List<String> javaCommand() {
-    String cp = System.getProperty("surefire.test.class.path");
-    if (cp == null || cp.isBlank()) {
-      cp = System.getProperty("java.class.path");
-    }
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-        "-XX:+DisplayVMOutputToStderr", "-Dstrata.log.level=error",
-        "-Dstrata.log.file=" + Path.of(System.getProperty("java.io.tmpdir"),
-            "strata-crashtest-children.log"), "-cp", cp));
-    return cmd;
   }
 
   private static void deleteTree(Path d) throws java.io.IOException {

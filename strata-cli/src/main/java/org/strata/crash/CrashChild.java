@@ -20,6 +20,8 @@ import org.strata.ycsb.feed.FeedServer;
  * server on 127.0.0.1 and prints {@code listening <port>}; the parent is the feed client. With a
  * crash point, the child prints {@code crashpoint <name>} when it reaches it and stops there.
  *
+ * <p>The child ends by itself only when its standard input ends (the parent died).
+ *
  * <p>Arguments: writer kind ({@code store}, {@code dataset}, {@code feed}), directory,
  * configuration file, first sequence number, seed, crash point name or {@code -}, occurrence.
  */
@@ -40,6 +42,7 @@ public final class CrashChild {
     CrashPoint point = args[5].equals("-") ? null : CrashPoint.parse(args[5]);
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out),
         false, StandardCharsets.US_ASCII);
+    watchParent();
     StoreEnvironment env = StoreEnvironment.standard()
         .withCrashPoints(new PausingCrashPoints(point, Integer.parseInt(args[6]), out));
     switch (kind) {
@@ -79,6 +82,25 @@ public final class CrashChild {
       }
       default -> throw new IllegalStateException();
     }
+  }
+
+  /**
+   * Ends this process when its parent does: the parent holds the other end of standard input, so
+   * its end of file means the loop is gone and nobody would ever kill this writer.
+   */
+  private static void watchParent() {
+    Thread t = new Thread(() -> {
+      try {
+        while (System.in.read() >= 0) {
+          // the parent sends nothing
+        }
+      } catch (java.io.IOException e) {
+        // treated as the parent's end
+      }
+      Runtime.getRuntime().halt(3);
+    }, "crash-parent-watch");
+    t.setDaemon(true);
+    t.start();
   }
 
   private static void ack(PrintStream out, long seq) {

@@ -187,6 +187,23 @@ public final class CrashLoop {
     return sum;
   }
 
+  /**
+   * This JVM's java launcher and class path (under a test run: the test class path) with the
+   * options of a writer child: a small heap, quick start, JVM messages on standard error (standard
+   * output is the acknowledgement channel).
+   */
+  public static List<String> javaCommand() {
+    String cp = System.getProperty("surefire.test.class.path");
+    if (cp == null || cp.isBlank()) {
+      cp = System.getProperty("java.class.path");
+    }
+    return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        "-XX:+DisplayVMOutputToStderr", "-Dstrata.log.level=error",
+        "-Dstrata.log.file=" + Path.of(System.getProperty("java.io.tmpdir"),
+            "strata-crashtest-children.log"), "-cp", cp);
+  }
+
   /** A kill at a crash point (half the time) or after a delay of 0.1 to 1.6 s. */
   static KillPlan plan(Random rnd, WriterKind writer) {
     if (rnd.nextBoolean()) {

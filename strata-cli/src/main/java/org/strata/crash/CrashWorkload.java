@@ -20,7 +20,7 @@ public final class CrashWorkload {
   static final int DATASET_KEYS = 1500;
   private static final int HOT_KEYS = 10;
   /** Operations per phase; phases 2, 5, 8, ... (from 0) write the hot keys only. */
-  static final int PHASE = 1500;
+  static final int PHASE = 500;
 
   private final long seed;
   private final int keys;
