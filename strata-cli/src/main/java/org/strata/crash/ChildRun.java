@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * One life of a writer process: starts {@link CrashChild}, collects the acknowledgements (from its
  * standard output, or from the feed replies the parent reads as the feed client), kills it with
- * SIGKILL ({@link Process#destroyForcibly()}) as the {@link KillPlan} says, and waits for it to die.
+ * SIGKILL ({@link ProcessHandle#destroyForcibly()}) as the {@link KillPlan} says, waits for it to
+ * die and reads what it wrote to the end.
  */
 final class ChildRun {
   /** How long a child may take to start writing before the run is a failure. */
@@ -86,7 +87,9 @@ final class ChildRun {
       }
     } finally {
       killAt = System.currentTimeMillis();
-      p.destroyForcibly(); // SIGKILL on Linux
+      // SIGKILL through the process handle: Process.destroyForcibly() would also close our end of
+      // the child's output, dropping the acknowledgements still in the pipe.
+      p.toHandle().destroyForcibly();
       if (!p.waitFor(60, TimeUnit.SECONDS)) {
         failure = "the writer did not die within 60 s of SIGKILL";
       }

@@ -22,8 +22,8 @@ import org.strata.lsm.engine.StoreVerifier;
 /**
  * Checks a store or dataset after its writer was killed. The writer wrote operations {@code
  * base.applied() + 1}, {@code + 2}, ... one at a time and the parent received acknowledgements up
- * to {@code lastAck}; the operations after it are unacknowledged: the one in flight, and any
- * whose acknowledgement had not reached the parent when the kill came. The reopened content must
+ * to {@code lastAck} (all it wrote: the parent reads the channel to its end after the kill); at
+ * most one operation, {@code lastAck + 1}, was in flight. The reopened content must
  * be exactly the {@link CrashModel} after the first {@code M} operations for some {@code M} (the
  * largest that fits is taken), with every value exactly the one its operation wrote (a value no
  * operation wrote, or a mix of two prefixes, matches no {@code M}). Then:
@@ -45,10 +45,6 @@ import org.strata.lsm.engine.StoreVerifier;
 final class CrashVerifier {
   /** Scheduling slack added to the group-commit interval in the {@code group} loss window. */
   static final long GROUP_GRACE_MILLIS = 2000;
-  /** Operations past the newest present or acknowledged one that the prefix search tries. */
-  private static final int TRAILING_MARGIN = 64;
-  /** More unacknowledged writes than this past the last acknowledgement cannot have been made. */
-  private static final long MAX_UNACKNOWLEDGED = 1_000_000;
 
   /**
    * The verdict on one kill.
@@ -78,8 +74,7 @@ final class CrashVerifier {
     for (Map.Entry<String, String> e : actual.entrySet()) {
       long s = target.writer().dataset() ? seqOfRecord(e.getValue())
           : CrashWorkload.seqOfStoreValue(e.getValue());
-      if (s < 1 || s > run.lastAck() + MAX_UNACKNOWLEDGED || !w.key(s).equals(e.getKey())
-          || w.isDelete(s)) {
+      if (s < 1 || s > run.lastAck() + 1 || !w.key(s).equals(e.getKey()) || w.isDelete(s)) {
         faults.add("key " + e.getKey() + " holds a value no write made: "
             + abbreviate(e.getValue()));
       } else {
@@ -88,11 +83,9 @@ final class CrashVerifier {
     }
     // The largest M whose state is the content (operations that change nothing, such as a delete
     // of an absent key, make several M equal; the largest loses the fewest writes).
-    // The child may have written past the last acknowledgement the parent received (the write in
-    // flight, and any whose acknowledgement line had not reached the parent when the kill came):
-    // unacknowledged, they may be present or not, but only as a prefix. Deletes of absent keys
-    // after the newest value leave the state unchanged, hence the margin.
-    long last = Math.max(run.lastAck() + 1, maxSeq) + TRAILING_MARGIN;
+    // The child writes operation n + 1 only after acknowledging n, so lastAck + 1 is the last it
+    // can have written (the one in flight).
+    long last = run.lastAck() + 1;
     CrashModel model = base.copy();
     CrashModel matched = null;
     while (true) {
