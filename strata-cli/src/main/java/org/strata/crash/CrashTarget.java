@@ -81,7 +81,7 @@ public record CrashTarget(WriterKind writer, String policy, Durability durabilit
          "secondary-indexes": [{"name": "by_field1", "field": "field1"},
                                {"name": "by_field2", "field": "field2"}],
          "secondary-maintenance": "%s", "partitions": %d}
-        """.formatted(eager ? "eager" : "lazy", eager ? 2 : 1);
+        """.formatted(eager ? "eager" : "lazy", partitions);
   }
 
   /** The target's directory name: {@code <writer>-<policy>-<durability>}. */

@@ -39,6 +39,9 @@ class DatasetCrashLoopTest {
     CrashTarget feed = CrashTarget.of(WriterKind.FEED, "constant", Durability.GROUP);
     assertThat(eager.configJson()).contains("\"eager\"");
     assertThat(lazy.configJson()).contains("\"lazy\"");
+    assertThat(eager.configJson()).contains("\"partitions\": 2");
+    // Under group each partition's log loses its own window: the loop's model needs one.
+    assertThat(feed.configJson()).contains("\"partitions\": 1");
     // Kill k goes to target k mod 3 with plan k.
     List<KillPlan> plans = List.of(
         at(CrashPoint.DATASET_BETWEEN_INDEXES, 2), at(CrashPoint.FLUSH_BEFORE_MANIFEST, 1),
