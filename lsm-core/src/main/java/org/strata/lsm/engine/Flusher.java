@@ -12,6 +12,7 @@ import org.strata.lsm.StorageException;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.EntryCursor;
+import org.strata.lsm.io.CrashPoint;
 import org.strata.lsm.io.RepeatedFailures;
 import org.strata.lsm.memory.MemoryComponent;
 
@@ -267,6 +268,7 @@ final class Flusher {
           ? List.of(write(mc, versions.newFileNumber(), componentId))
           : writeCut(mc, componentId, cuts);
       installed = true; // from here the id is the component's, even if the manifest fails
+      versions.crashPoints().reached(CrashPoint.FLUSH_BEFORE_MANIFEST);
       Manifest manifest = versions.logAndApply(VersionEdit.flush(mc, dcs));
       listener.durable(manifest);
       long bytes = 0;

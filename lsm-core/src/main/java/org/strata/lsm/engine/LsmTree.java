@@ -21,6 +21,7 @@ import org.strata.lsm.WriteBatch;
 import org.strata.lsm.component.PageCache;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.io.Clock;
+import org.strata.lsm.io.CrashPoint;
 import org.strata.lsm.io.DirectoryLock;
 import org.strata.lsm.io.IoBudgetCounters;
 import org.strata.lsm.io.IoThrottle;
@@ -105,12 +106,13 @@ public final class LsmTree implements LsmStore {
     this.throttle = group != null ? group.throttle() : new IoThrottle(config.io().writeRateLimit().bytes(), clock);
     this.ownsExecutor = executor == null;
     this.executor = executor != null ? executor : new FlushExecutor(name());
-    this.versions = new VersionSet(dir, env.fileIo(), lock, stats);
+    this.versions = new VersionSet(dir, env.fileIo(), lock, stats, env.crashPoints());
     this.triadMem = triadMem(config, group, stats);
     this.memory = new MemoryComponents(versions, changed, config.memoryComponent().size().bytes(),
         config.memoryComponent().count(), () -> {
           if (group == null) {
             wal.roll(); // a group rolls its shared log itself
+            env.crashPoints().reached(CrashPoint.LOG_ROTATION);
           }
         }, triadMem == null ? null : (sealed, fresh) -> triadMem.carry(sealed, fresh, wal::append));
     this.files = new ComponentFiles(dir, env.fileIo(), cache, throttle, config.io().forceBytes().bytes(),
@@ -465,6 +467,7 @@ public final class LsmTree implements LsmStore {
           // before the old segment, which holds their earlier versions, is deleted.
           wal.sync(triadMem.relogged());
         }
+        env.crashPoints().reached(CrashPoint.LOG_TRUNCATION);
         wal.truncateUpTo(manifest.flushedLsn());
       } else {
         group.flushed();

@@ -45,6 +45,11 @@ record Manifest(long nextFileNumber, long nextComponentId, long flushedLsn,
   }
 
   void write(Path dir, FileIo io) throws IOException {
+    write(dir, io, () -> { });
+  }
+
+  /** Writes the manifest, running {@code beforeRename} once its temporary file is forced. */
+  void write(Path dir, FileIo io, Runnable beforeRename) throws IOException {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("nextFileNumber", nextFileNumber);
     root.put("nextComponentId", nextComponentId);
@@ -63,7 +68,7 @@ record Manifest(long nextFileNumber, long nextComponentId, long flushedLsn,
     crc.update(json);
     byte[] header = (MAGIC + " 1 " + Long.toHexString(crc.getValue()) + " " + json.length + "\n")
         .getBytes(StandardCharsets.US_ASCII);
-    Directories.writeAtomically(io, dir.resolve(FILE), ByteBuffer.wrap(header),
+    Directories.writeAtomically(io, dir.resolve(FILE), beforeRename, ByteBuffer.wrap(header),
         ByteBuffer.wrap(json));
   }
 

@@ -13,6 +13,7 @@ import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.io.Clock;
+import org.strata.lsm.io.CrashPoint;
 import org.strata.lsm.io.RepeatedFailures;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.KeySketch;
@@ -233,8 +234,10 @@ final class MergeCoordinator implements MergeOperation.Host {
   public void completed(MergeOperation op, List<DiskComponent> outputs, MergeRecord record) {
     boolean written = false;
     try {
+      versions.crashPoints().reached(CrashPoint.MERGE_BEFORE_MANIFEST);
       versions.logAndApply(VersionEdit.merge(op.request(), outputs, record));
       written = true;
+      versions.crashPoints().reached(CrashPoint.MERGE_BEFORE_DELETE);
     } catch (IOException e) {
       // The merge is installed in memory; the inputs stay on disk (and listed in the manifest on
       // disk) until a later manifest is written, so a crash now loses nothing.

@@ -19,6 +19,8 @@ import org.strata.lsm.StoreStats.StallTotals;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.io.Clock;
+import org.strata.lsm.io.CrashPoint;
+import org.strata.lsm.io.CrashPoints;
 import org.strata.lsm.io.IoThrottle;
 import org.strata.lsm.wal.LogOp;
 import org.strata.lsm.wal.WriteAheadLog;
@@ -67,6 +69,7 @@ public final class TreeGroup implements AutoCloseable {
   private final StoreConfig logSettings;
   private final IoThrottle throttle;
   private final Clock clock;
+  private final CrashPoints crashPoints;
   private final List<LsmTree> trees = new ArrayList<>();
   private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
   private final ReentrantLock lock = new ReentrantLock();
@@ -81,7 +84,8 @@ public final class TreeGroup implements AutoCloseable {
   private boolean closing;
 
   private TreeGroup(Path dir, long memoryBudget, StoreConfig logSettings, IoThrottle throttle,
-      Clock clock) {
+      Clock clock, CrashPoints crashPoints) {
+    this.crashPoints = crashPoints;
     this.dir = dir;
     this.memoryBudget = memoryBudget;
     this.logSettings = logSettings;
@@ -126,7 +130,8 @@ public final class TreeGroup implements AutoCloseable {
       throw new IllegalArgumentException("a tree group has 1 to " + MAX_TREES + " trees, not "
           + members.size());
     }
-    TreeGroup g = new TreeGroup(dir, memoryBudget, logSettings, throttle, env.clock());
+    TreeGroup g = new TreeGroup(dir, memoryBudget, logSettings, throttle, env.clock(),
+        env.crashPoints());
     try {
       long[] flushed = new long[members.size()];
       long replayFrom = Long.MAX_VALUE;
@@ -295,6 +300,9 @@ public final class TreeGroup implements AutoCloseable {
       long first = lsn - ops.size() + 1;
       for (int i = 0; i < ops.size(); i++) {
         Op op = ops.get(i);
+        if (i == 1 && ops.get(0).tree() == 0) {
+          crashPoints.reached(CrashPoint.DATASET_BETWEEN_INDEXES);
+        }
         trees.get(op.tree()).member().insert(op.key(), op.value(), first + i);
       }
     } finally {
@@ -370,6 +378,7 @@ public final class TreeGroup implements AutoCloseable {
         t.member().seal();
       }
       wal.roll();
+      crashPoints.reached(CrashPoint.LOG_ROTATION);
     } finally {
       switchLock.writeLock().unlock();
     }
@@ -395,6 +404,7 @@ public final class TreeGroup implements AutoCloseable {
     for (LsmTree t : trees) {
       floor = Math.min(floor, t.member().logFloor());
     }
+    crashPoints.reached(CrashPoint.LOG_TRUNCATION);
     wal.truncateUpTo(floor);
     memberChanged();
   }

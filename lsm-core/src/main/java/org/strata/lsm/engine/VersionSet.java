@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.strata.lsm.component.DiskComponent;
+import org.strata.lsm.io.CrashPoint;
+import org.strata.lsm.io.CrashPoints;
 import org.strata.lsm.io.FileIo;
 import org.strata.lsm.memory.MemoryComponent;
 import org.strata.lsm.spi.ComponentInfo;
@@ -32,6 +34,7 @@ final class VersionSet {
   private final FileIo io;
   private final ReentrantLock lock;
   private final EngineStats stats;
+  private final CrashPoints crashPoints;
   /** Held while an edit is installed and its manifest written. Taken before the tree lock. */
   private final Object manifestLock = new Object();
 
@@ -51,10 +54,22 @@ final class VersionSet {
    * @param stats the counters the manifest keeps
    */
   VersionSet(Path dir, FileIo io, ReentrantLock lock, EngineStats stats) {
+    this(dir, io, lock, stats, CrashPoints.none());
+  }
+
+  /** As above, calling {@code crashPoints} at the flush, merge and manifest crash points. */
+  VersionSet(Path dir, FileIo io, ReentrantLock lock, EngineStats stats,
+      CrashPoints crashPoints) {
     this.dir = dir;
     this.io = io;
     this.lock = lock;
     this.stats = stats;
+    this.crashPoints = crashPoints;
+  }
+
+  /** The hook the flusher and merges call at their crash points. */
+  CrashPoints crashPoints() {
+    return crashPoints;
   }
 
   /**
@@ -179,7 +194,7 @@ final class VersionSet {
         lock.unlock();
       }
       try {
-        manifest.write(dir, io);
+        manifest.write(dir, io, () -> crashPoints.reached(CrashPoint.MANIFEST_BEFORE_RENAME));
       } finally {
         old.release();
       }

@@ -30,6 +30,15 @@ public final class Directories {
    */
   public static void writeAtomically(FileIo io, Path file, ByteBuffer... data)
       throws IOException {
+    writeAtomically(io, file, () -> { }, data);
+  }
+
+  /**
+   * As {@link #writeAtomically(FileIo, Path, ByteBuffer...)}, running {@code beforeRename} between
+   * forcing the temporary file and the rename (a crash point).
+   */
+  public static void writeAtomically(FileIo io, Path file, Runnable beforeRename,
+      ByteBuffer... data) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (WritableFile f = io.create(tmp)) {
       for (ByteBuffer b : data) {
@@ -40,6 +49,7 @@ public final class Directories {
       // Name the file: an error such as a full disk does not.
       throw new IOException("cannot write " + tmp + ": " + e.getMessage(), e);
     }
+    beforeRename.run();
     atomicRename(tmp, file);
   }
 

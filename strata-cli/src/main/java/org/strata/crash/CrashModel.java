@@ -1,0 +1,63 @@
+package org.strata.crash;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What a store or dataset must hold after the first {@code M} operations of a {@link
+ * CrashWorkload}: for each live key, the sequence number of the write that set it.
+ */
+public final class CrashModel {
+  private final Map<String, Long> live;
+  private long applied;
+
+  /** The empty store: no operation applied. */
+  public CrashModel() {
+    this(new HashMap<>(), 0);
+  }
+
+  private CrashModel(Map<String, Long> live, long applied) {
+    this.live = live;
+    this.applied = applied;
+  }
+
+  /** A copy that changes independently. */
+  public CrashModel copy() {
+    return new CrashModel(new HashMap<>(live), applied);
+  }
+
+  /** The number of operations applied: the sequence number of the last. */
+  public long applied() {
+    return applied;
+  }
+
+  /** Applies operation {@code applied() + 1}. */
+  public void applyNext(CrashWorkload w) {
+    long seq = applied + 1;
+    if (w.isDelete(seq)) {
+      live.remove(w.key(seq));
+    } else {
+      live.put(w.key(seq), seq);
+    }
+    applied = seq;
+  }
+
+  /** Whether {@code actual} (key to canonical value) is exactly this model's content. */
+  public boolean matches(Map<String, String> actual, CrashWorkload w, WriterKind kind) {
+    if (actual.size() != live.size()) {
+      return false;
+    }
+    for (Map.Entry<String, Long> e : live.entrySet()) {
+      String v = actual.get(e.getKey());
+      if (v == null || !v.equals(w.canonical(e.getValue(), kind))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Live keys with the sequence number of their write. */
+  public Map<String, Long> live() {
+    return java.util.Collections.unmodifiableMap(live);
+  }
+}

@@ -1,0 +1,155 @@
+package org.strata.crash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.strata.lsm.Durability;
+import org.strata.lsm.LsmStore;
+import org.strata.lsm.config.StoreConfigJson;
+
+/**
+ * The crash loop's verdicts on stores written in this process, where the test knows exactly which
+ * writes are on disk and claims acknowledgements beyond them: the verifier must see every
+ * acknowledged write that is missing, a value no write made, a tampered key and a leftover file,
+ * and accept a store that holds every acknowledged write (with or without the in-flight one).
+ */
+class CrashVerifierTest {
+  private static final long SEED = 42;
+
+  @TempDir Path tmp;
+
+  private final CrashTarget sync = CrashTarget.of(WriterKind.STORE, "constant", Durability.SYNC);
+  private final CrashTarget group = CrashTarget.of(WriterKind.STORE, "constant",
+      Durability.GROUP);
+  private final CrashWorkload w = CrashWorkload.of(SEED, WriterKind.STORE);
+
+  /** Writes operations 1..{@code last} of the workload to a store in {@code dir} and closes it. */
+  private Path write(CrashTarget t, long last) {
+    System.out.println("workload seed " + SEED + ", operations 1.." + last);
+    Path dir = tmp.resolve("store");
+    try (LsmStore s = LsmStore.open(dir, StoreConfigJson.parse(t.configJson(), "test"))) {
+      for (long seq = 1; seq <= last; seq++) {
+        byte[] k = w.key(seq).getBytes(StandardCharsets.US_ASCII);
+        if (w.isDelete(seq)) {
+          s.delete(k);
+        } else {
+          s.put(k, w.storeValue(seq));
+        }
+      }
+    }
+    return dir;
+  }
+
+  /** A run that acknowledged 1..{@code lastAck}, each {@code ageMillis} before the kill. */
+  private static ChildRun.Result acked(long lastAck, long ageMillis) {
+    long kill = System.currentTimeMillis();
+    List<Long> at = new ArrayList<>();
+    for (long s = 1; s <= lastAck; s++) {
+      at.add(kill - ageMillis);
+    }
+    return new ChildRun.Result(lastAck, at, kill, false, null);
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {0, 1})
+  void everyAcknowledgedWriteAndMaybeTheInFlightOneIsAccepted(long inFlight) throws Exception {
+    Path dir = write(sync, 400 + inFlight);
+    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, new CrashModel(), acked(400, 5));
+    assertThat(o.faults()).isEmpty();
+    assertThat(o.leftovers()).isEmpty();
+    assertThat(o.state()).isNotNull();
+    assertThat(o.ok()).isTrue();
+    assertThat(o.lost()).isZero();
+    assertThat(o.state().applied()).isEqualTo(400 + inFlight);
+  }
+
+  @Test
+  void acknowledgedWritesMissingUnderSyncAreLosses() throws Exception {
+    Path dir = write(sync, 400);
+    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, new CrashModel(), acked(403, 5));
+    assertThat(o.lost()).isEqualTo(3);
+    assertThat(o.lostOutsideWindow()).isEqualTo(3);
+    assertThat(o.ok()).isFalse();
+  }
+
+  @Test
+  void underGroupOnlyTheWritesOfTheLastIntervalMayBeLost() throws Exception {
+    Path dir = write(group, 400);
+    CrashVerifier.Outcome recent = CrashVerifier.check(group, dir, w, new CrashModel(),
+        acked(403, 5));
+    assertThat(recent.lost()).isEqualTo(3);
+    assertThat(recent.lostOutsideWindow()).isZero();
+    assertThat(recent.ok()).isTrue();
+    CrashVerifier.Outcome old = CrashVerifier.check(group, dir, w, new CrashModel(),
+        acked(403, group.groupCommitMillis() + CrashVerifier.GROUP_GRACE_MILLIS + 1000));
+    assertThat(old.lostOutsideWindow()).isEqualTo(3);
+    assertThat(old.ok()).isFalse();
+  }
+
+  @Test
+  void aDroppedAcknowledgedKeyIsSeen() throws Exception {
+    Path dir = write(sync, 400);
+    long seq = 400;
+    while (w.isDelete(seq)) {
+      seq--;
+    }
+    try (LsmStore s = LsmStore.open(dir, null)) {
+      s.delete(w.key(seq).getBytes(StandardCharsets.US_ASCII));
+    }
+    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, new CrashModel(), acked(400, 5));
+    assertThat(o.ok()).isFalse();
+    assertThat(o.lost() > 0 || !o.faults().isEmpty()).isTrue();
+  }
+
+  @Test
+  void aValueNoWriteMadeIsSeen() throws Exception {
+    Path dir = write(sync, 400);
+    try (LsmStore s = LsmStore.open(dir, null)) {
+      s.put(w.key(10).getBytes(StandardCharsets.US_ASCII), w.storeValue(5000));
+    }
+    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, new CrashModel(), acked(400, 5));
+    assertThat(o.ok()).isFalse();
+    assertThat(o.faults()).anyMatch(f -> f.contains("no write made"));
+  }
+
+  @Test
+  void anOlderValueOfAKeyMatchesNoPrefix() throws Exception {
+    Path dir = write(sync, 400);
+    // The newest put of some key, replaced by that key's previous value: a lost update.
+    long newest = -1;
+    long previous = -1;
+    for (long s = 400; s >= 1 && previous < 0; s--) {
+      if (w.isDelete(s)) {
+        continue;
+      }
+      if (newest < 0) {
+        newest = s;
+      } else if (w.key(s).equals(w.key(newest))) {
+        previous = s;
+      }
+    }
+    assertThat(previous).isPositive();
+    try (LsmStore s = LsmStore.open(dir, null)) {
+      s.put(w.key(newest).getBytes(StandardCharsets.US_ASCII), w.storeValue(previous));
+    }
+    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, new CrashModel(), acked(400, 5));
+    assertThat(o.ok()).isFalse();
+  }
+
+  @Test
+  void aTemporaryFileLeftBehindIsALeftover() throws Exception {
+    Path dir = write(sync, 100);
+    Files.writeString(dir.resolve("wal").resolve("stray.tmp"), "x");
+    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, new CrashModel(), acked(100, 5));
+    assertThat(o.leftovers()).containsExactly("wal/stray.tmp");
+    assertThat(o.ok()).isFalse();
+  }
+}
