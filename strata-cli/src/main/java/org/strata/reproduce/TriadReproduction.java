@@ -64,10 +64,12 @@ public final class TriadReproduction implements PaperReproduction {
    * @param logBytes bytes appended to the log (re-logged hot entries included)
    * @param mergeSeconds time merges that started during the run took (paused time excluded)
    * @param mergeTimeComplete whether every merge of the run was in the store's merge log
+   * @param flushes flushes completed during the run
+   * @param merges merges completed during the run
    */
   record Run(String workload, Variant variant, double readFraction, long operations,
       double seconds, long flushBytes, long mergeBytes, long logBytes, double mergeSeconds,
-      boolean mergeTimeComplete) {
+      boolean mergeTimeComplete, long flushes, long merges) {
     double throughput() {
       return operations / seconds;
     }
@@ -139,11 +141,12 @@ public final class TriadReproduction implements PaperReproduction {
           Run r = run(cfg, w, mix, e.getKey(), e.getValue(), ctx);
           runs.add(r);
           ctx.log(String.format(Locale.ROOT, "triad: %s %s reads %.0f%%: %.0f ops/s,"
-                  + " flushed %s, merged %s, log %s, WA %.3f, merge time %.2f s%s",
+                  + " flushed %s, merged %s, log %s, WA %.3f, merge time %.2f s%s, %d flushes,"
+              + " %d merges",
               w.name(), e.getKey().label, 100 * mix, r.throughput(),
               mb(r.flushBytes()), mb(r.mergeBytes()), mb(r.logBytes()),
               r.writeAmplification(), r.mergeSeconds(),
-              r.mergeTimeComplete() ? "" : " (incomplete)"));
+              r.mergeTimeComplete() ? "" : " (incomplete)", r.flushes(), r.merges()));
         }
       }
     }
@@ -238,7 +241,8 @@ public final class TriadReproduction implements PaperReproduction {
       long merges = after.merges() - before.merges();
       run = new Run(w.name(), v, mix, cfg.operations(), seconds, flushed,
           b1.mergeBytes() - b0.mergeBytes(), b1.logBytes() - b0.logBytes(),
-          Math.max(0, mergeNanos) / 1e9, during.size() >= merges);
+          Math.max(0, mergeNanos) / 1e9, during.size() >= merges,
+          after.flushes() - before.flushes(), merges);
     }
     ctx.scratch("triad-run");
     return run;
@@ -590,8 +594,8 @@ public final class TriadReproduction implements PaperReproduction {
           + " full TRIAD is not comparable until TRIAD-LOG is built.");
     }
     StringBuilder t = new StringBuilder("| workload | mix | variant | ops/s | seconds | flushed"
-        + " MB | merged MB | log MB | WA (flushed + merged) / flushed | merge s |\n"
-        + "|---|---|---|---|---|---|---|---|---|---|\n");
+        + " MB | merged MB | log MB | WA (flushed + merged) / flushed | merge s | flushes |"
+        + " merges |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Run r : m.runs()) {
       t.append("| ").append(r.workload()).append(" | ").append(mixName(r.readFraction()))
           .append(" | ").append(r.variant().label).append(" | ")
@@ -602,7 +606,8 @@ public final class TriadReproduction implements PaperReproduction {
           .append(Numbers.format(r.logBytes() / 1e6)).append(" | ")
           .append(Numbers.format(r.writeAmplification())).append(" | ")
           .append(Numbers.format(r.mergeSeconds()))
-          .append(r.mergeTimeComplete() ? "" : " (incomplete)").append(" |\n");
+          .append(r.mergeTimeComplete() ? "" : " (incomplete)").append(" | ")
+          .append(r.flushes()).append(" | ").append(r.merges()).append(" |\n");
     }
     notes.add(t.toString().strip());
     notes.add("Readings: \"total bytes written\" is the bytes flushes and merges wrote (the"

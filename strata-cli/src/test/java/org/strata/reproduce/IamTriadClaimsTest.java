@@ -152,7 +152,7 @@ class IamTriadClaimsTest {
         for (Map.Entry<Variant, double[]> e : shape.entrySet()) {
           double[] s = e.getValue(); // seconds, flushed, merged, merge seconds
           runs.add(new Run(w, e.getKey(), mix, 100_000, s[0], (long) s[1], (long) s[2], 1000,
-              s[3], true));
+              s[3], true, 10, 5));
         }
       }
     }
