@@ -5,9 +5,10 @@
 # data 100GB*s, cache M = 16GB*s, t = 10; the baseline's files are 64MB*s and its level 1
 # 640MB*s. Prints, per configuration, the engine's write amplification (flush + merge bytes over
 # user bytes; the log is not counted) and the bytes written into each level over user bytes,
-# read from the store's LOG (flush = the memory component's flush, which for lsa/iam is cut at the
-# level-1 nodes and so is the paper's level-1 write; Li = bytes merges wrote into level i, tree
-# level i for lsa/iam). Moves write nothing and appear nowhere.
+# from the store's byte counters (`strata stats --json`, `bytes`): flush = flushDataBytes +
+# flushIndexBytes, the memory component's flush, which for lsa/iam is cut at the level-1 nodes and
+# so is the paper's level-1 write; Li = mergeBytesByLevel of level i (tree level i for lsa/iam).
+# Moves write nothing and appear nowhere. `strata reproduce iam` runs the same loads in-process.
 #
 # Usage: scripts/bench-iam-wa.sh   (after ./mvnw -B -ntp package -DskipTests)
 # Scale: RECORDS=100000 NODE=128KB CACHE=16MB FILE=64KB LEVEL1=640KB (the defaults: s = 1/1024)
@@ -34,20 +35,22 @@ JSON
   bin/strata load --dir "$WORK/$name" --config "$WORK/$name.json" --records "$RECORDS" \
     --record-size 1000 --key-order "$ORDER" --seed 1 --durability none --batch-size 50 \
     --json > "$WORK/$name.load.json"
-  local user wa
-  user=$(bin/strata stats --dir "$WORK/$name" --json | tr -d ' \n' \
-    | sed 's/.*"userBytesFlushed":\([0-9]*\).*/\1/')
+  local stats wa flush merged
+  stats=$(bin/strata stats --dir "$WORK/$name" --json | tr -d ' \n')
   wa=$(sed 's/.*"writeAmplification":\([0-9.]*\).*/\1/' "$WORK/$name.load.json")
-  awk -v name="$name" -v user="$user" -v wa="$wa" -v tree="$([[ $policy == lsa || $policy == iam ]] && echo 1 || echo 0)" '
-    /flush finished/ { for (i = 1; i <= NF; i++) if ($i == "bytes") b["flush"] += $(i - 1) }
-    /merge finished/ {
-      for (i = 1; i <= NF; i++) { if ($i == "bytes,") bytes = $(i - 1); if ($i == "level") lv = $(i + 1) }
-      if (tree) lv = int(lv / 64); b["L" lv] += bytes }
-    END {
-      line = sprintf("%-22s WA %.2f  ", name, wa)
-      if ("flush" in b) line = line sprintf("flush %.2f  ", b["flush"] / user)
+  flush=$(sed 's/.*"flushDataBytes":\([0-9]*\),"flushIndexBytes":\([0-9]*\).*/\1 \2/' <<<"$stats")
+  merged=$(sed 's/.*"mergeBytesByLevel":{\([^}]*\)}.*/\1/' <<<"$stats" | tr -d '"')
+  awk -v name="$name" -v wa="$wa" -v flush="$flush" -v merged="$merged" \
+    -v user="$(sed 's/.*"bytes":{"userBytes":\([0-9]*\).*/\1/' <<<"$stats")" \
+    -v tree="$([[ $policy == lsa || $policy == iam ]] && echo 1 || echo 0)" 'BEGIN {
+      split(flush, f, " "); b["flush"] = f[1] + f[2]
+      n = split(merged, parts, ",")
+      for (i = 1; i <= n; i++) {
+        if (split(parts[i], kv, ":") < 2) continue
+        lv = kv[1] + 0; if (tree) lv = int(lv / 64); b["L" lv] += kv[2] }
+      line = sprintf("%-22s WA %.2f  flush %.2f  ", name, wa, b["flush"] / user)
       for (l = 0; l < 64; l++) if (("L" l) in b) line = line sprintf("L%d %.2f  ", l, b["L" l] / user)
-      print line }' "$WORK/$name/LOG"
+      print line }'
 }
 
 CONFIGS=${CONFIGS:-"lsa iam-auto-M iam-auto-half-M iam-m3-k1 iam-m3-k2 iam-m3-k3 partitioned-leveling"}

@@ -1,0 +1,95 @@
+package org.strata.reproduce;
+
+import java.util.List;
+
+/**
+ * What {@code strata reproduce triad} runs (spec C.4): for each workload and read/write mix, the
+ * same operations on the engine under five variants (the baseline, TRIAD-MEM only, TRIAD-DISK
+ * only, TRIAD-LOG only, full TRIAD), after preloading part of the key space.
+ *
+ * @param keys the key space (8-byte keys)
+ * @param valueSize bytes per value
+ * @param memoryComponentBytes the memory component (the paper's 4 MB memtable)
+ * @param preloadFraction the share of the key space loaded before each run (the paper: half)
+ * @param operations operations of each run after the preload
+ * @param readFractions the read share of each mix (the paper: 0.1 and 0.5); the claims on bytes,
+ *     write amplification and merge time use the mix with the fewest reads
+ * @param workloads the key popularity of each workload
+ * @param fileSize the leveled store's file size (RocksDB's {@code target_file_size_base})
+ * @param level1Size its level-1 size ({@code max_bytes_for_level_base})
+ * @param sizeRatio its size ratio
+ * @param l0Trigger level-0 files that start a level-0 merge (RocksDB: 4)
+ * @param l0Stop level-0 files at which writes stop (RocksDB: 24)
+ * @param overlapRatio TRIAD-DISK's OVERLAP_RATIO_TH (0.4)
+ * @param maxL0Files TRIAD-DISK's MAX_FILES_L0 (6)
+ * @param hotPercent TRIAD-MEM's hot keys, percent of a memory component's entries (1)
+ * @param minJudgeSeconds a throughput is judged only from runs at least this long; shorter ones
+ *     are too noisy on a shared machine and their throughput claims are not comparable
+ * @param seed the seed of the keys, values and operations (the same for every variant)
+ */
+public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
+    double preloadFraction, long operations, List<Double> readFractions,
+    List<Workload> workloads, long fileSize, long level1Size, int sizeRatio, int l0Trigger,
+    int l0Stop, double overlapRatio, int maxL0Files, double hotPercent, double minJudgeSeconds,
+    long seed) {
+
+  public TriadConfig {
+    check(keys >= 100 && keys <= Integer.MAX_VALUE, "keys must be 100 to "
+        + Integer.MAX_VALUE + ", got " + keys);
+    check(valueSize >= 1 && valueSize <= 1 << 20, "valueSize must be 1 to 1048576, got "
+        + valueSize);
+    check(memoryComponentBytes >= 4096, "memoryComponentBytes must be at least 4096, got "
+        + memoryComponentBytes);
+    check(preloadFraction >= 0 && preloadFraction <= 1, "preloadFraction must be in [0, 1], got "
+        + preloadFraction);
+    check(operations >= 1, "operations must be at least 1, got " + operations);
+    check(readFractions != null && !readFractions.isEmpty(), "readFractions must list a mix");
+    for (double r : readFractions) {
+      check(r >= 0 && r < 1, "every read fraction must be in [0, 1), got " + r);
+    }
+    check(workloads != null && !workloads.isEmpty(), "workloads must list a workload");
+    check(fileSize >= 4096, "fileSize must be at least 4096, got " + fileSize);
+    check(level1Size >= fileSize, "level1Size must be at least fileSize, got " + level1Size);
+    check(sizeRatio >= 2, "sizeRatio must be at least 2, got " + sizeRatio);
+    check(l0Trigger >= 1, "l0Trigger must be at least 1, got " + l0Trigger);
+    check(l0Stop >= l0Trigger, "l0Stop must be at least l0Trigger, got " + l0Stop);
+    check(overlapRatio > 0 && overlapRatio < 1, "overlapRatio must lie in (0, 1), got "
+        + overlapRatio);
+    check(maxL0Files >= 1, "maxL0Files must be at least 1, got " + maxL0Files);
+    check(hotPercent > 0 && hotPercent <= 50, "hotPercent must be in (0, 50], got "
+        + hotPercent);
+    check(minJudgeSeconds >= 0, "minJudgeSeconds must be at least 0, got " + minJudgeSeconds);
+    readFractions = List.copyOf(readFractions);
+    workloads = List.copyOf(workloads);
+  }
+
+  static void check(boolean ok, String message) {
+    if (!ok) {
+      throw new IllegalArgumentException("triad: " + message);
+    }
+  }
+
+  /** The mix the byte, write-amplification and merge-time claims use: the fewest reads. */
+  public double writeMix() {
+    return readFractions.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+  }
+
+  /**
+   * A workload's key popularity: {@code hotProbability} of the operations go to {@code
+   * hotFraction} of the keys (chosen at random), the rest uniformly to the others; {@code
+   * hotFraction} 1 is uniform.
+   *
+   * @param name {@code WS1}, {@code WS2}, {@code WS3} (the claims name these)
+   * @param hotFraction the share of keys that are hot, in (0, 1]
+   * @param hotProbability the share of operations on hot keys, in [0, 1]
+   */
+  public record Workload(String name, double hotFraction, double hotProbability) {
+    public Workload {
+      check(name != null && !name.isBlank(), "a workload needs a name");
+      check(hotFraction > 0 && hotFraction <= 1, "workload " + name
+          + ": hotFraction must lie in (0, 1], got " + hotFraction);
+      check(hotProbability >= 0 && hotProbability <= 1, "workload " + name
+          + ": hotProbability must lie in [0, 1], got " + hotProbability);
+    }
+  }
+}
