@@ -56,7 +56,9 @@ public final class FeedServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
-            ch.pipeline().addLast(new LineBasedFrameDecoder(limits.maxLineBytes(), true, false),
+            // Strip the newline; fail fast: a line is refused as soon as it passes the limit,
+            // not when (if ever) its newline comes.
+            ch.pipeline().addLast(new LineBasedFrameDecoder(limits.maxLineBytes(), true, true),
                 new FeedConnection(dataset, stats, limits, budget, workers, stopping,
                     format));
           }
