@@ -50,10 +50,10 @@ import org.strata.lsm.dataset.FeedRecord;
  * FeedLimits#maxLineBytes()} (the lines before it are applied and answered, the long line is
  * rejected, and nothing after it is read), and a connection beyond {@link
  * FeedLimits#maxConnections()} (refused before any line). Either way the server sends its reply,
- * shuts its side of the connection down and then reads and discards at most {@code
- * maxLineBytes} more bytes, or until the client closes, before it closes: closing a socket with
- * unread bytes would reset the connection and could destroy the reply before the client reads
- * it.
+ * shuts its side of the connection down and then reads and discards at most {@link
+ * #LINGER_DISCARD_BYTES} more bytes, or until the client closes, before it closes: closing a
+ * socket with unread bytes would reset the connection and could destroy the reply before the
+ * client reads it. Discarded bytes are never held.
  */
 final class FeedConnection extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LogManager.getLogger(FeedConnection.class);
@@ -62,6 +62,11 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
    * pinned only while a batch is read, never while its reply waits for the client.
    */
   static final int SCAN_BATCH_BYTES = 64 * 1024;
+  /**
+   * Most bytes read and dropped from a connection being closed after its reply, before it is
+   * closed regardless (a reset then): enough for the rest of a long line of any likely client.
+   */
+  static final long LINGER_DISCARD_BYTES = 64L << 20;
   /** Reply generators; the mapper gives them a codec, for the trees of plain records. */
   private static final JsonFactory JSON = new com.fasterxml.jackson.databind.ObjectMapper(
       JsonFactory.builder()
@@ -150,7 +155,7 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
       if (refusing) {
         // Closing: whatever comes now (lines after a too long one, raw bytes) is never applied.
         discarded += buf.readableBytes();
-        if (discarded > limits.maxLineBytes()) {
+        if (discarded > LINGER_DISCARD_BYTES) {
           c.close(); // the client keeps sending: enough lingering
         }
         return;
@@ -236,8 +241,8 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
 
   /**
    * The reply is sent (event loop): the server's side of the connection is shut down (the client
-   * reads the reply, then end of stream) and input is read and discarded, at most {@code
-   * maxLineBytes}, until the client closes.
+   * reads the reply, then end of stream) and input is read and discarded, at most {@link
+   * #LINGER_DISCARD_BYTES}, until the client closes.
    */
   private void linger() {
     if (!ctx.channel().isActive()) {

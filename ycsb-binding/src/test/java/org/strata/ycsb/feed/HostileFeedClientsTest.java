@@ -62,6 +62,7 @@ class HostileFeedClientsTest {
   private static Socket connect(int port) throws IOException {
     Socket s = new Socket("127.0.0.1", port);
     s.setSoTimeout(HANG_GUARD_MS);
+    s.setTcpNoDelay(true);
     return s;
   }
 
