@@ -49,7 +49,8 @@ import org.strata.lsm.dataset.FeedRecord;
  * <p>Two things close a connection from the server's side: a line longer than {@link
  * FeedLimits#maxLineBytes()} (the lines before it are applied and answered, the long line is
  * rejected, and nothing after it is read), and a connection beyond {@link
- * FeedLimits#maxConnections()} (refused before any line). Either way the server sends its reply,
+ * FeedLimits#maxConnections()} (refused before any line; once as many refused connections are
+ * still open as the limit, further ones are closed at once, without a reply). Either way the server sends its reply,
  * shuts its side of the connection down and then reads and discards at most {@link
  * #LINGER_DISCARD_BYTES} more bytes, or until the client closes, before it closes: closing a
  * socket with unread bytes would reset the connection and could destroy the reply before the
@@ -91,6 +92,7 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   private volatile boolean refusing; // written on the event loop only: no more lines are taken
   private boolean lingering; // event loop only: the reply is out, input is discarded
   private boolean counted; // event loop only: counted in the open connections
+  private boolean refusedOpen; // event loop only: a refused connection, counted until closed
   private long discarded; // event loop only: bytes discarded while refusing
   private ChannelHandlerContext ctx;
   private ReplyBudget.Account account;
@@ -129,8 +131,6 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   public void channelActive(ChannelHandlerContext c) {
     ctx = c;
     name = String.valueOf(c.channel().remoteAddress());
-    account = budget.open(this::maybeRead);
-    writer = new ReplyWriter(c, budget, account, limits.replyChunkBytes(), this::maybeRead);
     stats.connections.incrementAndGet();
     if (stats.openConnections.incrementAndGet() > limits.maxConnections()) {
       stats.openConnections.decrementAndGet();
@@ -139,10 +139,20 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
           + " at a time; try again later";
       LOG.warn("feed connection from {} refused: {}", name, reason);
       refuse();
+      if (stats.refusedOpen.incrementAndGet() > limits.maxConnections()) {
+        // As many refused connections still open as the limit: no reply, no lingering, so
+        // refused clients that never close cannot pile up.
+        stats.refusedOpen.decrementAndGet();
+        c.close();
+        return;
+      }
+      refusedOpen = true;
       c.writeAndFlush(format.kind() == FeedFormat.Kind.ASTERIXDB ? Unpooled.EMPTY_BUFFER
           : Unpooled.wrappedBuffer(refusal(reason))).addListener(f -> linger());
       return;
     }
+    account = budget.open(this::maybeRead);
+    writer = new ReplyWriter(c, budget, account, limits.replyChunkBytes(), this::maybeRead);
     counted = true;
     LOG.info("feed connection from {}", name);
     maybeRead();
@@ -200,7 +210,13 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
       counted = false;
       stats.openConnections.decrementAndGet();
     }
-    budget.close(account);
+    if (refusedOpen) {
+      refusedOpen = false;
+      stats.refusedOpen.decrementAndGet();
+    }
+    if (account != null) {
+      budget.close(account);
+    }
     if (paused) {
       paused = false;
       stats.readingPaused.decrementAndGet();

@@ -6,7 +6,7 @@ import org.strata.lsm.dataset.FeedParser;
  * What a feed server holds in memory, at most (docs/two-phase.md, "Feed protocol"). Requests: a
  * connection stops reading its socket while {@code waitingLines} lines or {@code waitingLineBytes}
  * bytes of them wait to be applied, and a line longer than {@code maxLineBytes} is rejected
- * unread. Replies: bytes handed to the network but not yet sent are bounded per connection and in
+ * as soon as it passes the limit, without being held, and closes its connection. Replies: bytes handed to the network but not yet sent are bounded per connection and in
  * total; a connection whose client does not read waits for room (and stops reading requests)
  * instead of buffering. Connections: at most {@code maxConnections} at a time; one more is
  * refused. So the server's memory for its connections is bounded by {@code maxConnections}

@@ -24,6 +24,8 @@ public final class FeedStats {
   final AtomicLong openConnections = new AtomicLong();
   final AtomicLong refusedConnections = new AtomicLong();
   final AtomicLong closedForLongLines = new AtomicLong();
+  /** Refused connections not yet closed (they linger while their refusal drains). */
+  final AtomicLong refusedOpen = new AtomicLong();
 
   /** A snapshot. */
   public Snapshot snapshot() {
