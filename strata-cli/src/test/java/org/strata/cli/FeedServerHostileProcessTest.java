@@ -245,7 +245,8 @@ class FeedServerHostileProcessTest {
         for (Socket s : longLines) {
           assertThat(new BufferedReader(new InputStreamReader(s.getInputStream(),
               StandardCharsets.UTF_8)).readLine()).isEqualTo("{\"ok\":false,\"line\":1,"
-              + "\"reason\":\"line longer than " + MAX_LINE + " bytes; the connection is closed\"}");
+              + "\"reason\":\"line longer than " + MAX_LINE
+              + " bytes; the connection is closed\"}");
           s.close();
         }
         // The bound: each long line holds at most the limit plus one read, in a buffer of up to

@@ -50,11 +50,11 @@ import org.strata.lsm.dataset.FeedRecord;
  * FeedLimits#maxLineBytes()} (the lines before it are applied and answered, the long line is
  * rejected, and nothing after it is read), and a connection beyond {@link
  * FeedLimits#maxConnections()} (refused before any line; once as many refused connections are
- * still open as the limit, further ones are closed at once, without a reply). Either way the server sends its reply,
- * shuts its side of the connection down and then reads and discards at most {@link
- * #LINGER_DISCARD_BYTES} more bytes, or until the client closes, before it closes: closing a
- * socket with unread bytes would reset the connection and could destroy the reply before the
- * client reads it. Discarded bytes are never held.
+ * still open as the limit, further ones are closed at once, without a reply). Either way the
+ * server sends its reply, shuts its side of the connection down and then reads and discards at
+ * most {@link #LINGER_DISCARD_BYTES} more bytes, or until the client closes, before it closes:
+ * closing a socket with unread bytes would reset the connection and could destroy the reply
+ * before the client reads it. Discarded bytes are never held.
  */
 final class FeedConnection extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LogManager.getLogger(FeedConnection.class);

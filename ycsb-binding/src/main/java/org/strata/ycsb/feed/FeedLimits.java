@@ -6,11 +6,12 @@ import org.strata.lsm.dataset.FeedParser;
  * What a feed server holds in memory, at most (docs/two-phase.md, "Feed protocol"). Requests: a
  * connection stops reading its socket while {@code waitingLines} lines or {@code waitingLineBytes}
  * bytes of them wait to be applied, and a line longer than {@code maxLineBytes} is rejected
- * as soon as it passes the limit, without being held, and closes its connection. Replies: bytes handed to the network but not yet sent are bounded per connection and in
- * total; a connection whose client does not read waits for room (and stops reading requests)
- * instead of buffering. Connections: at most {@code maxConnections} at a time; one more is
- * refused. So the server's memory for its connections is bounded by {@code maxConnections}
- * times one connection's share (docs/two-phase.md, "Limits").
+ * as soon as it passes the limit, without being held, and closes its connection. Replies: bytes
+ * handed to the network but not yet sent are bounded per connection and in total; a connection
+ * whose client does not read waits for room (and stops reading requests) instead of buffering.
+ * Connections: at most {@code maxConnections} at a time; one more is refused. So the server's
+ * memory for its connections is bounded by {@code maxConnections} times one connection's share
+ * (docs/reliability-feed.md).
  *
  * @param maxLineBytes longest request line
  * @param waitingLines a connection stops reading while this many lines wait to be applied
