@@ -242,13 +242,6 @@ class FeedServerHostileProcessTest {
         for (int i = 0; i < 200; i++) {
           good.upsert("good" + i, "g" + i);
         }
-        for (Socket s : longLines) {
-          assertThat(new BufferedReader(new InputStreamReader(s.getInputStream(),
-              StandardCharsets.UTF_8)).readLine()).isEqualTo("{\"ok\":false,\"line\":1,"
-              + "\"reason\":\"line longer than " + MAX_LINE
-              + " bytes; the connection is closed\"}");
-          s.close();
-        }
         // The bound: each long line holds at most the limit plus one read, in a buffer of up to
         // twice that; each non-reader its reply bound; the rest (200 idle connections with a few
         // bytes each, worker threads, Netty's pooled chunks, code) a fixed allowance of 64 MiB.
@@ -261,6 +254,13 @@ class FeedServerHostileProcessTest {
             .isLessThanOrEqualTo(boundKb);
         assertThat(st.get("maxUnsentReplyBytes").asLong())
             .isLessThanOrEqualTo(NON_READERS * REPLY_PER_CONNECTION);
+        for (Socket s : longLines) {
+          assertThat(new BufferedReader(new InputStreamReader(s.getInputStream(),
+              StandardCharsets.UTF_8)).readLine()).isEqualTo("{\"ok\":false,\"line\":1,"
+              + "\"reason\":\"line longer than " + MAX_LINE
+              + " bytes; the connection is closed\"}");
+          s.close();
+        }
 
         // Finish the slow line; close the mid-line connections and the non-readers.
         slow.getOutputStream().write('\n');
