@@ -55,6 +55,16 @@ final class FeedServerCommand implements Callable<Integer> {
           + " (0: only at the end).")
   int statsEvery;
 
+  @Option(names = "--max-line-bytes", paramLabel = "BYTES",
+      description = "Longest request line (default 17825792, 17 MiB, at least 1024). A longer"
+          + " line is answered with a rejection and its connection is closed.")
+  int maxLineBytes = FeedLimits.defaults().maxLineBytes();
+
+  @Option(names = "--max-connections", paramLabel = "N",
+      description = "Most connections open at a time (default 1024); one more is answered with"
+          + " a refusal and closed.")
+  int maxConnections = FeedLimits.defaults().maxConnections();
+
   @Spec CommandSpec spec;
 
   @Override
@@ -62,6 +72,13 @@ final class FeedServerCommand implements Callable<Integer> {
     if (port < 0 || port > 65535) {
       throw new ParameterException(spec.commandLine(), "--port must be from 0 to 65535, got "
           + port);
+    }
+    FeedLimits limits;
+    try {
+      limits = FeedLimits.defaults().withMaxLineBytes(maxLineBytes)
+          .withMaxConnections(maxConnections);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     FeedFormat feedFormat;
     try {
@@ -83,7 +100,7 @@ final class FeedServerCommand implements Callable<Integer> {
     Dataset ds = StoreLog.open(spec, dir, () -> Dataset.open(dir, cfg));
     FeedServer server;
     try {
-      server = FeedServer.start(ds, host, port, FeedLimits.defaults(), feedFormat);
+      server = FeedServer.start(ds, host, port, limits, feedFormat);
     } catch (RuntimeException e) {
       ds.close();
       throw new IllegalArgumentException("cannot listen on " + host + ":" + port + ": " + e, e);
@@ -116,10 +133,12 @@ final class FeedServerCommand implements Callable<Integer> {
   static String describe(FeedStats.Snapshot s) {
     return String.format("%d connections, %d lines: %d applied (%d upserts, %d deletes), %d reads,"
         + " %d rejected, %d failed, %d dropped at stop, %d waiting; unsent replies %d bytes (max"
-        + " %d, one connection max %d), %d waiting for slow clients, %d not reading",
+        + " %d, one connection max %d), %d waiting for slow clients, %d not reading; %d open,"
+        + " %d refused, %d closed for a too long line",
         s.connections(), s.lines(), s.applied(), s.upserts(), s.deletes(), s.reads(),
         s.rejected(), s.failed(), s.dropped(), s.waitingLines(), s.unsentReplyBytes(),
         s.maxUnsentReplyBytes(),
-        s.maxConnectionUnsentReplyBytes(), s.waitingForReplyRoom(), s.readingPaused());
+        s.maxConnectionUnsentReplyBytes(), s.waitingForReplyRoom(), s.readingPaused(),
+        s.openConnections(), s.refusedConnections(), s.closedForLongLines());
   }
 }

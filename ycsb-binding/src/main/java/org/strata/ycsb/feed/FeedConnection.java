@@ -6,8 +6,11 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.LineBasedFrameDecoder;
 import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -42,6 +45,16 @@ import org.strata.lsm.dataset.FeedRecord;
  * batches between chunks, so no reply is ever held whole and a client that does not read holds at
  * most its connection's bound. A line cut off by a disconnect is never applied. Lines still
  * waiting when the server stops are dropped unapplied and unacknowledged (counted).
+ *
+ * <p>Two things close a connection from the server's side: a line longer than {@link
+ * FeedLimits#maxLineBytes()} (the lines before it are applied and answered, the long line is
+ * rejected, and nothing after it is read), and a connection beyond {@link
+ * FeedLimits#maxConnections()} (refused before any line; once as many refused connections are
+ * still open as the limit, further ones are closed at once, without a reply). Either way the
+ * server sends its reply, shuts its side of the connection down and then reads and discards at
+ * most {@link #LINGER_DISCARD_BYTES} more bytes, or until the client closes, before it closes:
+ * closing a socket with unread bytes would reset the connection and could destroy the reply
+ * before the client reads it. Discarded bytes are never held.
  */
 final class FeedConnection extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LogManager.getLogger(FeedConnection.class);
@@ -50,6 +63,11 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
    * pinned only while a batch is read, never while its reply waits for the client.
    */
   static final int SCAN_BATCH_BYTES = 64 * 1024;
+  /**
+   * Most bytes read and dropped from a connection being closed after its reply, before it is
+   * closed regardless (a reset then): enough for the rest of a long line of any likely client.
+   */
+  static final long LINGER_DISCARD_BYTES = 64L << 20;
   /** Reply generators; the mapper gives them a codec, for the trees of plain records. */
   private static final JsonFactory JSON = new com.fasterxml.jackson.databind.ObjectMapper(
       JsonFactory.builder()
@@ -71,6 +89,11 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   private final AtomicBoolean draining = new AtomicBoolean();
   private volatile boolean closed;
   private volatile boolean paused; // written on the event loop only
+  private volatile boolean refusing; // written on the event loop only: no more lines are taken
+  private boolean lingering; // event loop only: the reply is out, input is discarded
+  private boolean counted; // event loop only: counted in the open connections
+  private boolean refusedOpen; // event loop only: a refused connection, counted until closed
+  private long discarded; // event loop only: bytes discarded while refusing
   private ChannelHandlerContext ctx;
   private ReplyBudget.Account account;
   private ReplyWriter writer; // the worker's
@@ -78,7 +101,11 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   private String name;
 
   /** A received line, or a rejection found while receiving it ({@code bytes} null). */
-  private record Line(long number, byte[] bytes, String rejection) {
+  private record Line(long number, byte[] bytes, String rejection, boolean closeAfter) {
+    Line(long number, byte[] bytes) {
+      this(number, bytes, null, false);
+    }
+
     int size() {
       return bytes == null ? 0 : bytes.length;
     }
@@ -104,9 +131,29 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   public void channelActive(ChannelHandlerContext c) {
     ctx = c;
     name = String.valueOf(c.channel().remoteAddress());
+    stats.connections.incrementAndGet();
+    if (stats.openConnections.incrementAndGet() > limits.maxConnections()) {
+      stats.openConnections.decrementAndGet();
+      stats.refusedConnections.incrementAndGet();
+      String reason = "too many connections: the server takes at most " + limits.maxConnections()
+          + " at a time; try again later";
+      LOG.warn("feed connection from {} refused: {}", name, reason);
+      refuse();
+      if (stats.refusedOpen.incrementAndGet() > limits.maxConnections()) {
+        // As many refused connections still open as the limit: no reply, no lingering, so
+        // refused clients that never close cannot pile up.
+        stats.refusedOpen.decrementAndGet();
+        c.close();
+        return;
+      }
+      refusedOpen = true;
+      c.writeAndFlush(format.kind() == FeedFormat.Kind.ASTERIXDB ? Unpooled.EMPTY_BUFFER
+          : Unpooled.wrappedBuffer(refusal(reason))).addListener(f -> linger());
+      return;
+    }
     account = budget.open(this::maybeRead);
     writer = new ReplyWriter(c, budget, account, limits.replyChunkBytes(), this::maybeRead);
-    stats.connections.incrementAndGet();
+    counted = true;
     LOG.info("feed connection from {}", name);
     maybeRead();
   }
@@ -115,7 +162,15 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   public void channelRead(ChannelHandlerContext c, Object msg) {
     ByteBuf buf = (ByteBuf) msg;
     try {
-      enqueue(new Line(++lineNumber, ByteBufUtil.getBytes(buf), null));
+      if (refusing) {
+        // Closing: whatever comes now (lines after a too long one, raw bytes) is never applied.
+        discarded += buf.readableBytes();
+        if (discarded > LINGER_DISCARD_BYTES) {
+          c.close(); // the client keeps sending: enough lingering
+        }
+        return;
+      }
+      enqueue(new Line(++lineNumber, ByteBufUtil.getBytes(buf)));
     } finally {
       buf.release();
     }
@@ -134,9 +189,14 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   @Override
   public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
     if (cause instanceof TooLongFrameException) {
+      if (refusing) {
+        return;
+      }
+      stats.closedForLongLines.incrementAndGet();
+      refuse();
+      // Answered after the lines before it, by the worker, which then closes the connection.
       enqueue(new Line(++lineNumber, null, "line longer than " + limits.maxLineBytes()
-          + " bytes"));
-      maybeRead();
+          + " bytes; the connection is closed", true));
       return;
     }
     LOG.warn("feed connection {} failed: {}", name, cause.toString());
@@ -146,7 +206,17 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   @Override
   public void channelInactive(ChannelHandlerContext c) {
     closed = true;
-    budget.close(account);
+    if (counted) {
+      counted = false;
+      stats.openConnections.decrementAndGet();
+    }
+    if (refusedOpen) {
+      refusedOpen = false;
+      stats.refusedOpen.decrementAndGet();
+    }
+    if (account != null) {
+      budget.close(account);
+    }
     if (paused) {
       paused = false;
       stats.readingPaused.decrementAndGet();
@@ -165,6 +235,44 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /**
+   * Takes no more lines on this connection (event loop): the line decoder goes, so no bytes are
+   * held waiting for a newline, and reading stops until the reply is out ({@link #linger}).
+   */
+  private void refuse() {
+    refusing = true;
+    LineBasedFrameDecoder decoder = ctx.pipeline().get(LineBasedFrameDecoder.class);
+    if (decoder != null) {
+      ctx.pipeline().remove(decoder); // safe inside its own decode: Netty defers the removal
+    }
+  }
+
+  /**
+   * Closes once the replies handed over so far are sent (any thread): shuts the output down
+   * after them, then {@link #linger lingers}.
+   */
+  private void closeAfterReplies() {
+    ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> linger());
+  }
+
+  /**
+   * The reply is sent (event loop): the server's side of the connection is shut down (the client
+   * reads the reply, then end of stream) and input is read and discarded, at most {@link
+   * #LINGER_DISCARD_BYTES}, until the client closes.
+   */
+  private void linger() {
+    if (!ctx.channel().isActive()) {
+      return;
+    }
+    lingering = true;
+    ((SocketChannel) ctx.channel()).shutdownOutput().addListener(f -> {
+      if (!f.isSuccess()) {
+        ctx.close();
+      }
+    });
+    ctx.read();
+  }
+
   /** Asks for more input unless back-pressure says not to; records whether reading is paused. */
   private void maybeRead() {
     if (!ctx.channel().eventLoop().inEventLoop()) {
@@ -176,6 +284,12 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
       return;
     }
     if (!ctx.channel().isActive()) {
+      return;
+    }
+    if (refusing) {
+      if (lingering) {
+        ctx.read(); // discarding until the client closes
+      }
       return;
     }
     boolean read = waiting.get() < limits.waitingLines()
@@ -222,6 +336,9 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   private void process(Line l) {
     try {
       apply(l);
+      if (l.closeAfter()) {
+        closeAfterReplies();
+      }
     } catch (IOException e) {
       // Only a reply that could not be written as JSON gets here; its line may be cut short.
       LOG.error("feed connection {} line {}: cannot write the reply, closing: {}", name,
@@ -418,6 +535,21 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
       g.writeNumberField("line", line);
       g.writeStringField("reason", shown);
     });
+  }
+
+  /** {@code {"ok":false,"reason":...}} and a newline. */
+  private static byte[] refusal(String reason) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
+      g.writeStartObject();
+      g.writeBooleanField("ok", false);
+      g.writeStringField("reason", reason);
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e); // writing to memory
+    }
+    out.write('\n');
+    return out.toByteArray();
   }
 
   /** A reason as valid text of bounded length, whatever the client sent. */

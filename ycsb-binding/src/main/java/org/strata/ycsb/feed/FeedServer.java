@@ -24,8 +24,10 @@ import org.strata.lsm.dataset.Dataset;
  * JSON records ({@code {"op":"upsert","key":...,"fields":{...}}}, {@code {"op":"delete",...}}); a
  * write may carry {@code "ack": true} to get a reply line, and {@code get} and {@code scan}
  * requests are answered (docs/two-phase.md, "Feed protocol"). Rejected lines are answered with
- * {@code {"ok":false,"line":N,"reason":...}}, counted and logged; the connection goes on. What the
- * server buffers is bounded by its {@link FeedLimits}, per connection and, for replies, in total.
+ * {@code {"ok":false,"line":N,"reason":...}}, counted and logged; the connection goes on, except
+ * after a line longer than {@link FeedLimits#maxLineBytes()}, which closes it. What the server
+ * buffers is bounded by its {@link FeedLimits}: per connection, for replies in total, and by the
+ * number of connections (docs/reliability-feed.md).
  */
 public final class FeedServer implements AutoCloseable {
   private static final Logger LOG = LogManager.getLogger(FeedServer.class);
@@ -56,7 +58,9 @@ public final class FeedServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
-            ch.pipeline().addLast(new LineBasedFrameDecoder(limits.maxLineBytes(), true, false),
+            // Strip the newline; fail fast: a line is refused as soon as it passes the limit,
+            // not when (if ever) its newline comes.
+            ch.pipeline().addLast(new LineBasedFrameDecoder(limits.maxLineBytes(), true, true),
                 new FeedConnection(dataset, stats, limits, budget, workers, stopping,
                     format));
           }

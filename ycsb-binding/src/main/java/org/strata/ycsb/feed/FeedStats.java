@@ -21,6 +21,11 @@ public final class FeedStats {
   final AtomicLong replyWaits = new AtomicLong();
   final AtomicLong waitingForReplyRoom = new AtomicLong();
   final AtomicLong readingPaused = new AtomicLong();
+  final AtomicLong openConnections = new AtomicLong();
+  final AtomicLong refusedConnections = new AtomicLong();
+  final AtomicLong closedForLongLines = new AtomicLong();
+  /** Refused connections not yet closed (they linger while their refusal drains). */
+  final AtomicLong refusedOpen = new AtomicLong();
 
   /** A snapshot. */
   public Snapshot snapshot() {
@@ -29,7 +34,8 @@ public final class FeedStats {
         maxWaitingBytes.get(),
         unsentReplyBytes.get(), maxUnsentReplyBytes.get(), maxConnectionUnsentReplyBytes.get(),
         replyWaits.get(),
-        waitingForReplyRoom.get(), readingPaused.get());
+        waitingForReplyRoom.get(), readingPaused.get(), openConnections.get(),
+        refusedConnections.get(), closedForLongLines.get());
   }
 
   /**
@@ -56,12 +62,18 @@ public final class FeedStats {
    * @param waitingForReplyRoom gauge: connections waiting for room for a reply now
    * @param readingPaused gauge: connections not reading their socket now because of back-pressure
    *     (replies unsent, or lines waiting)
+   * @param openConnections gauge: connections open now (refused ones not counted)
+   * @param refusedConnections connections refused because {@link FeedLimits#maxConnections()}
+   *     were open
+   * @param closedForLongLines connections closed because a line was longer than {@link
+   *     FeedLimits#maxLineBytes()}
    */
   public record Snapshot(long connections, long lines, long upserts, long deletes, long reads,
       long rejected, long failed, long dropped, long waitingLines, long maxWaiting,
       long maxWaitingBytes,
       long unsentReplyBytes, long maxUnsentReplyBytes, long maxConnectionUnsentReplyBytes,
-      long replyWaits, long waitingForReplyRoom, long readingPaused) {
+      long replyWaits, long waitingForReplyRoom, long readingPaused, long openConnections,
+      long refusedConnections, long closedForLongLines) {
     /** Writes applied. */
     public long applied() {
       return upserts + deletes;

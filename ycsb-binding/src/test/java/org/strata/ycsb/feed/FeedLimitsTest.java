@@ -14,6 +14,7 @@ class FeedLimitsTest {
     assertThat(d.waitingLineBytes()).isEqualTo(4L << 20);
     assertThat(d.replyBytesPerConnection()).isEqualTo(1L << 20);
     assertThat(d.replyBytesTotal()).isEqualTo(64L << 20);
+    assertThat(d.maxConnections()).isEqualTo(1024);
     assertThat(d.replyChunkBytes()).isEqualTo(16 << 10);
     assertThat(d.withReplyBytes(4096, 4096).replyChunkBytes()).isEqualTo(1024);
   }
@@ -28,7 +29,9 @@ class FeedLimitsTest {
             + " replyBytesPerConnection (1048576)");
     assertThatThrownBy(() -> FeedLimits.defaults().withWaiting(0, 10))
         .hasMessageContaining("waitingLines is 0");
-    assertThatThrownBy(() -> new FeedLimits(10, 1, 1, 4096, 4096))
+    assertThatThrownBy(() -> new FeedLimits(10, 1, 1, 4096, 4096, 1))
         .hasMessageContaining("maxLineBytes is 10");
+    assertThatThrownBy(() -> FeedLimits.defaults().withMaxConnections(0))
+        .hasMessage("feed limit maxConnections is 0; allowed: at least 1");
   }
 }
