@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,6 +27,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.MergeRecord;
@@ -344,6 +347,47 @@ class IoFaultLoopTest {
   }
 
   /**
+   * Faults at random (seeded, printed): every step fails with probability 3% for the whole
+   * workload, as an I/O error or a full disk; then the faults stop. Every injected error is seen,
+   * no read gives a wrong value, and after a reopen nothing acknowledged is lost.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {11, 24, 37, 42, 59})
+  void randomFaultsLoseNothingAcknowledged(long seed) throws IOException {
+    System.out.println("IoFaultLoopTest random faults, seed " + seed);
+    logged.clear();
+    Failure failure = seed % 2 == 0 ? Failure.ERROR : Failure.ENOSPC;
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false)
+        .failRandomly(seed, 0.03, EnumSet.allOf(FileOp.class), failure);
+    Path dir = tmp.resolve("random-" + seed);
+    Run run = new Run(dir, io, true);
+    String what = "seed " + seed;
+    try {
+      run.workload();
+    } catch (AssertionError e) {
+      throw new AssertionError(what + ": " + e.getMessage(), e);
+    }
+    String message = failure == Failure.ENOSPC ? FaultInjectingFileIo.NO_SPACE
+        : FaultInjectingFileIo.IO_ERROR;
+    if (io.injected() > 0) {
+      assertThat(run.errors.stream().anyMatch(e -> mentions(e, message))
+          || run.warnings.stream().anyMatch(w -> w.contains(message))
+          || logged.stream().anyMatch(l -> l.contains(message)))
+          .as("%s: %d injected errors, none seen", what, io.injected()).isTrue();
+    }
+    io.heal();
+    try {
+      run.close();
+    } catch (RuntimeException e) {
+      // the reopen decides
+    }
+    reopenAndCheck(run, what);
+    System.out.printf("  seed %d: %d steps failed, %d acknowledged writes kept%n", seed,
+        io.injected(), run.model.ackedCount());
+    deleteTree(dir);
+  }
+
+  /**
    * One run with {@code point} failing; returns what the store did once the fault stopped: went
    * on, refused writes until reopened (with the message), or was not open (an open refused under
    * the fault) and opened once healed.
@@ -375,7 +419,8 @@ class IoFaultLoopTest {
     try {
       run.workload();
     } catch (AssertionError e) {
-      throw new AssertionError(what + ": while the fault lasted: " + e.getMessage(), e);
+      throw String.valueOf(e.getMessage()).startsWith(what) ? e
+          : new AssertionError(what + ": while the fault lasted: " + e.getMessage(), e);
     }
     assertThat(io.injected()).as("%s: the point was reached", what).isPositive();
     try {
@@ -384,7 +429,17 @@ class IoFaultLoopTest {
       // what matters is that the reopen below finds every acknowledged write
     }
 
-    // Reopen on the real file system: nothing acknowledged lost, verify clean, writes accepted.
+    reopenAndCheck(run, what);
+    deleteTree(dir);
+    return outcome[0];
+  }
+
+  /**
+   * Reopens the store of {@code run} on the real file system: nothing acknowledged lost, nothing
+   * unwritten present, verify clean, writes accepted.
+   */
+  private static void reopenAndCheck(Run run, String what) {
+    Path dir = run.dir;
     Run after = new Run(dir, new FaultInjectingFileIo(FileIo.standard()), false);
     try {
       after.reopen();
@@ -398,8 +453,6 @@ class IoFaultLoopTest {
     }
     StoreVerifier.VerifyReport v = StoreVerifier.verify(dir);
     assertThat(v.ok()).as("%s: verify: %s", what, v).isTrue();
-    deleteTree(dir);
-    return outcome[0];
   }
 
   /** Once the fault stopped: does the store go on, refuse writes until reopened, or reopen? */
