@@ -22,9 +22,11 @@ import org.strata.lsm.engine.StoreVerifier;
  * {@code @ERROR <message>} for a refused one, and one line per command result. Key {@code i} holds
  * {@link #value(int)}.
  *
- * <p>Arguments: the file system's mount point, and the size of the filler file to create there
- * first (freed later by {@code free}). Commands: {@code load} (writes until one is refused),
- * {@code free}, {@code write <n>}, {@code flush}, {@code reopen}, {@code verify} (closes the
+ * <p>Arguments: the file system's mount point, the size of the filler file to create there first
+ * (freed later by {@code free}), and optionally {@code recover}: open the store a killed child
+ * left (no filler). It answers {@code @READY <pid>} once the store is
+ * open. Commands: {@code load} (writes until one is refused),
+ * {@code free}, {@code write <n> [first key]}, {@code flush}, {@code verify} (closes the
  * store, verifies it and lists its files, opens it again), {@code check <n>} (keys 0 to n-1),
  * {@code exit}.
  */
@@ -43,16 +45,21 @@ public final class FullDiskChild {
   public static void main(String[] args) throws IOException {
     Path mount = Path.of(args[0]);
     long fillerBytes = Long.parseLong(args[1]);
+    boolean recover = args.length > 2 && args[2].equals("recover");
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     Path filler = mount.resolve("filler");
-    Files.write(filler, new byte[(int) fillerBytes]);
     Path dir = mount.resolve("store");
-    StoreConfig config = StoreConfig.defaults()
-        .withMemoryComponent(MemoryComponentConfig.of(512 * 1024, 2))
-        .withDurability(Durability.SYNC);
-    LsmStore store = LsmStore.open(dir, config);
+    LsmStore store;
+    if (recover) {
+      store = LsmStore.open(dir, null);
+    } else {
+      Files.write(filler, new byte[(int) fillerBytes]);
+      store = LsmStore.open(dir, StoreConfig.defaults()
+          .withMemoryComponent(MemoryComponentConfig.of(512 * 1024, 2))
+          .withDurability(Durability.SYNC));
+    }
     int next = 0;
-    out.println("@READY");
+    out.println("@READY " + ProcessHandle.current().pid());
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in,
         StandardCharsets.UTF_8));
     for (String line; (line = in.readLine()) != null; ) {
@@ -72,6 +79,9 @@ public final class FullDiskChild {
         }
         case "write" -> {
           int n = Integer.parseInt(cmd[1]);
+          if (cmd.length > 2) {
+            next = Integer.parseInt(cmd[2]);
+          }
           for (int i = 0; i < n; i++) {
             String error = write(store, next++, out);
             if (error != null) {
@@ -86,20 +96,6 @@ public final class FullDiskChild {
             out.println("@FLUSHED");
           } catch (RuntimeException e) {
             out.println("@FLUSH-ERROR " + oneLine(e));
-          }
-        }
-        case "reopen" -> {
-          try {
-            store.close();
-          } catch (RuntimeException e) {
-            out.println("@CLOSE-ERROR " + oneLine(e));
-          }
-          try {
-            store = LsmStore.open(dir, null);
-            out.println("@REOPENED");
-          } catch (RuntimeException e) {
-            out.println("@REOPEN-ERROR " + oneLine(e));
-            return;
           }
         }
         case "verify" -> {

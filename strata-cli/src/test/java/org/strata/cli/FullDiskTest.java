@@ -22,13 +22,14 @@ import org.junit.jupiter.api.io.TempDir;
  * A real full disk: a child process ({@link FullDiskChild}) mounts a small tmpfs in a user and
  * mount namespace of its own ({@code unshare --user --map-root-user --mount}), puts a filler file
  * on it and loads a store (durability sync) until a write is refused. The refusal must say the disk
- * is full; once the filler is deleted, the store goes on or refuses writes until reopened, saying
- * so; after a reopen no temporary or torn component is left, {@code verify} is clean, every
+ * is full; once the filler is deleted, the store goes on or refuses writes saying what it needs (a
+ * flush or a reopen). Then the child is killed with SIGKILL and a second child recovers the store
+ * in the same file system: no temporary or torn component is left, {@code verify} is clean, every
  * acknowledged write reads back with its value, and writes are accepted again. Where namespaces or
  * tmpfs mounts are not allowed the test is skipped, saying why.
  */
 class FullDiskTest {
-  private static final String SIZE = "6m";
+  private static final String SIZE = "4m";
   private static final long FILLER = 1 << 20;
 
   @TempDir Path tmp;
@@ -62,12 +63,14 @@ class FullDiskTest {
     String cp = System.getProperty("surefire.test.class.path",
         System.getProperty("java.class.path"));
     Process p = new ProcessBuilder("unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
-        "mount -t tmpfs -o size=" + SIZE + " tmpfs \"$0\" && exec \"$@\"", mnt.toString(),
+        // The first child fills the disk and is killed; the second recovers the store it left.
+        "mount -t tmpfs -o size=" + SIZE + " tmpfs \"$0\" && { \"$@\"; exec \"$@\" recover; }",
+        mnt.toString(),
         java, "-Xmx256m", "-cp", cp, FullDiskChild.class.getName(), mnt.toString(),
         Long.toString(FILLER)).redirectError(tmp.resolve("child.err").toFile()).start();
     Child c = new Child(p, tmp.resolve("child.err"));
     try {
-      c.expect("@READY");
+      long first = c.ready();
       Set<Integer> acked = new TreeSet<>();
       List<String> lines = c.command("load", "@FULL", "@NOTFULL");
       collectAcks(lines, acked);
@@ -111,9 +114,11 @@ class FullDiskTest {
       System.out.println("FullDiskTest: " + acked.size() + " writes acknowledged; the disk"
           + " filled with: " + full + "; after freeing space " + after + ": " + refusal);
 
-      lines = c.command("reopen", "@REOPENED", "@REOPEN-ERROR");
-      assertThat(lines.get(lines.size() - 1)).as("reopen once space is freed: %s", lines)
-          .isEqualTo("@REOPENED");
+      // A crash on the full disk: SIGKILL, then a new process recovers what the first left.
+      ProcessHandle killed = ProcessHandle.of(first).orElseThrow();
+      assertThat(killed.destroyForcibly()).isTrue();
+      killed.onExit().get(60, TimeUnit.SECONDS);
+      assertThat(c.ready()).as("the recovering child").isNotEqualTo(first);
       lines = c.command("verify", "@VERIFIED");
       assertThat(lines).as("verify after the reopen").contains("@VERIFIED true")
           .noneMatch(l -> l.startsWith("@FAULT"))
@@ -132,8 +137,8 @@ class FullDiskTest {
       }
       assertThat(lost).as("acknowledged writes lost (%d acknowledged)", acked.size()).isEmpty();
 
-      lines = c.command("write 5", "@WRITTEN");
-      assertThat(lines).as("writes after the reopen").noneMatch(l -> l.startsWith("@ERROR"))
+      lines = c.command("write 5 " + attempted, "@WRITTEN");
+      assertThat(lines).as("writes after the recovery").noneMatch(l -> l.startsWith("@ERROR"))
           .filteredOn(l -> l.startsWith("@ACK")).hasSize(5);
       c.command("exit", "@BYE");
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -166,8 +171,10 @@ class FullDiskTest {
       this.in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
     }
 
-    void expect(String first) throws IOException {
-      command(null, first);
+    /** Waits for a child's {@code @READY <pid>} and returns the pid. */
+    long ready() throws IOException {
+      List<String> lines = command(null, "@READY ");
+      return Long.parseLong(lines.get(lines.size() - 1).substring("@READY ".length()));
     }
 
     /** Sends {@code cmd} (unless null) and returns its lines up to one starting with an end. */
