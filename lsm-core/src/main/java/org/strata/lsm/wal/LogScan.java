@@ -163,7 +163,10 @@ public final class LogScan {
     return read(dir, flushedLsn, FileIo.standard());
   }
 
-  /** As {@link #read(Path, long)}, reading the segments (here and in {@link #replay}) via {@code io}. */
+  /**
+   * As {@link #read(Path, long)}, reading the segments (here and in {@link #replay}) through
+   * {@code io}.
+   */
   public static LogScan read(Path dir, long flushedLsn, FileIo io) throws IOException {
     TreeMap<Long, Path> files = new TreeMap<>();
     List<Path> setAside = new ArrayList<>();

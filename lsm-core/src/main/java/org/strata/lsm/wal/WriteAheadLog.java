@@ -298,7 +298,8 @@ public final class WriteAheadLog implements Closeable {
   private long writeOutLocked() {
     if (failure != null) {
       throw new StorageException(segmentPath, "the write-ahead log failed earlier, writing "
-          + segmentPath + ": " + failure + "; it accepts no more writes until the store is reopened", failure);
+          + segmentPath + ": " + failure + "; it accepts no more writes until the store is"
+          + " reopened", failure);
     }
     byte[] data;
     int len;

@@ -20,7 +20,8 @@ import org.strata.lsm.io.WritableFile;
  * on a file whose name matches a pattern, or steps at random with a seeded generator. A failed
  * step throws an {@link IOException} before reaching the file system, except a write failed with
  * {@link Failure#SHORT_WRITE} or {@link Failure#ENOSPC}, which first writes half its bytes (as a
- * disk that fills up mid-write does). {@link #heal()} drops every rule: the fault stops. Thread-safe.
+ * disk that fills up mid-write does). {@link #heal()} drops every rule: the fault stops.
+ * Thread-safe.
  */
 public final class FaultInjectingFileIo implements FileIo {
   /** The message of the JDK's IOException for ENOSPC. */
@@ -79,8 +80,8 @@ public final class FaultInjectingFileIo implements FileIo {
   }
 
   /**
-   * Fails the {@code nth} (1-based) step at {@code point}. With {@code lasting}, every later step of
-   * the same operation on the same kind of file fails too, in any phase, until {@link #heal()}: a
+   * Fails the {@code nth} (1-based) step at {@code point}. With {@code lasting}, every later step
+   * of the same operation on the same kind of file fails too, in any phase, until {@link #heal()}: a
    * fault that lasts, as a full or broken disk does.
    */
   public synchronized FaultInjectingFileIo failAt(IoPoint point, int nth, Failure failure,
@@ -101,7 +102,7 @@ public final class FaultInjectingFileIo implements FileIo {
     return this;
   }
 
-  /** Fails the {@code nth} (1-based) step {@code op} on a file of {@code kind}, in any phase, once. */
+  /** Fails the {@code nth} (1-based) step {@code op} on a file of {@code kind}, in any phase. */
   public synchronized FaultInjectingFileIo failNth(FileOp op, FileKind kind, int nth,
       Failure failure) {
     int[] seen = {0};
