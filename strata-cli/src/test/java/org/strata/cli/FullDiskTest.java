@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * on it and loads a store (durability sync) until a write is refused. The refusal must say the disk
  * is full; once the filler is deleted, the store goes on or refuses writes saying what it needs (a
  * flush or a reopen). Then the child is killed with SIGKILL and a second child recovers the store
- * in the same file system: no temporary or torn component is left, {@code verify} is clean, every
+ * in the same file system, writes (into the log and memory only) and is killed too; a third
+ * recovers again: no temporary or torn component is left, {@code verify} is clean, every
  * acknowledged write reads back with its value, and writes are accepted again. Where namespaces or
  * tmpfs mounts are not allowed the test is skipped, saying why.
  */
@@ -63,8 +64,10 @@ class FullDiskTest {
     String cp = System.getProperty("surefire.test.class.path",
         System.getProperty("java.class.path"));
     Process p = new ProcessBuilder("unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
-        // The first child fills the disk and is killed; the second recovers the store it left.
-        "mount -t tmpfs -o size=" + SIZE + " tmpfs \"$0\" && { \"$@\"; exec \"$@\" recover; }",
+        // The first child fills the disk and is killed; the second recovers the store, writes
+        // and is killed too; the third recovers again.
+        "mount -t tmpfs -o size=" + SIZE + " tmpfs \"$0\" && { \"$@\"; \"$@\" recover;"
+            + " exec \"$@\" recover; }",
         mnt.toString(),
         java, "-Xmx256m", "-cp", cp, FullDiskChild.class.getName(), mnt.toString(),
         Long.toString(FILLER)).redirectError(tmp.resolve("child.err").toFile()).start();
@@ -115,10 +118,18 @@ class FullDiskTest {
           + " filled with: " + full + "; after freeing space " + after + ": " + refusal);
 
       // A crash on the full disk: SIGKILL, then a new process recovers what the first left.
-      ProcessHandle killed = ProcessHandle.of(first).orElseThrow();
-      assertThat(killed.destroyForcibly()).isTrue();
-      killed.onExit().get(60, TimeUnit.SECONDS);
-      assertThat(c.ready()).as("the recovering child").isNotEqualTo(first);
+      kill(first);
+      long second = c.ready();
+      assertThat(second).as("the recovering child").isNotEqualTo(first);
+      // Writes only in the log and the memory component, then a second crash: the recovery
+      // after it must replay them from the log.
+      lines = c.command("write 20 " + attempted, "@WRITTEN");
+      assertThat(lines).as("writes after the first recovery")
+          .noneMatch(l -> l.startsWith("@ERROR"));
+      collectAcks(lines, acked);
+      attempted += 20;
+      kill(second);
+      assertThat(c.ready()).as("the child recovering the second time").isNotEqualTo(second);
       lines = c.command("verify", "@VERIFIED");
       assertThat(lines).as("verify after the reopen").contains("@VERIFIED true")
           .noneMatch(l -> l.startsWith("@FAULT"))
@@ -146,6 +157,13 @@ class FullDiskTest {
     } finally {
       p.destroyForcibly();
     }
+  }
+
+  /** Kills process {@code pid} with SIGKILL and waits until it is gone. */
+  private static void kill(long pid) throws Exception {
+    ProcessHandle h = ProcessHandle.of(pid).orElseThrow();
+    assertThat(h.destroyForcibly()).isTrue();
+    h.onExit().get(60, TimeUnit.SECONDS);
   }
 
   private static void collectAcks(List<String> lines, Set<Integer> acked) {

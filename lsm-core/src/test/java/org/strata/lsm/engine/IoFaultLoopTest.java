@@ -54,8 +54,9 @@ import org.strata.lsm.testing.TestStores;
  * merge, reads, a close and a reopen that reads the configuration, manifest, log and components)
  * runs once through a recording {@link FaultInjectingFileIo} to enumerate every injection point
  * (workload phase, file-system step, file kind); then, for every point, the workload runs again
- * with that step failing from its first occurrence on until the fault is healed (every step; for
- * creations and writes also as a full disk, and for writes also short-written). Each run checks:
+ * with that step failing from its first occurrence in its phase to the end of that workload step
+ * (as an I/O error; for creations and writes also as a full disk, and for writes also
+ * short-written), when the fault is healed and the workload stops. Each run checks:
  *
  * <ul>
  *   <li>the error reaches the caller, the statistics or the log (background errors stick);
