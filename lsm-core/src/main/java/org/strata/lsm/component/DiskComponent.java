@@ -3,10 +3,7 @@ package org.strata.lsm.component;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,6 +11,8 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.StorageException;
+import org.strata.lsm.io.FileIo;
+import org.strata.lsm.io.ReadableFile;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.KeySketch;
 
@@ -36,13 +35,15 @@ public final class DiskComponent {
   private final BloomFilter bloom;
   private final KeySketch sketch;
   private final long fileSize;
-  private volatile FileChannel channel;
+  private final FileIo io;
+  private volatile ReadableFile channel;
   private final AtomicInteger refs = new AtomicInteger(1);
   private volatile boolean obsolete;
 
-  private DiskComponent(Path path, long fileId, PageCache cache, FileChannel channel,
+  private DiskComponent(Path path, long fileId, PageCache cache, FileIo io, ReadableFile channel,
       ComponentMeta meta, BloomFilter bloom, KeySketch sketch, long fileSize) {
     this.path = path;
+    this.io = io;
     this.fileId = fileId;
     this.cache = cache;
     this.channel = channel;
@@ -57,9 +58,17 @@ public final class DiskComponent {
    * the one initial reference.
    */
   public static DiskComponent open(Path path, long fileId, PageCache cache) {
-    FileChannel ch = null;
+    return open(path, fileId, cache, FileIo.standard());
+  }
+
+  /**
+   * As {@link #open(Path, long, PageCache)}, with every read and the final deletion of the file
+   * going through {@code io}.
+   */
+  public static DiskComponent open(Path path, long fileId, PageCache cache, FileIo io) {
+    ReadableFile ch = null;
     try {
-      ch = FileChannel.open(path, StandardOpenOption.READ);
+      ch = io.openForRead(path);
       long size = ch.size();
       if (size < Footer.SIZE) {
         throw new CorruptionException(path, 0, "file of " + size + " bytes is too short for a"
@@ -98,7 +107,7 @@ public final class DiskComponent {
         sketch = KeySketch.of(java.util.Arrays.copyOfRange(body, 8, body.length),
             org.strata.lsm.io.BigEndian.getLong(body, 0));
       }
-      return new DiskComponent(path, fileId, cache, ch, meta, bloom, sketch, size);
+      return new DiskComponent(path, fileId, cache, io, ch, meta, bloom, sketch, size);
     } catch (IOException e) {
       closeQuietly(ch);
       throw new StorageException("cannot open component " + path + ": " + e, e);
@@ -108,7 +117,7 @@ public final class DiskComponent {
     }
   }
 
-  private static void closeQuietly(FileChannel ch) {
+  private static void closeQuietly(ReadableFile ch) {
     if (ch != null) {
       try {
         ch.close();
@@ -118,7 +127,7 @@ public final class DiskComponent {
     }
   }
 
-  static byte[] readFully(FileChannel ch, long offset, int len) throws IOException {
+  static byte[] readFully(ReadableFile ch, long offset, int len) throws IOException {
     byte[] b = new byte[len];
     ByteBuffer buf = ByteBuffer.wrap(b);
     while (buf.hasRemaining()) {
@@ -186,7 +195,7 @@ public final class DiskComponent {
       cache.invalidate(fileId);
       if (obsolete) {
         try {
-          Files.deleteIfExists(path);
+          io.delete(path);
         } catch (IOException e) {
           LOG.warn("cannot delete obsolete component {}: {}", path, e.toString());
         }
@@ -237,7 +246,7 @@ public final class DiskComponent {
   private synchronized void reopen() {
     if (!channel.isOpen()) {
       try {
-        channel = FileChannel.open(path, StandardOpenOption.READ);
+        channel = io.openForRead(path);
       } catch (IOException e) {
         throw new StorageException("cannot reopen " + path + ": " + e, e);
       }
@@ -295,7 +304,7 @@ public final class DiskComponent {
     return new SequentialLeafScanner(this);
   }
 
-  FileChannel channel() {
+  ReadableFile channel() {
     return channel;
   }
 

@@ -18,10 +18,13 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.strata.lsm.InvalidConfigurationException;
+import org.strata.lsm.io.FileIo;
 
 /**
  * Reads and writes every configuration file (store, dataset, two-phase, comparison) by binding
@@ -80,8 +83,13 @@ public final class ConfigMapper {
    * .json} is its default name.
    */
   public static <T> T read(Path file, Class<T> type) {
+    return read(file, type, FileIo.standard());
+  }
+
+  /** As {@link #read(Path, Class)}, reading the file through {@code io}. */
+  public static <T> T read(Path file, Class<T> type, FileIo io) {
     String n = file.getFileName().toString();
-    return parse(readText(file), file.toString(),
+    return parse(readText(file, io), file.toString(),
         n.endsWith(".json") ? n.substring(0, n.length() - 5) : n, type);
   }
 
@@ -135,8 +143,17 @@ public final class ConfigMapper {
 
   /** The text of a configuration file; a missing or unreadable file fails clearly. */
   public static String readText(Path file) {
+    return readText(file, FileIo.standard());
+  }
+
+  /**
+   * As {@link #readText(Path)}, reading the file through {@code io}; bytes that are not UTF-8
+   * fail the read, as {@link Files#readString} does.
+   */
+  public static String readText(Path file, FileIo io) {
     try {
-      return Files.readString(file);
+      return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(io.readAll(file)))
+          .toString();
     } catch (NoSuchFileException e) {
       throw new InvalidConfigurationException("config file " + file + " does not exist");
     } catch (IOException e) {

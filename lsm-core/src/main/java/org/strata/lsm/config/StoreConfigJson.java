@@ -1,6 +1,7 @@
 package org.strata.lsm.config;
 
 import java.nio.file.Path;
+import org.strata.lsm.io.FileIo;
 
 /**
  * Reads and writes a store's configuration file ({@code config.json}, DESIGN section 4): the names
@@ -14,6 +15,11 @@ public final class StoreConfigJson {
   /** Parses a configuration file. */
   public static StoreConfig read(Path file) {
     return ConfigMapper.read(file, StoreConfig.class);
+  }
+
+  /** Parses a configuration file read through {@code io}. */
+  public static StoreConfig read(Path file, FileIo io) {
+    return ConfigMapper.read(file, StoreConfig.class, io);
   }
 
   /** Parses configuration text; {@code source} names it in errors. */

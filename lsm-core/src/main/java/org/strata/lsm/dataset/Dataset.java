@@ -96,9 +96,9 @@ public final class Dataset implements AutoCloseable {
         throw new InvalidConfigurationException(dir + " holds no dataset (no " + CONFIG_FILE
             + "); create it with a configuration, e.g. strata import --config FILE");
       }
-      cfg = DatasetConfigJson.read(saved);
+      cfg = DatasetConfigJson.read(saved, env.fileIo());
     } else if (Files.exists(saved)) {
-      DatasetConfig old = DatasetConfigJson.read(saved);
+      DatasetConfig old = DatasetConfigJson.read(saved, env.fileIo());
       if (!old.sameLayout(cfg)) {
         throw new InvalidConfigurationException("the configuration changes the secondary indexes,"
             + " secondary-maintenance or partitions of the existing dataset " + dir + " (saved: "

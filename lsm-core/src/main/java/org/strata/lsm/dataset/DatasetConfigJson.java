@@ -2,6 +2,7 @@ package org.strata.lsm.dataset;
 
 import java.nio.file.Path;
 import org.strata.lsm.config.ConfigMapper;
+import org.strata.lsm.io.FileIo;
 
 /**
  * Reads and writes a dataset's configuration file ({@code dataset.json}): a store configuration
@@ -15,6 +16,11 @@ public final class DatasetConfigJson {
   /** Parses a configuration file. */
   public static DatasetConfig read(Path file) {
     return ConfigMapper.read(file, DatasetConfig.class);
+  }
+
+  /** Parses a configuration file read through {@code io}. */
+  public static DatasetConfig read(Path file, FileIo io) {
+    return ConfigMapper.read(file, DatasetConfig.class, io);
   }
 
   /** Parses configuration text; {@code source} names it in errors. */

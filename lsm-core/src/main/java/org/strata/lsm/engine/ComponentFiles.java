@@ -1,7 +1,6 @@
 package org.strata.lsm.engine;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.apache.logging.log4j.LogManager;
@@ -74,6 +73,11 @@ final class ComponentFiles {
     return Long.parseLong(name.substring(0, 12));
   }
 
+  /** How the component files are written, read and deleted. */
+  FileIo io() {
+    return io;
+  }
+
   /** The page cache the components read through. */
   PageCache cache() {
     return cache;
@@ -81,7 +85,7 @@ final class ComponentFiles {
 
   /** Opens component file {@code fileNumber}; the caller holds the returned reference. */
   DiskComponent open(long fileNumber) {
-    return DiskComponent.open(dir.resolve(fileName(fileNumber)), fileNumber, cache);
+    return DiskComponent.open(dir.resolve(fileName(fileNumber)), fileNumber, cache, io);
   }
 
   /**
@@ -152,7 +156,7 @@ final class ComponentFiles {
       if (!finished) {
         throw new IllegalStateException("component " + tmp + " is not finished");
       }
-      Directories.atomicRename(tmp, dir.resolve(fileName(fileNumber)));
+      Directories.atomicRename(io, tmp, dir.resolve(fileName(fileNumber)));
       renamed = true;
       return open(fileNumber);
     }
@@ -169,7 +173,7 @@ final class ComponentFiles {
       }
       Path p = renamed ? dir.resolve(fileName(fileNumber)) : tmp;
       try {
-        Files.deleteIfExists(p);
+        io.delete(p);
       } catch (IOException e) {
         LOG.warn("cannot delete {}: {}", p, e.toString());
       }

@@ -184,7 +184,7 @@ public final class LsmTree implements LsmStore {
    * write a manifest that a refused open would leave behind.
    */
   void start() throws IOException {
-    Recovery.deleteLeftovers(leftovers, LOG);
+    Recovery.deleteLeftovers(leftovers, env.fileIo(), LOG);
     leftovers.clear();
     executor.start();
     merges.afterComponentChange(false);

@@ -74,11 +74,16 @@ record Manifest(long nextFileNumber, long nextComponentId, long flushedLsn,
 
   /** Reads the manifest, or returns null if the directory has none. */
   static Manifest read(Path dir) throws IOException {
+    return read(dir, FileIo.standard());
+  }
+
+  /** Reads the manifest through {@code io}, or returns null if the directory has none. */
+  static Manifest read(Path dir, FileIo io) throws IOException {
     Path p = dir.resolve(FILE);
     if (!Files.exists(p)) {
       return null;
     }
-    byte[] all = Files.readAllBytes(p);
+    byte[] all = io.readAll(p);
     int nl = 0;
     while (nl < all.length && all[nl] != '\n') {
       nl++;

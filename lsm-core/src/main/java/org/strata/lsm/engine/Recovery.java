@@ -60,7 +60,7 @@ final class Recovery {
     StoreConfig config = requested;
     Path savedConfig = dir.resolve(LsmTree.CONFIG_FILE);
     if (config == null) {
-      config = Files.exists(savedConfig) ? StoreConfigJson.read(savedConfig)
+      config = Files.exists(savedConfig) ? StoreConfigJson.read(savedConfig, env.fileIo())
           : StoreConfig.defaults();
     }
     // Validate plug-ins before anything is written.
@@ -147,7 +147,7 @@ final class Recovery {
    */
   static Manifest recoverComponents(Path dir, ComponentFiles files, VersionSet versions,
       MemoryComponent active, Logger log, List<Path> leftovers) throws IOException {
-    Manifest m = Manifest.read(dir);
+    Manifest m = Manifest.read(dir, files.io());
     if (m == null) {
       m = Manifest.empty();
     }
@@ -202,10 +202,10 @@ final class Recovery {
   }
 
   /** Deletes the files {@link #recoverComponents} noted, once the open has succeeded. */
-  static void deleteLeftovers(List<Path> leftovers, Logger log) throws IOException {
+  static void deleteLeftovers(List<Path> leftovers, FileIo io, Logger log) throws IOException {
     for (Path p : leftovers) {
       log.info("deleting {} left by an interrupted flush or merge", p.getFileName());
-      Files.deleteIfExists(p);
+      io.delete(p);
     }
   }
 

@@ -2,27 +2,11 @@ package org.strata.lsm.io;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 
-/** Durable file-system steps: forcing a directory and atomically renaming a forced file. */
+/** Durable file-system steps built of {@link FileIo} steps: an atomic, forced replacement. */
 public final class Directories {
   private Directories() {}
-
-  /** Forces a directory's entries (creations, renames, deletions) to stable storage. */
-  public static void force(Path dir) throws IOException {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException e) {
-      // Some file systems refuse to open directories; there is nothing more we can force then.
-      if (!Files.isDirectory(dir)) {
-        throw e;
-      }
-    }
-  }
 
   /**
    * Writes {@code data} to {@code file} so that it appears whole or not at all: into {@code
@@ -50,12 +34,12 @@ public final class Directories {
       throw new IOException("cannot write " + tmp + ": " + e.getMessage(), e);
     }
     beforeRename.run();
-    atomicRename(tmp, file);
+    atomicRename(io, tmp, file);
   }
 
   /** Atomically renames {@code from} to {@code to} and forces the directory. */
-  public static void atomicRename(Path from, Path to) throws IOException {
-    Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    force(to.toAbsolutePath().getParent());
+  public static void atomicRename(FileIo io, Path from, Path to) throws IOException {
+    io.rename(from, to);
+    io.forceDirectory(to.toAbsolutePath().getParent());
   }
 }

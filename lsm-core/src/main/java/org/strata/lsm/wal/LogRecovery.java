@@ -1,13 +1,9 @@
 package org.strata.lsm.wal;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -15,7 +11,8 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.LogRecoveryMode;
-import org.strata.lsm.io.Directories;
+import org.strata.lsm.io.FileIo;
+import org.strata.lsm.io.WritableFile;
 import org.strata.lsm.wal.LogScan.Damage;
 import org.strata.lsm.wal.LogScan.DamageKind;
 import org.strata.lsm.wal.LogScan.Segment;
@@ -58,9 +55,9 @@ final class LogRecovery {
    * Scans the log, refuses it if {@code mode} says so, and replays what the mode allows. Changes
    * no file: a refusal here, or a later one by the caller, leaves the log as it was.
    */
-  static Replayed replay(Path dir, LogRecoveryMode mode, long replayFrom, LogReplayer replayer)
-      throws IOException {
-    LogScan scan = LogScan.read(dir, replayFrom);
+  static Replayed replay(Path dir, FileIo io, LogRecoveryMode mode, long replayFrom,
+      LogReplayer replayer) throws IOException {
+    LogScan scan = LogScan.read(dir, replayFrom, io);
     for (Path p : scan.unexpected()) {
       LOG.warn("ignoring unexpected file {} in the log directory", p);
     }
@@ -128,7 +125,7 @@ final class LogRecovery {
           torn.file().getFileName(), torn.length(), torn.offset(), torn.lengthFits()
           ? " (its length fits the file: unless the machine crashed, the last record was corrupt"
           + " and its operations are lost; absolute-consistency would have refused)" : "");
-      truncate(torn.file(), torn.offset());
+      scan.io().truncate(torn.file(), torn.offset());
     }
     return new Outcome(kept, last, null, 0);
   }
@@ -146,23 +143,22 @@ final class LogRecovery {
     List<String> moved = new ArrayList<>();
     Segment first = scan.segments().get(stop.segment());
     Path tail = unique(first.file(), stop.offset());
-    try (FileChannel in = FileChannel.open(first.file(), StandardOpenOption.READ);
-        InputStream s = Channels.newInputStream(in.position(stop.offset()))) {
-      Files.copy(s, tail);
-    }
-    try (FileChannel ch = FileChannel.open(tail, StandardOpenOption.WRITE)) {
-      ch.force(true);
+    FileIo io = scan.io();
+    byte[] bytes = io.readAll(first.file());
+    try (WritableFile out = io.create(tail)) {
+      out.write(ByteBuffer.wrap(bytes, stop.offset(), bytes.length - stop.offset()));
+      out.force();
     }
     moved.add(tail.getFileName() + " (bytes " + stop.offset() + " to " + first.length() + " of "
         + first.file().getFileName() + ")");
     for (int i = stop.segment() + 1; i < scan.segments().size(); i++) {
       Segment later = scan.segments().get(i);
       Path to = unique(later.file(), 0);
-      Files.move(later.file(), to, StandardCopyOption.ATOMIC_MOVE);
+      io.rename(later.file(), to);
       kept.remove(later.firstLsn());
       moved.add(to.getFileName().toString());
     }
-    Directories.force(scan.directory());
+    io.forceDirectory(scan.directory());
     LOG.error("log recovery (point-in-time) stopped at {}; not replayed and set aside in {}: {}"
         + " intact records ({} operations) in {}", stop.describe(), scan.directory(),
         stop.recordsAfter(), stop.operationsAfter(), String.join(", ", moved));
@@ -174,13 +170,6 @@ final class LogRecovery {
       p = segment.resolveSibling(segment.getFileName() + LogScan.SET_ASIDE + offset + "." + n);
     }
     return p;
-  }
-
-  static void truncate(Path file, long offset) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-      ch.truncate(offset);
-      ch.force(true);
-    }
   }
 
   private static CorruptionException refusal(Damage d, LogRecoveryMode mode, int damages) {

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.strata.lsm.CorruptionException;
+import org.strata.lsm.io.FileIo;
 
 /**
  * A read-only look at every segment of a write-ahead log: for each segment its runs of intact
@@ -132,14 +133,21 @@ public final class LogScan {
   }
 
   private final Path dir;
+  private final FileIo io;
   private final List<Segment> segments;
   private final List<Damage> damages;
   private final List<Path> setAside;
   private final List<Path> unexpected;
 
-  private LogScan(Path dir, List<Segment> segments, List<Damage> damages, List<Path> setAside,
-      List<Path> unexpected) {
+  /** How the segments are read, and how recovery changes them. */
+  FileIo io() {
+    return io;
+  }
+
+  private LogScan(Path dir, FileIo io, List<Segment> segments, List<Damage> damages,
+      List<Path> setAside, List<Path> unexpected) {
     this.dir = dir;
+    this.io = io;
     this.segments = List.copyOf(segments);
     this.damages = List.copyOf(damages);
     this.setAside = List.copyOf(setAside);
@@ -152,6 +160,14 @@ public final class LogScan {
    * bad ranges are {@link DamageKind#FLUSHED}.
    */
   public static LogScan read(Path dir, long flushedLsn) throws IOException {
+    return read(dir, flushedLsn, FileIo.standard());
+  }
+
+  /**
+   * As {@link #read(Path, long)}, reading the segments (here and in {@link #replay}) through
+   * {@code io}.
+   */
+  public static LogScan read(Path dir, long flushedLsn, FileIo io) throws IOException {
     TreeMap<Long, Path> files = new TreeMap<>();
     List<Path> setAside = new ArrayList<>();
     List<Path> unexpected = new ArrayList<>();
@@ -177,11 +193,11 @@ public final class LogScan {
     }
     List<Segment> segments = new ArrayList<>();
     for (Map.Entry<Long, Path> e : files.entrySet()) {
-      byte[] data = Files.readAllBytes(e.getValue());
+      byte[] data = io.readAll(e.getValue());
       segments.add(new Segment(e.getValue(), e.getKey(), data.length,
           LogSegmentReader.scan(data, e.getKey())));
     }
-    return new LogScan(dir, segments, classify(segments, flushedLsn), setAside, unexpected);
+    return new LogScan(dir, io, segments, classify(segments, flushedLsn), setAside, unexpected);
   }
 
   /** The first sequence number named by a segment file name, or null if it names none. */
@@ -302,7 +318,7 @@ public final class LogScan {
       if (limit == 0 || seg.records() == 0) {
         continue;
       }
-      byte[] data = Files.readAllBytes(seg.file());
+      byte[] data = io.readAll(seg.file());
       for (Span s : seg.spans()) {
         if (!(s instanceof Intact run) || run.offset() >= limit) {
           continue;

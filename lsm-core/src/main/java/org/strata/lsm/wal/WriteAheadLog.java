@@ -20,7 +20,6 @@ import org.strata.lsm.CorruptionException;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LogRecoveryMode;
 import org.strata.lsm.StorageException;
-import org.strata.lsm.io.Directories;
 import org.strata.lsm.io.FileIo;
 import org.strata.lsm.io.WritableFile;
 
@@ -137,7 +136,7 @@ public final class WriteAheadLog implements Closeable {
       FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor,
       LogReplayer replayer) {
     try {
-      LogRecovery.Replayed r = LogRecovery.replay(dir, mode, replayFrom, replayer);
+      LogRecovery.Replayed r = LogRecovery.replay(dir, fileIo, mode, replayFrom, replayer);
       return new Replayed(dir, durability, groupCommitMillis, fileIo, replayFrom, lsnFloor, r);
     } catch (IOException e) {
       throw new StorageException("cannot open write-ahead log in " + dir + ": " + e, e);
@@ -186,7 +185,7 @@ public final class WriteAheadLog implements Closeable {
             wal.forceDirectoryIfPending();
           }
           if (r.cutAfterNewSegment() != null) {
-            LogRecovery.truncate(r.cutAfterNewSegment(), r.cutOffset());
+            fileIo.truncate(r.cutAfterNewSegment(), r.cutOffset());
           }
         } catch (IOException | RuntimeException e) {
           wal.close();
@@ -211,7 +210,7 @@ public final class WriteAheadLog implements Closeable {
   // Must hold forceLock.
   private void forceDirectoryIfPending() throws IOException {
     if (directoryForcePending) {
-      Directories.force(dir);
+      fileIo.forceDirectory(dir);
       directoryForcePending = false;
     }
   }
@@ -299,7 +298,8 @@ public final class WriteAheadLog implements Closeable {
   private long writeOutLocked() {
     if (failure != null) {
       throw new StorageException(segmentPath, "the write-ahead log failed earlier, writing "
-          + segmentPath + ": " + failure, failure);
+          + segmentPath + ": " + failure + "; it accepts no more writes until the store is"
+          + " reopened", failure);
     }
     byte[] data;
     int len;
@@ -379,7 +379,7 @@ public final class WriteAheadLog implements Closeable {
         if (firsts.get(i + 1) - 1 <= flushedLsn) {
           Path p = segments.remove(firsts.get(i));
           try {
-            Files.deleteIfExists(p);
+            fileIo.delete(p);
           } catch (IOException e) {
             LOG.warn("cannot delete log segment {}: {}", p, e.toString());
           }
