@@ -36,13 +36,17 @@ public final class DiskComponent {
   private final BloomFilter bloom;
   private final KeySketch sketch;
   private final long fileSize;
+  /** TRIAD-LOG: the log segment a CL-SSTable's leaf values point into; null for a B+-tree. */
+  private final LogSegmentValues segment;
   private volatile FileChannel channel;
   private final AtomicInteger refs = new AtomicInteger(1);
   private volatile boolean obsolete;
 
   private DiskComponent(Path path, long fileId, PageCache cache, FileChannel channel,
-      ComponentMeta meta, BloomFilter bloom, KeySketch sketch, long fileSize) {
+      ComponentMeta meta, BloomFilter bloom, KeySketch sketch, long fileSize,
+      LogSegmentValues segment) {
     this.path = path;
+    this.segment = segment;
     this.fileId = fileId;
     this.cache = cache;
     this.channel = channel;
@@ -57,6 +61,29 @@ public final class DiskComponent {
    * the one initial reference.
    */
   public static DiskComponent open(Path path, long fileId, PageCache cache) {
+    return open(path, fileId, cache, null);
+  }
+
+  /**
+   * Opens a CL-SSTable (TRIAD-LOG): the index file {@code path}, whose leaf values are log
+   * pointers into the segment {@code segmentPath}; reads return the values in the segment. The
+   * caller holds the one initial reference; the segment file is deleted with the index file.
+   *
+   * @throws CorruptionException naming the segment if it is missing
+   */
+  public static DiskComponent openLogBacked(Path path, long fileId, PageCache cache,
+      Path segmentPath) {
+    LogSegmentValues segment = LogSegmentValues.open(segmentPath);
+    try {
+      return open(path, fileId, cache, segment);
+    } catch (RuntimeException e) {
+      segment.close(false);
+      throw e;
+    }
+  }
+
+  private static DiskComponent open(Path path, long fileId, PageCache cache,
+      LogSegmentValues segment) {
     FileChannel ch = null;
     try {
       ch = FileChannel.open(path, StandardOpenOption.READ);
@@ -98,7 +125,7 @@ public final class DiskComponent {
         sketch = KeySketch.of(java.util.Arrays.copyOfRange(body, 8, body.length),
             org.strata.lsm.io.BigEndian.getLong(body, 0));
       }
-      return new DiskComponent(path, fileId, cache, ch, meta, bloom, sketch, size);
+      return new DiskComponent(path, fileId, cache, ch, meta, bloom, sketch, size, segment);
     } catch (IOException e) {
       closeQuietly(ch);
       throw new StorageException("cannot open component " + path + ": " + e, e);
@@ -147,6 +174,19 @@ public final class DiskComponent {
     return fileSize;
   }
 
+  /** The log segment of a CL-SSTable (TRIAD-LOG), or null for a B+-tree component. */
+  public LogSegmentValues logSegment() {
+    return segment;
+  }
+
+  /**
+   * The value of an entry as stored in a leaf: itself, or for a CL-SSTable the value its log
+   * pointer points at (anti-matter stays null).
+   */
+  byte[] resolve(byte[] key, byte[] stored) {
+    return segment == null || stored == null ? stored : segment.resolve(key, stored, path);
+  }
+
   public BloomFilter bloomFilter() {
     return bloom;
   }
@@ -184,6 +224,9 @@ public final class DiskComponent {
     if (r == 0) {
       closeQuietly(channel);
       cache.invalidate(fileId);
+      if (segment != null) {
+        segment.close(obsolete);
+      }
       if (obsolete) {
         try {
           Files.deleteIfExists(path);
@@ -267,7 +310,11 @@ public final class DiskComponent {
     Page leaf = page(off, len, PageType.LEAF);
     int i = leaf.lowerBound(key);
     if (i < leaf.count() && leaf.compareKey(i, key) == 0) {
-      return leaf.isAntimatter(i) ? Lookup.ANTIMATTER : new Lookup(leaf.value(i));
+      if (leaf.isAntimatter(i)) {
+        return Lookup.ANTIMATTER;
+      }
+      byte[] v = resolve(key, leaf.value(i));
+      return v == null ? Lookup.ANTIMATTER : new Lookup(v);
     }
     return null;
   }
@@ -349,7 +396,7 @@ public final class DiskComponent {
         return false;
       }
       key = leaf.key(idx);
-      value = leaf.value(idx);
+      value = resolve(key, leaf.value(idx));
       return true;
     }
 
