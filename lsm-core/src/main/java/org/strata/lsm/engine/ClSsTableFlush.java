@@ -77,7 +77,10 @@ final class ClSsTableFlush {
       return null;
     }
     try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.WRITE)) {
-      ch.force(true); // durable before the manifest says its operations are on disk
+      // Durable before the manifest says its operations are on disk. The log's roll forced it
+      // already unless durability is none, but a segment replayed at open was not forced by
+      // this process; forcing a clean file is cheap.
+      ch.force(true);
     }
     LogRecordLocator.Locations where = LogRecordLocator.locate(segment);
     boolean[] all = new boolean[mc.entryCount()];

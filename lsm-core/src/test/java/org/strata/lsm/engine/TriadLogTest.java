@@ -240,4 +240,134 @@ class TriadLogTest {
       assertThat(contents(store)).isEqualTo(model);
     }
   }
+
+  private static Map<String, String> reopenContents(Path dir, StoreConfig cfg) {
+    try (LsmTree store = LsmTree.open(dir, cfg, StoreEnvironment.standard())) {
+      return contents(store);
+    }
+  }
+
+  private static List<String> walNames(Path dir) throws IOException {
+    return files(dir.resolve("wal"), ".log").stream().map(p -> p.getFileName().toString())
+        .filter(n -> n.startsWith("wal-")).toList();
+  }
+
+  /**
+   * Log retention: once a flush is in the manifest, log truncation deletes the segment's {@code
+   * wal-*.log} name, but the segment backing the CL-SSTable stays (as {@code .clog}) and serves
+   * reads; after the merge that consumes the CL-SSTable lands, the segment is deleted. A reopen at
+   * every step equals the model, and nothing is replayed twice.
+   */
+  @Test
+  void aSegmentBackingACLSSTableOutlivesTruncationUntilItsMerge() throws IOException {
+    Path dir = tmp.resolve("store");
+    Map<String, String> model = new TreeMap<>();
+    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+      for (int i = 0; i < 50; i++) {
+        store.put(b("a" + i), b("first" + i));
+        model.put("a" + i, "first" + i);
+      }
+      List<String> before = walNames(dir);
+      assertThat(before).hasSize(1);
+      store.flush();
+      assertThat(walNames(dir)).as("truncation dropped the sealed segment's log name")
+          .doesNotContain(before.get(0));
+      List<Path> segments = files(dir.resolve("wal"), ".clog");
+      assertThat(segments).as("the segment backing the CL-SSTable is still there").hasSize(1);
+      assertThat(contains(Files.readAllBytes(segments.get(0)), b("first7"))).isTrue();
+      assertThat(contents(store)).isEqualTo(model);
+    }
+    assertThat(reopenContents(dir, logOnly())).isEqualTo(model);
+    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+      assertThat(store.stats().bytes().flushIndexBytes()).isPositive();
+      for (int i = 0; i < 50; i += 2) {
+        store.put(b("a" + i), b("second" + i));
+        model.put("a" + i, "second" + i);
+      }
+      store.delete(b("a1"));
+      model.remove("a1");
+      store.flush();
+      assertThat(files(dir.resolve("wal"), ".clog")).hasSize(2);
+      assertThat(contents(store)).isEqualTo(model);
+    }
+    assertThat(reopenContents(dir, logOnly())).isEqualTo(model);
+    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+      store.compact();
+      assertThat(files(dir, ".cli")).isEmpty();
+      assertThat(files(dir.resolve("wal"), ".clog")).as("merged away: segments deleted")
+          .isEmpty();
+      assertThat(contents(store)).isEqualTo(model);
+    }
+    assertThat(reopenContents(dir, logOnly())).isEqualTo(model);
+    assertThat(StoreVerifier.verify(dir).faults()).isEmpty();
+  }
+
+  /** Flips one byte of {@code file} at {@code offset}. */
+  private static void flip(Path file, long offset) throws IOException {
+    byte[] all = Files.readAllBytes(file);
+    all[(int) offset] ^= 0x40;
+    Files.write(file, all);
+  }
+
+  private static int indexOf(byte[] hay, byte[] needle) {
+    for (int i = 0; i + needle.length <= hay.length; i++) {
+      if (contains(java.util.Arrays.copyOfRange(hay, i, i + needle.length), needle)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private Path storeWithOneCLSSTable() throws IOException {
+    Path dir = tmp.resolve("store");
+    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+      for (int i = 0; i < 20; i++) {
+        store.put(b(String.format("k%02d", i)), value("c", i));
+      }
+      store.flush();
+    }
+    assertThat(StoreVerifier.verify(dir).faults()).isEmpty();
+    return dir;
+  }
+
+  /**
+   * A flipped byte in a value of the CL-SSTable's segment: the read of that key fails naming the
+   * segment file, never returns the damaged value; verify reports the segment.
+   */
+  @Test
+  void aDamagedSegmentRecordFailsTheReadAndVerify() throws IOException {
+    Path dir = storeWithOneCLSSTable();
+    Path segment = files(dir.resolve("wal"), ".clog").get(0);
+    int at = indexOf(Files.readAllBytes(segment), value("c", 5));
+    assertThat(at).isPositive();
+    flip(segment, at + 20);
+    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+      assertThatThrownBy(() -> store.get(b("k05"))).isInstanceOf(CorruptionException.class)
+          .hasMessageContaining(segment.getFileName().toString());
+      assertThat(store.get(b("k04"))).hasValue(value("c", 4)); // its own record is intact
+      assertThatThrownBy(() -> contents(store)).isInstanceOf(CorruptionException.class)
+          .hasMessageContaining(segment.getFileName().toString());
+    }
+    assertThat(StoreVerifier.verify(dir).faults()).anySatisfy(
+        f -> assertThat(f).contains(segment.getFileName().toString()));
+  }
+
+  /**
+   * A flipped byte in the CL-SSTable's index (a leaf page): reads fail naming the index file,
+   * verify reports it.
+   */
+  @Test
+  void aDamagedIndexPageFailsTheReadAndVerify() throws IOException {
+    Path dir = storeWithOneCLSSTable();
+    Path index = files(dir, ".cli").get(0);
+    int at = indexOf(Files.readAllBytes(index), b("k10"));
+    assertThat(at).isNotNegative();
+    flip(index, at + 2);
+    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+      assertThatThrownBy(() -> contents(store)).isInstanceOf(CorruptionException.class)
+          .hasMessageContaining(index.getFileName().toString());
+    }
+    assertThat(StoreVerifier.verify(dir).faults()).anySatisfy(
+        f -> assertThat(f).contains(index.getFileName().toString()));
+  }
 }
