@@ -9,7 +9,7 @@ import org.strata.lsm.config.StoreConfigJson;
 /**
  * The child process of {@link TriadMemCrashTest}: writes batches to a store with TRIAD-MEM on
  * until it is killed and prints {@code acked N} once batch N is durable ({@code sync}). Batch i
- * sets {@code seq} to i and {@code hot<i mod 5>} to a value of i, and, in the cold phases (i / 1000
+ * sets {@code seq} to i and {@code hot<i mod 5>} to a value of i, and, in the cold phases (i / 300
  * even), adds {@code cold<i>}: the hot keys are carried over at flushes, and the hot-only phases
  * leave components below the flush threshold, whose flushes are skipped.
  *
@@ -18,7 +18,7 @@ import org.strata.lsm.config.StoreConfigJson;
  */
 public final class TriadMemCrashChild {
   static final int HOT_KEYS = 5;
-  static final int PHASE = 1000;
+  static final int PHASE = 300;
 
   private TriadMemCrashChild() {}
 

@@ -22,12 +22,15 @@ import org.strata.lsm.LsmStore;
 import org.strata.lsm.engine.StoreVerifier;
 
 /**
- * Crash safety of TRIAD-MEM with real processes: {@link TriadMemCrashChild} writes batches with
- * {@code sync} durability to a store whose flushes carry hot keys over (re-logging them) and skip
- * small flushes, and is killed with SIGKILL at random moments, again and again, while it flushes
- * and merges. After every kill the reopened store holds exactly a prefix of the batches that
- * covers every acknowledged one: {@code seq}, every hot key and every cold key agree with the same
- * prefix.
+ * Crash safety of TRIAD-MEM and TRIAD-LOG with real processes: {@link TriadMemCrashChild} writes
+ * batches with {@code sync} durability to a store whose flushes carry hot keys over (re-logging
+ * them) and skip small flushes, and is killed with SIGKILL at random moments, again and again,
+ * while it flushes and merges. The runs alternate between TRIAD-MEM alone and TRIAD-MEM with
+ * TRIAD-LOG (flushes write CL-SSTables, indexes over the sealed log segments, which merges read
+ * by offset); the same store switches between them, so CL-SSTables written with TRIAD-LOG on are
+ * recovered and merged with it off. After every kill the reopened store holds exactly a prefix of
+ * the batches that covers every acknowledged one: {@code seq}, every hot key and every cold key
+ * agree with the same prefix, and verify (CL-SSTables' segment records included) finds no fault.
  */
 class TriadMemCrashTest {
   private static final int KILLS = 8;
@@ -42,21 +45,28 @@ class TriadMemCrashTest {
   @Test
   void sigkillDuringFlushesAndMergesLosesNoAcknowledgedWrite() throws Exception {
     Path dir = tmp.resolve("store");
-    Path config = tmp.resolve("triad.json");
-    Files.writeString(config, """
+    String common = """
         {"merge-policy": {"name": "constant", "parameters": {"num-components": "3"}},
-         "memory-component": {"size": "32KB", "count": 2},
+         "memory-component": {"size": "16KB", "count": 2},
          "io": {"write-rate-limit": "64KB", "force-bytes": "16KB"},
          "log": {"durability": "sync"},
-         "triad": {"mem": true, "hot-percent": 5}}
-        """);
+        """;
+    Path memConfig = tmp.resolve("triad-mem.json");
+    Files.writeString(memConfig, common + "\"triad\": {\"mem\": true, \"hot-percent\": 5}}");
+    Path logConfig = tmp.resolve("triad-mem-log.json");
+    Files.writeString(logConfig, common
+        + "\"triad\": {\"mem\": true, \"hot-percent\": 5, \"log\": true}}");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Random rnd = new Random(20261123);
     long acked = -1;
     long next = 0;
     int killsDuringFlush = 0;
     int killsDuringMerge = 0;
+    int logKillsDuringFlushOrMerge = 0;
+    long clSsTablesSeen = 0;
     for (int kill = 0; kill < KILLS; kill++) {
+      boolean log = kill % 2 == 1;
+      Path config = log ? logConfig : memConfig;
       List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-Dstrata.log.level=info",
           "-Dstrata.log.file=" + tmp.resolve("child.log"), "-cp", classPath(),
           TriadMemCrashChild.class.getName(), dir.toString(), config.toString(),
@@ -115,22 +125,40 @@ class TriadMemCrashTest {
       if (mergesOpen.get() > 0) {
         killsDuringMerge++;
       }
+      if (log && (flushesOpen.get() > 0 || mergesOpen.get() > 0)) {
+        logKillsDuringFlushOrMerge++;
+      }
       acked = Math.max(acked, lastAck.get());
+      if (log) {
+        clSsTablesSeen += clSsTables(dir);
+      }
       next = checkStore(dir, acked) + 1;
     }
     ByteCounters bytes;
     try (LsmStore store = LsmStore.open(dir, null)) {
       bytes = store.stats().bytes();
     }
-    System.out.printf("TRIAD-MEM crash test: %d SIGKILLs, %d during a flush, %d during a merge;"
-        + " %d batches acknowledged; %d entries re-logged, %d flushes skipped%n", KILLS,
-        killsDuringFlush, killsDuringMerge, acked + 1, bytes.reloggedEntries(),
-        bytes.flushesSkipped());
+    System.out.printf("TRIAD-MEM/LOG crash test: %d SIGKILLs, %d during a flush, %d during a"
+        + " merge, %d of those with TRIAD-LOG on; %d batches acknowledged; %d entries re-logged,"
+        + " %d flushes skipped, %d flush data bytes, %d flush index bytes%n", KILLS,
+        killsDuringFlush, killsDuringMerge, logKillsDuringFlushOrMerge, acked + 1,
+        bytes.reloggedEntries(), bytes.flushesSkipped(), bytes.flushDataBytes(),
+        bytes.flushIndexBytes());
+    assertThat(clSsTablesSeen).as("TRIAD-LOG runs wrote CL-SSTables").isPositive();
+    assertThat(logKillsDuringFlushOrMerge).as("a TRIAD-LOG run was killed in a flush or merge")
+        .isPositive();
     assertThat(acked).isGreaterThan(TriadMemCrashChild.PHASE); // both phases ran
     assertThat(bytes.reloggedEntries()).as("hot keys were carried over").isPositive();
     assertThat(bytes.flushesSkipped()).as("small flushes were skipped").isPositive();
     assertThat(killsDuringFlush).isGreaterThan(0);
     assertThat(killsDuringMerge).isGreaterThan(0);
+  }
+
+  /** CL-SSTable index files ({@code .cli}) in {@code dir}, as the killed process left them. */
+  private static long clSsTables(Path dir) throws Exception {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(f -> f.getFileName().toString().endsWith(".cli")).count();
+    }
   }
 
   /**

@@ -170,8 +170,17 @@ public final class DiskComponent {
     return meta;
   }
 
+  /** Bytes of the component file (for a CL-SSTable, of its index file: what a flush wrote). */
   public long sizeBytes() {
     return fileSize;
+  }
+
+  /**
+   * Bytes the component occupies on disk: its file, plus for a CL-SSTable its log segment (what a
+   * merge reads, and what the store's disk use counts).
+   */
+  public long storedBytes() {
+    return segment == null ? fileSize : fileSize + segment.sizeBytes();
   }
 
   /** The log segment of a CL-SSTable (TRIAD-LOG), or null for a B+-tree component. */
@@ -199,7 +208,7 @@ public final class DiskComponent {
   /** The policy's view of this component. */
   public ComponentInfo info() {
     return new ComponentInfo(path.getFileName().toString(), meta.minComponentId(),
-        meta.maxComponentId(), fileSize, meta.entryCount(), meta.pageCount(), meta.minKey(),
+        meta.maxComponentId(), storedBytes(), meta.entryCount(), meta.pageCount(), meta.minKey(),
         meta.maxKey());
   }
 

@@ -31,11 +31,13 @@ public final class LogSegmentValues {
   public static final int POINTER_BYTES = 12;
 
   private final Path path;
+  private final long size;
   private volatile FileChannel channel;
 
-  private LogSegmentValues(Path path, FileChannel channel) {
+  private LogSegmentValues(Path path, FileChannel channel) throws IOException {
     this.path = path;
     this.channel = channel;
+    this.size = channel.size();
   }
 
   /**
@@ -60,6 +62,11 @@ public final class LogSegmentValues {
     BigEndian.putLong(p, 0, recordOffset);
     BigEndian.putInt(p, 8, index);
     return p;
+  }
+
+  /** Bytes of the segment file (sealed: it does not change). */
+  public long sizeBytes() {
+    return size;
   }
 
   /** The segment file. */
