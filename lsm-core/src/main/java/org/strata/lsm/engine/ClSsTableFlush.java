@@ -37,7 +37,8 @@ import org.strata.lsm.wal.WriteAheadLog;
  * but not the link, which lives until the merge that consumes the CL-SSTable is in the manifest.
  *
  * <p>A memory component whose versions are not all in one sealed segment (one rebuilt by recovery
- * from several segments) is not indexed: {@link #write} returns null and the caller writes a
+ * from several segments), or whose segment has a damaged record (one recovery skipped), is not
+ * indexed: {@link #write} returns null and the caller writes a
  * B+-tree component, as it does when hard links are not supported in the log directory.
  */
 final class ClSsTableFlush {
@@ -82,7 +83,16 @@ final class ClSsTableFlush {
       // this process; forcing a clean file is cheap.
       ch.force(true);
     }
-    LogRecordLocator.Locations where = LogRecordLocator.locate(segment);
+    LogRecordLocator.Locations where;
+    try {
+      where = LogRecordLocator.locate(segment);
+    } catch (CorruptionException e) {
+      // A segment recovery read past a damaged record (log.recovery-mode skip-corrupted): the
+      // memory component holds what was replayed; write that as a B+-tree component.
+      log.warn("the log segment of memory component {} of {} has a damaged record ({}); it is"
+          + " flushed as a B+-tree component", mc.id(), dir, e.getMessage());
+      return null;
+    }
     boolean[] all = new boolean[mc.entryCount()];
     Arrays.fill(all, true);
     List<MemoryComponent.Entry> entries = mc.newest(all);

@@ -112,6 +112,9 @@ class TriadLogTest {
       List<Path> segments = files(dir.resolve("wal"), ".clog");
       assertThat(segments).hasSize(1);
       assertThat(contains(Files.readAllBytes(segments.get(0)), value("a", 7))).isTrue();
+      assertThat(Files.readString(dir.resolve(Manifest.FILE)))
+          .as("a manifest listing a CL-SSTable is version 2, which older builds refuse")
+          .startsWith("STRATA-MANIFEST 2 ");
       for (int i = 0; i < n; i++) {
         assertThat(store.get(b(String.format("k%04d", i)))).hasValue(value("a", i));
       }
@@ -296,6 +299,7 @@ class TriadLogTest {
       assertThat(files(dir, ".cli")).isEmpty();
       assertThat(files(dir.resolve("wal"), ".clog")).as("merged away: segments deleted")
           .isEmpty();
+      assertThat(Files.readString(dir.resolve(Manifest.FILE))).startsWith("STRATA-MANIFEST 1 ");
       assertThat(contents(store)).isEqualTo(model);
     }
     assertThat(reopenContents(dir, logOnly())).isEqualTo(model);
