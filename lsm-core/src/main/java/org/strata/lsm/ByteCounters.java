@@ -20,9 +20,11 @@ import java.util.TreeMap;
  * @param reloggedBytes key and value bytes of those entries
  * @param flushesSkipped flushes TRIAD-MEM replaced by carrying every key over (no level-0
  *     component created)
- * @param flushDataBytes bytes of the leaf pages flushes wrote (the entries)
+ * @param flushDataBytes bytes of the leaf pages flushes wrote (the entries); zero for a TRIAD-LOG
+ *     flush, whose values stay in the log segment
  * @param flushIndexBytes bytes flushes wrote besides the leaf pages: interior pages, Bloom filter,
- *     key sketch, meta page and footer
+ *     key sketch, meta page and footer; for a TRIAD-LOG flush, the whole CL-SSTable index file
+ *     (its leaves hold log pointers, not values)
  * @param mergeBytesByLevel bytes merges wrote, by the level of their output run
  */
 public record ByteCounters(

@@ -10,8 +10,8 @@ import org.strata.lsm.Durability;
  * tiny (64 KB) and the disk is throttled so that flushes and merges run all the time.
  *
  * @param writer what writes
- * @param policy the configuration's name: a merge policy, or {@code triad-mem} (TRIAD-MEM with a
- *     constant policy)
+ * @param policy the configuration's name: a merge policy, {@code triad-mem} (TRIAD-MEM with a
+ *     constant policy) or {@code triad} (TRIAD-MEM, TRIAD-LOG and the {@code triad-disk} policy)
  * @param durability {@code sync} or {@code group}
  * @param configJson the store or dataset configuration
  */
@@ -32,6 +32,8 @@ public record CrashTarget(WriterKind writer, String policy, Durability durabilit
       {"iam", "{\"name\": \"iam\", \"parameters\": {\"fanout\": \"4\", \"node-size\": \"64KB\","
           + " \"mixed-level\": \"2\", \"max-sequences\": \"2\"}}"},
       {"triad-mem", "{\"name\": \"constant\", \"parameters\": {\"num-components\": \"3\"}}"},
+      {"triad", "{\"name\": \"triad-disk\", \"parameters\":"
+          + " {\"file-size\": \"128KB\", \"size-ratio\": \"4\", \"l0-trigger\": \"2\"}}"},
   };
   /** Datasets take the standard policies (TRIAD-MEM is for standalone stores only). */
   private static final int DATASET_POLICIES = 6;
@@ -66,7 +68,9 @@ public record CrashTarget(WriterKind writer, String policy, Durability durabilit
          "io": {"write-rate-limit": "2MB", "force-bytes": "64KB"},
          "log": {"durability": "%s", "group-commit-interval-ms": 10}%s"""
         .formatted(policy, d.configName(),
-            name.equals("triad-mem") ? ",\n \"triad\": {\"mem\": true, \"hot-percent\": 5}" : "");
+            name.equals("triad-mem") ? ",\n \"triad\": {\"mem\": true, \"hot-percent\": 5}"
+                : name.equals("triad")
+                    ? ",\n \"triad\": {\"mem\": true, \"log\": true, \"hot-percent\": 5}" : "");
     if (!w.dataset()) {
       return "{" + store + "}\n";
     }

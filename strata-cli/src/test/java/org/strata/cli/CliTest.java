@@ -45,6 +45,28 @@ class CliTest {
         + " \"log\": {\"durability\": \"none\"}}");
   }
 
+  /**
+   * A store with TRIAD-LOG: {@code stats --json} counts its flushes as index bytes and no data
+   * bytes, and {@code verify} (which reads the segment records the indexes point at) passes.
+   */
+  @Test
+  void statsJsonShowsTriadLogFlushesAsIndexBytesOnly() throws Exception {
+    Path triad = tmp.resolve("triad-log.json");
+    Files.writeString(triad, "{\"memory-component\": {\"size\": \"64KB\"},"
+        + " \"merge-policy\": {\"name\": \"constant\", \"parameters\": {\"num-components\": \"50\"}},"
+        + " \"log\": {\"durability\": \"none\"}, \"triad\": {\"log\": true}}");
+    Result r = run("load", "--dir", dir.toString(), "--config", triad.toString(), "--records",
+        "2000", "--record-size", "200", "--seed", "5", "--quiet");
+    assertThat(r.code()).as(r.err()).isZero();
+    Result stats = run("stats", "--dir", dir.toString(), "--json");
+    assertThat(stats.code()).as(stats.err()).isZero();
+    JsonNode bytes = new ObjectMapper().readTree(stats.out()).get("bytes");
+    assertThat(bytes.get("flushIndexBytes").asLong()).isPositive();
+    assertThat(bytes.get("flushDataBytes").asLong()).isZero();
+    Result verify = run("verify", "--dir", dir.toString());
+    assertThat(verify.code()).as(verify.out() + verify.err()).isZero();
+  }
+
   @Test
   void loadSequentialPrintsIncreasingAcksAndEveryValueReadsBack() throws Exception {
     Result r = run("load", "--dir", dir.toString(), "--config", config.toString(), "--records",

@@ -70,4 +70,34 @@ class StoreCrashLoopTest {
     assertThat(bytes.reloggedEntries()).as("TRIAD-MEM carried hot keys over").isPositive();
     assertThat(bytes.flushesSkipped()).as("TRIAD-MEM skipped small flushes").isPositive();
   }
+
+  /**
+   * Full TRIAD (TRIAD-MEM, TRIAD-LOG, {@code triad-disk}): kills in a flush that writes a
+   * CL-SSTable, in a merge that reads values from log segments, and after a delay lose no
+   * acknowledged write, and the store's flushes wrote CL-SSTable indexes (a memory component
+   * recovery rebuilt from more than one segment is flushed as a B+-tree: docs/format.md).
+   */
+  @Test
+  void killsOfFullTriadLoseNoAcknowledgedWrite() throws Exception {
+    CrashTarget triad = CrashTarget.of(WriterKind.STORE, "triad", Durability.SYNC);
+    assertThat(triad.configJson()).contains("\"log\": true");
+    List<KillPlan> plans = List.of(at(CrashPoint.FLUSH_BEFORE_MANIFEST, 2),
+        at(CrashPoint.MERGE_BEFORE_DELETE, 1), new KillPlan(null, 1, 400));
+    StringWriter text = new StringWriter();
+    CrashLoop.Summary s;
+    try (PrintWriter out = new PrintWriter(text)) {
+      s = CrashLoop.run(new CrashLoop.Settings(plans.size(), 0, SEED + 1,
+          List.of(WriterKind.STORE), tmp, CrashLoop.javaCommand(), List.of(triad), plans), out);
+    }
+    System.out.print(text);
+    assertThat(s.ok()).as(text.toString()).isTrue();
+    assertThat(s.kills()).isEqualTo(plans.size());
+    assertThat(s.reached().keySet()).as("crash points reached")
+        .contains(CrashPoint.FLUSH_BEFORE_MANIFEST, CrashPoint.MERGE_BEFORE_DELETE);
+    ByteCounters bytes;
+    try (LsmStore store = LsmStore.open(tmp.resolve(triad.name()), null)) {
+      bytes = store.stats().bytes();
+    }
+    assertThat(bytes.flushIndexBytes()).as("TRIAD-LOG flushes wrote CL-SSTables").isPositive();
+  }
 }

@@ -36,14 +36,18 @@ public final class DiskComponent {
   private final KeySketch sketch;
   private final long fileSize;
   private final FileIo io;
+  /** TRIAD-LOG: the log segment a CL-SSTable's leaf values point into; null for a B+-tree. */
+  private final LogSegmentValues segment;
   private volatile ReadableFile channel;
   private final AtomicInteger refs = new AtomicInteger(1);
   private volatile boolean obsolete;
 
   private DiskComponent(Path path, long fileId, PageCache cache, FileIo io, ReadableFile channel,
-      ComponentMeta meta, BloomFilter bloom, KeySketch sketch, long fileSize) {
+      ComponentMeta meta, BloomFilter bloom, KeySketch sketch, long fileSize,
+      LogSegmentValues segment) {
     this.path = path;
     this.io = io;
+    this.segment = segment;
     this.fileId = fileId;
     this.cache = cache;
     this.channel = channel;
@@ -66,6 +70,36 @@ public final class DiskComponent {
    * going through {@code io}.
    */
   public static DiskComponent open(Path path, long fileId, PageCache cache, FileIo io) {
+    return open(path, fileId, cache, io, null);
+  }
+
+  /**
+   * Opens a CL-SSTable (TRIAD-LOG): the index file {@code path}, whose leaf values are log
+   * pointers into the segment {@code segmentPath}; reads return the values in the segment. The
+   * caller holds the one initial reference; the segment file is deleted with the index file.
+   * Reads of the index file go through {@code io}.
+   *
+   * @throws CorruptionException naming the segment if it is missing
+   */
+  public static DiskComponent openLogBacked(Path path, long fileId, PageCache cache,
+      Path segmentPath, FileIo io) {
+    LogSegmentValues segment = LogSegmentValues.open(segmentPath);
+    try {
+      return open(path, fileId, cache, io, segment);
+    } catch (RuntimeException e) {
+      segment.close(false);
+      throw e;
+    }
+  }
+
+  /** As {@link #openLogBacked(Path, long, PageCache, Path, FileIo)} on the real file system. */
+  public static DiskComponent openLogBacked(Path path, long fileId, PageCache cache,
+      Path segmentPath) {
+    return openLogBacked(path, fileId, cache, segmentPath, FileIo.standard());
+  }
+
+  private static DiskComponent open(Path path, long fileId, PageCache cache, FileIo io,
+      LogSegmentValues segment) {
     ReadableFile ch = null;
     try {
       ch = io.openForRead(path);
@@ -107,7 +141,7 @@ public final class DiskComponent {
         sketch = KeySketch.of(java.util.Arrays.copyOfRange(body, 8, body.length),
             org.strata.lsm.io.BigEndian.getLong(body, 0));
       }
-      return new DiskComponent(path, fileId, cache, io, ch, meta, bloom, sketch, size);
+      return new DiskComponent(path, fileId, cache, io, ch, meta, bloom, sketch, size, segment);
     } catch (IOException e) {
       closeQuietly(ch);
       throw new StorageException("cannot open component " + path + ": " + e, e);
@@ -152,8 +186,30 @@ public final class DiskComponent {
     return meta;
   }
 
+  /** Bytes of the component file (for a CL-SSTable, of its index file: what a flush wrote). */
   public long sizeBytes() {
     return fileSize;
+  }
+
+  /**
+   * Bytes the component occupies on disk: its file, plus for a CL-SSTable its log segment (what a
+   * merge reads, and what the store's disk use counts).
+   */
+  public long storedBytes() {
+    return segment == null ? fileSize : fileSize + segment.sizeBytes();
+  }
+
+  /** The log segment of a CL-SSTable (TRIAD-LOG), or null for a B+-tree component. */
+  public LogSegmentValues logSegment() {
+    return segment;
+  }
+
+  /**
+   * The value of an entry as stored in a leaf: itself, or for a CL-SSTable the value its log
+   * pointer points at (anti-matter stays null).
+   */
+  byte[] resolve(byte[] key, byte[] stored) {
+    return segment == null || stored == null ? stored : segment.resolve(key, stored, path);
   }
 
   public BloomFilter bloomFilter() {
@@ -168,7 +224,7 @@ public final class DiskComponent {
   /** The policy's view of this component. */
   public ComponentInfo info() {
     return new ComponentInfo(path.getFileName().toString(), meta.minComponentId(),
-        meta.maxComponentId(), fileSize, meta.entryCount(), meta.pageCount(), meta.minKey(),
+        meta.maxComponentId(), storedBytes(), meta.entryCount(), meta.pageCount(), meta.minKey(),
         meta.maxKey());
   }
 
@@ -193,6 +249,9 @@ public final class DiskComponent {
     if (r == 0) {
       closeQuietly(channel);
       cache.invalidate(fileId);
+      if (segment != null) {
+        segment.close(obsolete);
+      }
       if (obsolete) {
         try {
           io.delete(path);
@@ -276,7 +335,11 @@ public final class DiskComponent {
     Page leaf = page(off, len, PageType.LEAF);
     int i = leaf.lowerBound(key);
     if (i < leaf.count() && leaf.compareKey(i, key) == 0) {
-      return leaf.isAntimatter(i) ? Lookup.ANTIMATTER : new Lookup(leaf.value(i));
+      if (leaf.isAntimatter(i)) {
+        return Lookup.ANTIMATTER;
+      }
+      byte[] v = resolve(key, leaf.value(i));
+      return v == null ? Lookup.ANTIMATTER : new Lookup(v);
     }
     return null;
   }
@@ -358,7 +421,7 @@ public final class DiskComponent {
         return false;
       }
       key = leaf.key(idx);
-      value = leaf.value(idx);
+      value = resolve(key, leaf.value(idx));
       return true;
     }
 

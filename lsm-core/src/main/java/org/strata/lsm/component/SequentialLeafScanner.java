@@ -49,7 +49,7 @@ public final class SequentialLeafScanner implements EntryCursor {
       idx = -1;
     }
     key = leaf.key(idx);
-    value = leaf.value(idx);
+    value = component.resolve(key, leaf.value(idx));
     return true;
   }
 

@@ -5,7 +5,12 @@ import org.strata.lsm.memory.HotKeySelector;
 
 /**
  * The {@code triad} section: TRIAD's in-memory technique, TRIAD-MEM (Balmau et al., ATC 2017,
- * section 4.1; docs/configuration.md). TRIAD-DISK is the merge policy {@code triad-disk}.
+ * section 4.1), and its log technique, TRIAD-LOG (section 4.3; docs/configuration.md). TRIAD-DISK
+ * is the merge policy {@code triad-disk}; all three together are the configuration {@code triad}.
+ *
+ * <p>With {@code log} on, a flush writes only a sorted index over the sealed commit-log segment
+ * (key to the offset of its newest record there), and segment plus index become a level-0
+ * component, a CL-SSTable, until a merge rewrites it into an ordinary component.
  *
  * <p>With {@code mem} on, a memory component sealed because it is full keeps its hot keys in
  * memory: their newest versions are logged again and carried into the next memory component, and
@@ -22,15 +27,18 @@ import org.strata.lsm.memory.HotKeySelector;
  * @param flushThreshold {@code triad.flush-threshold}: a full memory component whose keys' newest
  *     versions occupy less than this is not flushed (the paper's FLUSH_TH); 0 to half of {@code
  *     memory-component.size}; null (the default) means a quarter of {@code memory-component.size}
+ * @param log {@code triad.log}: TRIAD-LOG on or off, default off; null means the default
  */
 public record TriadConfig(
     @JsonProperty("mem") Boolean mem,
     @JsonProperty("hot-selector") HotKeySelector hotSelector,
     @JsonProperty("hot-percent") Double hotPercent,
-    @JsonProperty("flush-threshold") ByteSize flushThreshold) {
+    @JsonProperty("flush-threshold") ByteSize flushThreshold,
+    @JsonProperty("log") Boolean log) {
 
   public TriadConfig {
     mem = mem != null && mem;
+    log = log != null && log;
     hotSelector = hotSelector == null ? HotKeySelector.TOP_K : hotSelector;
     hotPercent = ConfigChecks.number("triad.hot-percent", hotPercent, 1.0,
         v -> v > 0 && v <= 50, "a number greater than 0 and at most 50");
@@ -40,14 +48,30 @@ public record TriadConfig(
     }
   }
 
-  /** The defaults: TRIAD-MEM off. */
+  /** The section without {@code log}: TRIAD-LOG off. */
+  public TriadConfig(Boolean mem, HotKeySelector hotSelector, Double hotPercent,
+      ByteSize flushThreshold) {
+    this(mem, hotSelector, hotPercent, flushThreshold, null);
+  }
+
+  /** The defaults: TRIAD-MEM and TRIAD-LOG off. */
   public static TriadConfig defaults() {
-    return new TriadConfig(null, null, null, null);
+    return new TriadConfig(null, null, null, null, null);
   }
 
   /** TRIAD-MEM on with the paper's defaults. */
   public static TriadConfig memOn() {
-    return new TriadConfig(true, null, null, null);
+    return new TriadConfig(true, null, null, null, null);
+  }
+
+  /** TRIAD-LOG on alone. */
+  public static TriadConfig logOn() {
+    return new TriadConfig(null, null, null, null, true);
+  }
+
+  /** This section with TRIAD-LOG switched {@code on}. */
+  public TriadConfig withLog(boolean on) {
+    return new TriadConfig(mem, hotSelector, hotPercent, flushThreshold, on);
   }
 
   /**

@@ -20,13 +20,21 @@ import org.strata.lsm.io.WritableFile;
  * {@code io.force-bytes} and at the end), renamed atomically to {@code <number>.cmp}, and opened.
  * Only the rename makes a file a component; recovery deletes temporary files and components the
  * manifest does not list (docs/format.md).
+ *
+ * <p>TRIAD-LOG: a CL-SSTable is an index file {@code <number>.cli} (the component format, leaf
+ * values being log pointers) over a sealed log segment, hard-linked as {@code <number>.clog} in
+ * the log directory; both names are written here and deleted with the component.
  */
 final class ComponentFiles {
   private static final Logger LOG = LogManager.getLogger(ComponentFiles.class);
   private static final String SUFFIX = ".cmp";
+  private static final String LOG_INDEX_SUFFIX = ".cli";
+  private static final String LOG_SEGMENT_SUFFIX = ".clog";
   private static final String TEMPORARY = ".tmp";
 
   private final Path dir;
+  /** The log directory, where CL-SSTables' segments are; null for a tree without its own log. */
+  private final Path logDir;
   private final FileIo io;
   private final PageCache cache;
   private final IoThrottle throttle;
@@ -40,9 +48,10 @@ final class ComponentFiles {
    * @param pageSize target page size ({@code io.page-size})
    * @param bloomFalsePositiveRate {@code bloom-filter.false-positive-rate}
    */
-  ComponentFiles(Path dir, FileIo io, PageCache cache, IoThrottle throttle, long forceBytes,
-      int pageSize, double bloomFalsePositiveRate, Clock clock) {
+  ComponentFiles(Path dir, Path logDir, FileIo io, PageCache cache, IoThrottle throttle,
+      long forceBytes, int pageSize, double bloomFalsePositiveRate, Clock clock) {
     this.dir = dir;
+    this.logDir = logDir;
     this.io = io;
     this.cache = cache;
     this.throttle = throttle;
@@ -57,10 +66,39 @@ final class ComponentFiles {
     return String.format(Locale.ROOT, "%012d%s", fileNumber, SUFFIX);
   }
 
-  /** True if {@code name} is the name of a component file. */
+  /** The file name of the index file of CL-SSTable {@code fileNumber} (TRIAD-LOG). */
+  static String logIndexName(long fileNumber) {
+    return String.format(Locale.ROOT, "%012d%s", fileNumber, LOG_INDEX_SUFFIX);
+  }
+
+  /** The file name, in the log directory, of the segment of CL-SSTable {@code fileNumber}. */
+  static String logSegmentName(long fileNumber) {
+    return String.format(Locale.ROOT, "%012d%s", fileNumber, LOG_SEGMENT_SUFFIX);
+  }
+
+  /**
+   * True if {@code name} is the name of a component file: a B+-tree ({@code .cmp}) or the index
+   * file of a CL-SSTable ({@code .cli}).
+   */
   static boolean isComponentFile(String name) {
-    return name.endsWith(SUFFIX) && name.length() == 16 && name.substring(0, 12).chars()
-        .allMatch(Character::isDigit);
+    return (name.endsWith(SUFFIX) || name.endsWith(LOG_INDEX_SUFFIX)) && name.length() == 16
+        && name.substring(0, 12).chars().allMatch(Character::isDigit);
+  }
+
+  /** True if {@code name} is the name of a CL-SSTable's index file. */
+  static boolean isLogIndexFile(String name) {
+    return isComponentFile(name) && name.endsWith(LOG_INDEX_SUFFIX);
+  }
+
+  /** True if {@code name} is the name of a CL-SSTable's segment in the log directory. */
+  static boolean isLogSegmentFile(String name) {
+    return name.endsWith(LOG_SEGMENT_SUFFIX) && name.length() == 17
+        && name.substring(0, 12).chars().allMatch(Character::isDigit);
+  }
+
+  /** The log directory (where CL-SSTables' segments are), or null for a dataset's index. */
+  Path logDir() {
+    return logDir;
   }
 
   /** True if {@code name} is a temporary file of an interrupted flush or merge. */
@@ -89,6 +127,23 @@ final class ComponentFiles {
   }
 
   /**
+   * Opens the component file {@code name} (either kind); the caller holds the returned reference.
+   */
+  DiskComponent open(String name) {
+    long n = fileNumber(name);
+    return isLogIndexFile(name) ? openLogIndex(n) : open(n);
+  }
+
+  /** Opens CL-SSTable {@code fileNumber} (index and segment); the caller holds the reference. */
+  DiskComponent openLogIndex(long fileNumber) {
+    if (logDir == null) {
+      throw new IllegalStateException("a CL-SSTable needs the index's own log directory");
+    }
+    return DiskComponent.openLogBacked(dir.resolve(logIndexName(fileNumber)), fileNumber, cache,
+        logDir.resolve(logSegmentName(fileNumber)), io);
+  }
+
+  /**
    * Starts writing component file {@code fileNumber} under its temporary name.
    *
    * @param minId oldest flush ordinal the component holds
@@ -98,11 +153,25 @@ final class ComponentFiles {
    */
   Output create(long fileNumber, long minId, long maxId, long maxLsn, boolean priority)
       throws IOException {
-    Path tmp = dir.resolve(fileName(fileNumber) + TEMPORARY);
+    return create(fileNumber, fileName(fileNumber), minId, maxId, maxLsn, priority);
+  }
+
+  /**
+   * Starts writing the index file of CL-SSTable {@code fileNumber} (a flush's, so with priority)
+   * under its temporary name; its {@link Output#install()} opens it with its segment, which must
+   * then be linked as {@link #logSegmentName}.
+   */
+  Output createLogIndex(long fileNumber, long componentId, long maxLsn) throws IOException {
+    return create(fileNumber, logIndexName(fileNumber), componentId, componentId, maxLsn, true);
+  }
+
+  private Output create(long fileNumber, String name, long minId, long maxId, long maxLsn,
+      boolean priority) throws IOException {
+    Path tmp = dir.resolve(name + TEMPORARY);
     WritableFile f = io.create(tmp);
     ComponentWriter w = new ComponentWriter(f, throttle, forceBytes, pageSize,
         bloomFalsePositiveRate, minId, maxId, maxLsn, clock.currentTimeMillis());
-    return new Output(fileNumber, tmp, f, priority ? w.withPriority() : w);
+    return new Output(fileNumber, name, tmp, f, priority ? w.withPriority() : w);
   }
 
   /**
@@ -112,14 +181,17 @@ final class ComponentFiles {
    */
   final class Output {
     private final long fileNumber;
+    private final String name;
     private final Path tmp;
     private final WritableFile file;
     private final ComponentWriter writer;
     private boolean finished;
     private boolean renamed;
 
-    private Output(long fileNumber, Path tmp, WritableFile file, ComponentWriter writer) {
+    private Output(long fileNumber, String name, Path tmp, WritableFile file,
+        ComponentWriter writer) {
       this.fileNumber = fileNumber;
+      this.name = name;
       this.tmp = tmp;
       this.file = file;
       this.writer = writer;
@@ -156,9 +228,9 @@ final class ComponentFiles {
       if (!finished) {
         throw new IllegalStateException("component " + tmp + " is not finished");
       }
-      Directories.atomicRename(io, tmp, dir.resolve(fileName(fileNumber)));
+      Directories.atomicRename(io, tmp, dir.resolve(name));
       renamed = true;
-      return open(fileNumber);
+      return open(name);
     }
 
     /** Closes the file if still open and deletes what was written; failures are logged. */
@@ -171,7 +243,7 @@ final class ComponentFiles {
       } catch (IOException e) {
         LOG.warn("cannot close {}: {}", tmp, e.toString());
       }
-      Path p = renamed ? dir.resolve(fileName(fileNumber)) : tmp;
+      Path p = renamed ? dir.resolve(name) : tmp;
       try {
         io.delete(p);
       } catch (IOException e) {

@@ -46,6 +46,14 @@ final class Flusher {
     default List<byte[]> cutKeys() {
       return List.of();
     }
+
+    /**
+     * TRIAD-LOG: writes {@code mc} as a CL-SSTable (an index over its sealed log segment) and
+     * returns it installed, or returns null for a flush that writes a B+-tree component.
+     */
+    default DiskComponent logIndexFlush(MemoryComponent mc, long componentId) throws IOException {
+      return null;
+    }
   }
 
   private final Path dir;
@@ -264,7 +272,9 @@ final class Flusher {
     log.info("flush started: component id {} of {} ({} keys)", componentId, dir,
         mc.entryCount());
     try {
-      List<DiskComponent> dcs = cuts.isEmpty()
+      // TRIAD-LOG (ClSsTableFlush): an index over the sealed log segment instead of the data.
+      DiskComponent cl = cuts.isEmpty() ? listener.logIndexFlush(mc, componentId) : null;
+      List<DiskComponent> dcs = cl != null ? List.of(cl) : cuts.isEmpty()
           ? List.of(write(mc, versions.newFileNumber(), componentId))
           : writeCut(mc, componentId, cuts);
       installed = true; // from here the id is the component's, even if the manifest fails

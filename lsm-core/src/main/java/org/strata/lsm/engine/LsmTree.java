@@ -18,6 +18,7 @@ import org.strata.lsm.StoreEnvironment;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.WriteBatch;
+import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.PageCache;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.io.Clock;
@@ -91,6 +92,8 @@ public final class LsmTree implements LsmStore {
   private final GroupMember member;
   /** TRIAD-MEM, or null when off. */
   private final TriadMem triadMem;
+  /** TRIAD-LOG's flush, or null when off. */
+  private final ClSsTableFlush logIndexFlush;
   /** Files a crash left, noted by {@link #recover()} and deleted by {@link #start()}. */
   private final List<Path> leftovers = new ArrayList<>();
 
@@ -115,11 +118,13 @@ public final class LsmTree implements LsmStore {
             env.crashPoints().reached(CrashPoint.LOG_ROTATION);
           }
         }, triadMem == null ? null : (sealed, fresh) -> triadMem.carry(sealed, fresh, wal::append));
-    this.files = new ComponentFiles(dir, env.fileIo(), cache, throttle, config.io().forceBytes().bytes(),
+    this.files = new ComponentFiles(dir, group != null ? null : logDir(dir, config), env.fileIo(),
+        cache, throttle, config.io().forceBytes().bytes(),
         (int) config.io().pageSize().bytes(), config.bloomFilter().falsePositiveRate(), clock);
     this.merges = new MergeCoordinator(name(), LOG, lock, changed, versions, files, stats,
         config.mergePolicy().name(), policy, scheduler, WriteAdmission.Constraint.parse(
             "flow-control.constraint", config.flowControl().constraint().configName()), clock);
+    this.logIndexFlush = logIndexFlush(dir, config, group, files, versions);
     this.flusher = new Flusher(dir, LOG, lock, changed, memory, versions, files, this.executor,
         new FlushEvents());
     this.reads = new ReadPath(versions);
@@ -143,6 +148,25 @@ public final class LsmTree implements LsmStore {
     }
     return new TriadMem(config.triad(), config.memoryComponent().size().bytes(),
         c -> stats.relogged(c.entries(), c.bytes()));
+  }
+
+  /** TRIAD-LOG's flush for a standalone tree whose configuration turns it on, else null. */
+  private ClSsTableFlush logIndexFlush(Path dir, StoreConfig config, TreeGroup group,
+      ComponentFiles files, VersionSet versions) {
+    if (!config.triad().log()) {
+      return null;
+    }
+    if (group != null) {
+      throw InvalidConfigurationException.of("triad.log", true,
+          "false for an index of a dataset (TRIAD-LOG needs the index's own log; a dataset's"
+              + " indexes share their partition's log)");
+    }
+    return new ClSsTableFlush(dir, LOG, files, versions, () -> wal);
+  }
+
+  /** The directory of a standalone tree's log: {@code log.dir}, or {@code wal/} in {@code dir}. */
+  static Path logDir(Path dir, StoreConfig config) {
+    return config.log().dir() == null ? dir.resolve("wal") : Path.of(config.log().dir());
   }
 
   /** See {@link LsmStore#open(Path, StoreConfig, StoreEnvironment)}. */
@@ -482,6 +506,11 @@ public final class LsmTree implements LsmStore {
     @Override
     public List<byte[]> cutKeys() {
       return merges.flushCutKeys();
+    }
+
+    @Override
+    public DiskComponent logIndexFlush(MemoryComponent mc, long componentId) throws IOException {
+      return logIndexFlush == null ? null : logIndexFlush.write(mc, componentId);
     }
 
     @Override

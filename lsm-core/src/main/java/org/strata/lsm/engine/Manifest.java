@@ -40,6 +40,21 @@ record Manifest(long nextFileNumber, long nextComponentId, long flushedLsn,
   /** One run in the manifest. */
   record RunEntry(int level, List<String> files) {}
 
+  /**
+   * The format version this manifest is written with: 2 if it lists a CL-SSTable (TRIAD-LOG; a
+   * build that reads only version 1 refuses it rather than misread the {@code .cli} file), else 1.
+   */
+  int version() {
+    for (RunEntry r : runs) {
+      for (String f : r.files()) {
+        if (ComponentFiles.isLogIndexFile(f)) {
+          return 2;
+        }
+      }
+    }
+    return 1;
+  }
+
   static Manifest empty() {
     return new Manifest(1, 1, 0, List.of(), Map.of());
   }
@@ -66,7 +81,7 @@ record Manifest(long nextFileNumber, long nextComponentId, long flushedLsn,
     byte[] json = MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
     CRC32C crc = new CRC32C();
     crc.update(json);
-    byte[] header = (MAGIC + " 1 " + Long.toHexString(crc.getValue()) + " " + json.length + "\n")
+    byte[] header = (MAGIC + " " + version() + " " + Long.toHexString(crc.getValue()) + " " + json.length + "\n")
         .getBytes(StandardCharsets.US_ASCII);
     Directories.writeAtomically(io, dir.resolve(FILE), beforeRename, ByteBuffer.wrap(header),
         ByteBuffer.wrap(json));
@@ -89,8 +104,12 @@ record Manifest(long nextFileNumber, long nextComponentId, long flushedLsn,
       nl++;
     }
     String[] h = new String(all, 0, nl, StandardCharsets.US_ASCII).split(" ");
-    if (h.length != 4 || !h[0].equals(MAGIC) || !h[1].equals("1")) {
+    if (h.length != 4 || !h[0].equals(MAGIC)) {
       throw new CorruptionException(p, 0, "not a Strata manifest (bad header line)");
+    }
+    if (!h[1].equals("1") && !h[1].equals("2")) {
+      throw new CorruptionException(p, 0, "unsupported manifest version " + h[1] + " (this build"
+          + " reads versions 1 and 2)");
     }
     int len;
     long crcStored;

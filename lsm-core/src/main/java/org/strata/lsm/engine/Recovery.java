@@ -177,6 +177,8 @@ final class Recovery {
         }
       }
     }
+    nextFileNumber = Math.max(nextFileNumber, logSegmentLeftovers(files.logDir(), listed, log,
+        leftovers));
     m = new Manifest(nextFileNumber, m.nextComponentId(), m.flushedLsn(), m.runs(), m.counters());
     List<Run> runs = new ArrayList<>();
     try {
@@ -187,7 +189,7 @@ final class Recovery {
             throw new CorruptionException(dir.resolve(Manifest.FILE), -1,
                 "the manifest lists component " + f + " but the file is missing");
           }
-          cs.add(files.open(ComponentFiles.fileNumber(f)));
+          cs.add(files.open(f));
         }
         runs.add(new Run(0, r.level(), cs)); // the version set numbers the runs
       }
@@ -199,6 +201,34 @@ final class Recovery {
     }
     versions.recovered(m, runs, active);
     return m;
+  }
+
+  /**
+   * TRIAD-LOG: notes the CL-SSTable segments ({@code <number>.clog}) in {@code logDir} whose index
+   * file the manifest does not list (left by an interrupted flush, or by a crash after the merge
+   * that consumed them), and returns the file number above all of them.
+   */
+  private static long logSegmentLeftovers(Path logDir, Set<String> listed, Logger log,
+      List<Path> leftovers) throws IOException {
+    long next = 0;
+    if (logDir == null || !Files.isDirectory(logDir)) {
+      return next;
+    }
+    try (Stream<Path> found = Files.list(logDir)) {
+      for (Path p : (Iterable<Path>) found::iterator) {
+        String n = p.getFileName().toString();
+        if (ComponentFiles.isLogSegmentFile(n)) {
+          long number = ComponentFiles.fileNumber(n);
+          next = Math.max(next, number + 1);
+          if (!listed.contains(ComponentFiles.logIndexName(number))) {
+            log.info("found CL-SSTable segment {} that no listed component uses; it is deleted"
+                + " once the open has succeeded", n);
+            leftovers.add(p);
+          }
+        }
+      }
+    }
+    return next;
   }
 
   /** Deletes the files {@link #recoverComponents} noted, once the open has succeeded. */
@@ -215,7 +245,7 @@ final class Recovery {
    */
   static WriteAheadLog replayLog(Path dir, StoreConfig config, FileIo io, long flushedLsn,
       MemoryComponent active, Logger log) {
-    Path logDir = config.log().dir() == null ? dir.resolve("wal") : Path.of(config.log().dir());
+    Path logDir = LsmTree.logDir(dir, config);
     WriteAheadLog wal = WriteAheadLog.open(logDir, config.log().durability(),
         config.log().groupCommitIntervalMs(), io, config.log().recoveryMode(), flushedLsn,
         (lsn, op) -> active.put(op.key(), op.value(), lsn));

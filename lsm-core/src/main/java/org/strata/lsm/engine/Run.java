@@ -23,10 +23,11 @@ record Run(long runId, int level, List<DiskComponent> components) {
     return new RunInfo(runId, level, infos, merging);
   }
 
+  /** Bytes on disk, CL-SSTables' log segments included. */
   long sizeBytes() {
     long s = 0;
     for (DiskComponent c : components) {
-      s += c.sizeBytes();
+      s += c.storedBytes();
     }
     return s;
   }

@@ -228,7 +228,9 @@ final class VersionSet {
     flushedLsn = Math.max(flushedLsn, mc.maxLsn());
     long dataBytes = 0;
     for (DiskComponent dc : dcs) {
-      dataBytes += dc.meta().leafEnd() - dc.meta().leafStart();
+      if (dc.logSegment() == null) { // a CL-SSTable's leaves hold log pointers, no value bytes
+        dataBytes += dc.meta().leafEnd() - dc.meta().leafStart();
+      }
     }
     stats.flushed(mc.userBytes(), edit.outputBytes(), dataBytes);
     return new Version(mem, runs);

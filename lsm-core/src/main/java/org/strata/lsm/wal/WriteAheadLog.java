@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -387,6 +388,23 @@ public final class WriteAheadLog implements Closeable {
           break;
         }
       }
+    }
+  }
+
+  /**
+   * TRIAD-LOG: the sealed segment (not the one appends go to) that holds every sequence number
+   * from {@code from} to {@code to}, or null if no single sealed segment does.
+   */
+  public Path sealedSegmentHolding(long from, long to) {
+    synchronized (forceLock) {
+      Map.Entry<Long, Path> a = segments.floorEntry(from);
+      Map.Entry<Long, Path> b = segments.floorEntry(to);
+      Long next = segments.higherKey(to);
+      if (a == null || b == null || !a.getKey().equals(b.getKey()) || next == null
+          || a.getValue().equals(segmentPath)) {
+        return null;
+      }
+      return a.getValue();
     }
   }
 

@@ -42,7 +42,9 @@ class TriadConfigTest {
       "{\"triad\": {\"mem\": \"yes\"}} | triad.mem",
       "{\"triad\": {\"mem\": 1}} | triad.mem",
       "{\"triad\": {\"flush-threshold\": \"33MB\"}} | triad.flush-threshold",
-      "{\"triad\": {\"log\": true}} | triad.log",
+      "{\"triad\": {\"log\": \"yes\"}} | triad.log",
+      "{\"triad\": {\"log\": 1}} | triad.log",
+      "{\"triad\": {\"logs\": true}} | triad.logs",
   })
   void badValuesAreRefusedNamingTheKey(String json, String key) {
     assertThatThrownBy(() -> StoreConfigJson.parse(json, "test"))
@@ -70,6 +72,33 @@ class TriadConfigTest {
         "triad-mem-disk.json"));
     assertThat(c.triad().mem()).isTrue();
     assertThat(c.mergePolicy().name()).isEqualTo("triad-disk");
+  }
+
+  @Test
+  void triadLogIsOffByDefaultAndSwitchesAlone() {
+    assertThat(StoreConfig.defaults().triad().log()).isFalse();
+    TriadConfig t = StoreConfigJson.parse("{\"triad\": {\"log\": true}}", "test").triad();
+    assertThat(t.log()).isTrue();
+    assertThat(t.mem()).isFalse();
+    assertThat(StoreConfigJson.parse("{\"triad\": {\"mem\": true}}", "test").triad().log())
+        .isFalse();
+  }
+
+  /** The named configuration {@code triad}: TRIAD-MEM, TRIAD-DISK and TRIAD-LOG together. */
+  @Test
+  void theTriadExampleTurnsOnAllThree() {
+    StoreConfig c = StoreConfigJson.read(java.nio.file.Path.of("..", "examples", "triad.json"));
+    assertThat(c.triad().mem()).isTrue();
+    assertThat(c.triad().log()).isTrue();
+    assertThat(c.mergePolicy().name()).isEqualTo("triad-disk");
+  }
+
+  @Test
+  void aDatasetRefusesTriadLog() {
+    assertThatThrownBy(() -> DatasetConfigJson.parse("{\"triad\": {\"log\": true}}", "ds"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("triad.log")
+        .hasMessageContaining("standalone");
   }
 
   @Test
