@@ -14,7 +14,6 @@ import org.strata.lsm.CorruptionException;
 import org.strata.lsm.StorageException;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.LogSegmentValues;
-import org.strata.lsm.io.Directories;
 import org.strata.lsm.memory.MemoryComponent;
 import org.strata.lsm.wal.LogRecordLocator;
 import org.strata.lsm.wal.WriteAheadLog;
@@ -118,7 +117,7 @@ final class ClSsTableFlush {
       }
       out.finish();
       try {
-        Files.deleteIfExists(link); // a leftover of a crashed flush with this file number
+        files.io().delete(link); // a leftover of a crashed flush with this file number
         Files.createLink(link, segment);
       } catch (UnsupportedOperationException | FileSystemException e) {
         linksUnsupported = true;
@@ -129,12 +128,12 @@ final class ClSsTableFlush {
         return null;
       }
       linked = true;
-      Directories.force(files.logDir());
+      files.io().forceDirectory(files.logDir());
       return out.install();
     } catch (IOException | RuntimeException e) {
       out.discard();
       if (linked) {
-        Files.deleteIfExists(link);
+        files.io().delete(link);
       }
       if (e instanceof IOException io) {
         throw new StorageException(out.temporaryPath(), "cannot write CL-SSTable index "
