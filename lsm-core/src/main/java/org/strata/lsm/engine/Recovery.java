@@ -63,9 +63,21 @@ final class Recovery {
       config = Files.exists(savedConfig) ? StoreConfigJson.read(savedConfig)
           : StoreConfig.defaults();
     }
-    // Validate plug-ins before anything is written.
-    MergePolicy policy = Plugins.mergePolicy(config.mergePolicy());
-    MergeScheduler scheduler = Plugins.mergeScheduler(config.mergeScheduler());
+    // Validate plug-ins before anything is written; a bad name in the saved file names the file.
+    MergePolicy policy;
+    MergeScheduler scheduler;
+    try {
+      policy = Plugins.mergePolicy(config.mergePolicy());
+      scheduler = Plugins.mergeScheduler(config.mergeScheduler());
+    } catch (InvalidConfigurationException e) {
+      if (requested != null || String.valueOf(e.getMessage()).contains(savedConfig.toString())) {
+        throw e;
+      }
+      InvalidConfigurationException named =
+          new InvalidConfigurationException(savedConfig + ": " + e.getMessage());
+      named.initCause(e);
+      throw named;
+    }
     DirectoryLock lockHeld = null;
     LsmTree tree = null;
     // A refused open leaves the file system as it found it: what this open creates is removed.
