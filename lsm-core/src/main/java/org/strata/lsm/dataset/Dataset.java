@@ -113,6 +113,14 @@ public final class Dataset implements AutoCloseable {
     } catch (InvalidConfigurationException e) {
       throw config != null ? e : namingFile(saved, e);
     }
+    if (config == null && cfg.store().log().dir() != null
+        && !Files.isDirectory(Path.of(cfg.store().log().dir()))) {
+      // A damaged log.dir would otherwise open empty new logs and lose the unflushed writes.
+      throw InvalidConfigurationException.keyed("log.dir", "'" + cfg.store().log().dir()
+          + "' in " + saved + " is not a directory, but the dataset exists: the saved"
+          + " configuration is damaged or the log directory was removed; open with a"
+          + " configuration naming the logs' directory");
+    }
     // A saved configuration must describe the directories on disk: a damaged dataset.json that
     // names another partition count or index would route reads to empty partitions or indexes.
     if (Files.exists(saved)) {

@@ -119,6 +119,39 @@ class DamagedConfigurationTest {
   }
 
   @Test
+  void aDamagedLogDirInTheSavedConfigurationRefusesTheOpen() throws Exception {
+    Path build = tmp.resolve("build");
+    Path store = tmp.resolve("store");
+    String logDir = tmp.resolve("logs").toString();
+    try (LsmStore s = LsmStore.open(build, TestStores.smallConfig(100)
+        .withLog(TestStores.smallConfig(100).log().withDir(logDir)))) {
+      s.put(TestStores.b("flushed"), TestStores.b("1"));
+      s.flush();
+      s.put(TestStores.b("in-the-log-only"), TestStores.b("2"));
+      s.sync();
+      LogImages.copyTree(build, store); // what a crash leaves; the log stays where it is
+    }
+    replace(store.resolve("config.json"), logDir, tmp.resolve("logt").toString());
+    assertThatThrownBy(() -> LsmStore.open(store, null).close())
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining(store.resolve("config.json").toString())
+        .hasMessageContaining("log.dir");
+    assertThat(tmp.resolve("logt")).doesNotExist();
+
+    Path ds = dataset();
+    Path dsLogs = tmp.resolve("ds-logs");
+    Dataset.open(ds, DatasetCorruptionCampaignTest.config().withStore(
+        DatasetCorruptionCampaignTest.config().store().withLog(
+            TestStores.smallConfig(100).log().withDir(dsLogs.toString())))).close();
+    replace(ds.resolve(Dataset.CONFIG_FILE), dsLogs.toString(), tmp.resolve("ds-logt").toString());
+    assertThatThrownBy(() -> Dataset.open(ds, null).close())
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining(ds.resolve(Dataset.CONFIG_FILE).toString())
+        .hasMessageContaining("log.dir");
+    assertThat(tmp.resolve("ds-logt")).doesNotExist();
+  }
+
+  @Test
   void aDamagedKeyInTheSavedConfigurationNamesTheFile() throws Exception {
     Path store = tmp.resolve("store");
     LsmStore.open(store, TestStores.smallConfig(100)).close();
