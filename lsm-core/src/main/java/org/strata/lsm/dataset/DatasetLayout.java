@@ -38,8 +38,12 @@ final class DatasetLayout {
     m.put("partitions", c.partitions());
     m.put("secondary-maintenance", c.maintenance().configName());
     List<Map<String, String>> indexes = new ArrayList<>();
-    c.secondaryIndexes().forEach(s -> indexes.add(Map.of("name", s.name(), "field",
-        s.field())));
+    for (SecondaryIndexSpec s : c.secondaryIndexes()) {
+      Map<String, String> index = new LinkedHashMap<>(); // a fixed order: Map.of's varies by JVM
+      index.put("name", s.name());
+      index.put("field", s.field());
+      indexes.add(index);
+    }
     m.put("secondary-indexes", indexes);
     try {
       return JSON.writeValueAsString(m);
