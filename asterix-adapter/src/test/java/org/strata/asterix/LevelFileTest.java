@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The level file: round trip (entries and the largest flush), files of the first format, and
- * damaged files read as "nothing saved" or lose only bad lines.
+ * The level file: round trip (entries and the largest flush), files of the earlier formats, and
+ * damaged files read as "nothing saved" (or, in the unchecked second format, lose only bad lines).
  */
 class LevelFileTest {
   @TempDir
@@ -33,11 +33,11 @@ class LevelFileTest {
   }
 
   @Test
-  void damagedFilesAreReadAsFarAsTheyAreValid() throws Exception {
+  void damagedFilesOfTheSecondFormatAreReadAsFarAsTheyAreValid() throws Exception {
     LevelFile f = new LevelFile(dir);
     Files.write(f.path(), new byte[] {0, 1, 2, (byte) 0xff});
     assertThat(f.read()).isEqualTo(LevelFile.Saved.NOTHING);
-    Files.writeString(f.path(), LevelFile.HEADER + "\nlargest-flush 9x\n0_2 2 3000\n3_3 x 1\n"
+    Files.writeString(f.path(), LevelFile.HEADER_2 + "\nlargest-flush 9x\n0_2 2 3000\n3_3 x 1\n"
         + "4_4 1\n5_5 1 10\n", StandardCharsets.UTF_8);
     assertThat(f.read().entries()).containsOnlyKeys("0_2", "5_5");
     assertThat(f.read().largestFlush()).isZero();

@@ -80,7 +80,8 @@ public final class ConfigMapper {
 
   /**
    * Reads the configuration file {@code file} as a {@code type}; the file name without {@code
-   * .json} is its default name.
+   * .json} is its default name. Every error names the file (a damaged saved configuration, e.g.
+   * a key with a flipped byte, must say which file to look at).
    */
   public static <T> T read(Path file, Class<T> type) {
     return read(file, type, FileIo.standard());
@@ -89,8 +90,19 @@ public final class ConfigMapper {
   /** As {@link #read(Path, Class)}, reading the file through {@code io}. */
   public static <T> T read(Path file, Class<T> type, FileIo io) {
     String n = file.getFileName().toString();
-    return parse(readText(file, io), file.toString(),
-        n.endsWith(".json") ? n.substring(0, n.length() - 5) : n, type);
+    String text = readText(file, io);
+    try {
+      return parse(text, file.toString(),
+          n.endsWith(".json") ? n.substring(0, n.length() - 5) : n, type);
+    } catch (InvalidConfigurationException e) {
+      if (String.valueOf(e.getMessage()).contains(file.toString())) {
+        throw e;
+      }
+      InvalidConfigurationException named =
+          new InvalidConfigurationException(file + ": " + e.getMessage());
+      named.initCause(e);
+      throw named;
+    }
   }
 
   /** Parses configuration text; {@code source} names it in errors and is its default name. */

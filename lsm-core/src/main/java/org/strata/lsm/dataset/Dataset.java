@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.strata.lsm.CorruptionException;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.Limits;
 import org.strata.lsm.StallCause;
@@ -106,8 +107,37 @@ public final class Dataset implements AutoCloseable {
       }
     }
     // Validate the plug-ins before anything is written.
-    Plugins.mergePolicy(cfg.store().mergePolicy());
-    Plugins.mergeScheduler(cfg.store().mergeScheduler()).close();
+    try {
+      Plugins.mergePolicy(cfg.store().mergePolicy());
+      Plugins.mergeScheduler(cfg.store().mergeScheduler()).close();
+    } catch (InvalidConfigurationException e) {
+      throw config != null ? e : namingFile(saved, e);
+    }
+    if (config == null && cfg.store().log().dir() != null
+        && !Files.isDirectory(Path.of(cfg.store().log().dir()))) {
+      // A damaged log.dir would otherwise open empty new logs and lose the unflushed writes.
+      throw InvalidConfigurationException.keyed("log.dir", "'" + cfg.store().log().dir()
+          + "' in " + saved + " is not a directory, but the dataset exists: the saved"
+          + " configuration is damaged or the log directory was removed; open with a"
+          + " configuration naming the logs' directory");
+    }
+    // A saved configuration must describe the directories on disk: a damaged dataset.json that
+    // names another partition count or index would route reads to empty partitions or indexes.
+    if (Files.exists(saved)) {
+      String mismatch;
+      try {
+        mismatch = DatasetLayout.mismatch(dir, cfg);
+        if (mismatch == null) {
+          mismatch = DatasetVerifier.layoutMismatch(dir, cfg);
+        }
+      } catch (IOException e) {
+        throw new StorageException("cannot open dataset " + dir + ": " + e, e);
+      }
+      if (mismatch != null) {
+        throw new CorruptionException(saved, -1, mismatch + "; " + CONFIG_FILE + " is damaged or"
+            + " the partition directories were changed, and nothing was opened");
+      }
+    }
     DirectoryLock lockHeld = null;
     Dataset ds = null;
     // A refused open leaves the file system as it found it: what this open creates is removed.
@@ -140,6 +170,10 @@ public final class Dataset implements AutoCloseable {
         part.start();
       }
       // Saved only once every partition has recovered, so a refused open writes no configuration.
+      // The layout first: it is fixed at creation, and dataset.json is checked against it.
+      if (!Files.exists(saved) || !Files.exists(dir.resolve(DatasetLayout.FILE))) {
+        DatasetLayout.write(env.fileIo(), dir, cfg);
+      }
       if (config != null) {
         writeConfig(dir, cfg, env);
       }
@@ -153,6 +187,18 @@ public final class Dataset implements AutoCloseable {
       created.removeAll();
       throw e;
     }
+  }
+
+  /** {@code e} with {@code file} named in front, unless it names it already. */
+  private static InvalidConfigurationException namingFile(Path file,
+      InvalidConfigurationException e) {
+    if (String.valueOf(e.getMessage()).contains(file.toString())) {
+      return e;
+    }
+    InvalidConfigurationException named =
+        new InvalidConfigurationException(file + ": " + e.getMessage());
+    named.initCause(e);
+    return named;
   }
 
   private static String describe(DatasetConfig c) {

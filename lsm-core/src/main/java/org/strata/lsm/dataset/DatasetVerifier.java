@@ -120,6 +120,20 @@ public final class DatasetVerifier {
       faults.add(configFile + ": " + e.getMessage());
       cfg = null;
     }
+    if (cfg != null) {
+      try {
+        String mismatch = DatasetLayout.mismatch(dir, cfg);
+        if (mismatch == null) {
+          mismatch = layoutMismatch(dir, cfg);
+        }
+        if (mismatch != null) {
+          faults.add(configFile + ": " + mismatch);
+          cfg = null; // check what is on disk, as for an unreadable configuration
+        }
+      } catch (StrataException e) {
+        faults.add(e.getMessage());
+      }
+    }
     int components = 0;
     long entries = 0;
     int segments = 0;
@@ -195,6 +209,24 @@ public final class DatasetVerifier {
       out.add(names);
     }
     return out;
+  }
+
+  /**
+   * Null if the partitions and index directories in {@code dir} are those {@code cfg} describes;
+   * otherwise what differs. Only directories that hold a store count ({@link #foundLayout}).
+   */
+  static String layoutMismatch(Path dir, DatasetConfig cfg) throws IOException {
+    List<List<String>> expected = new ArrayList<>();
+    for (List<String> names : expectedLayout(cfg)) {
+      expected.add(names.stream().sorted().toList());
+    }
+    List<List<String>> found = foundLayout(dir);
+    if (found.equals(expected)) {
+      return null;
+    }
+    return "the configuration describes " + expected.size() + " partition(s) with indexes "
+        + expected.get(0) + ", the dataset directory holds " + found.size() + " partition(s)"
+        + (found.isEmpty() ? "" : " with indexes " + found);
   }
 
   /** Without a configuration: the partitions {@code p0, p1, ...} and their store directories. */

@@ -63,9 +63,30 @@ final class Recovery {
       config = Files.exists(savedConfig) ? StoreConfigJson.read(savedConfig, env.fileIo())
           : StoreConfig.defaults();
     }
-    // Validate plug-ins before anything is written.
-    MergePolicy policy = Plugins.mergePolicy(config.mergePolicy());
-    MergeScheduler scheduler = Plugins.mergeScheduler(config.mergeScheduler());
+    if (requested == null && group == null && config.log().dir() != null
+        && Files.exists(dir.resolve(Manifest.FILE))
+        && !Files.isDirectory(Path.of(config.log().dir()))) {
+      // A damaged log.dir would otherwise open an empty new log and lose the unflushed writes.
+      throw InvalidConfigurationException.keyed("log.dir", "'" + config.log().dir() + "' in "
+          + savedConfig + " is not a directory, but the store exists (it has a "
+          + Manifest.FILE + "): the saved configuration is damaged or the log directory was"
+          + " removed; open with a configuration naming the log's directory");
+    }
+    // Validate plug-ins before anything is written; a bad name in the saved file names the file.
+    MergePolicy policy;
+    MergeScheduler scheduler;
+    try {
+      policy = Plugins.mergePolicy(config.mergePolicy());
+      scheduler = Plugins.mergeScheduler(config.mergeScheduler());
+    } catch (InvalidConfigurationException e) {
+      if (requested != null || String.valueOf(e.getMessage()).contains(savedConfig.toString())) {
+        throw e;
+      }
+      InvalidConfigurationException named =
+          new InvalidConfigurationException(savedConfig + ": " + e.getMessage());
+      named.initCause(e);
+      throw named;
+    }
     DirectoryLock lockHeld = null;
     LsmTree tree = null;
     // A refused open leaves the file system as it found it: what this open creates is removed.
