@@ -200,7 +200,10 @@ final class CrashVerifier {
     }
   }
 
-  /** Notes every {@code *.tmp} file, and any count of component files other than the listed. */
+  /**
+   * Notes every {@code *.tmp} file, any count of component files other than the listed, and any
+   * CL-SSTable log segment without its index (or the reverse).
+   */
   private static void checkFiles(Path dir, int listedComponents, List<String> leftovers)
       throws IOException {
     long components;
@@ -211,11 +214,22 @@ final class CrashVerifier {
           leftovers.add(dir.relativize(p).toString());
         }
       }
-      components = all.stream().filter(p -> p.getFileName().toString().endsWith(".cmp")).count();
+      // B+-tree components (.cmp) and TRIAD-LOG's CL-SSTable indexes (.cli), each of which has
+      // its log segment (.clog) beside the write-ahead log (docs/format.md).
+      components = count(all, ".cmp") + count(all, ".cli");
+      long indexes = count(all, ".cli");
+      long segments = count(all, ".clog");
+      if (segments != indexes) {
+        leftovers.add(segments + " CL-SSTable log segments but " + indexes + " CL-SSTables");
+      }
     }
     if (components != listedComponents) {
       leftovers.add(components + " component files but " + listedComponents + " listed");
     }
+  }
+
+  private static long count(List<Path> files, String suffix) {
+    return files.stream().filter(p -> p.getFileName().toString().endsWith(suffix)).count();
   }
 
   private static String abbreviate(String s) {

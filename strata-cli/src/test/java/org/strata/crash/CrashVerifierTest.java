@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -151,5 +152,32 @@ class CrashVerifierTest {
     CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, new CrashModel(), acked(100, 5));
     assertThat(o.leftovers()).containsExactly("wal/stray.tmp");
     assertThat(o.ok()).isFalse();
+  }
+
+  /**
+   * Full TRIAD's CL-SSTables are components too: a store that wrote some (an index file beside
+   * the other components, its log segment beside the log) passes (it did not while only {@code
+   * .cmp} files were counted), and a log segment no CL-SSTable lists is gone after the reopen.
+   */
+  @Test
+  void clSsTablesAreCountedAsComponentsAndAStraySegmentIsALeftover() throws Exception {
+    CrashTarget triad = CrashTarget.of(WriterKind.STORE, "triad", Durability.SYNC);
+    Path dir = write(triad, 3000);
+    List<Path> indexes;
+    try (Stream<Path> files = Files.walk(dir)) {
+      indexes = files.filter(p -> p.getFileName().toString().endsWith(".cli")).toList();
+    }
+    assertThat(indexes).as("CL-SSTables written").isNotEmpty();
+    CrashVerifier.Outcome o = CrashVerifier.check(triad, dir, w, new CrashModel(),
+        acked(3000, 5));
+    assertThat(o.leftovers()).isEmpty();
+    assertThat(o.ok()).as(o.toString()).isTrue();
+
+    // A segment a crashed flush linked but never listed is deleted by the open the check makes.
+    Path stray = dir.resolve("wal").resolve("000000999999.clog");
+    Files.writeString(stray, "x");
+    o = CrashVerifier.check(triad, dir, w, new CrashModel(), acked(3000, 5));
+    assertThat(o.ok()).as(o.toString()).isTrue();
+    assertThat(stray).doesNotExist();
   }
 }
