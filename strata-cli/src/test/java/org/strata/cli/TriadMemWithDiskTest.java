@@ -28,29 +28,19 @@ import org.strata.lsm.engine.StoreVerifier;
 class TriadMemWithDiskTest {
   @TempDir Path tmp;
 
+  /** TRIAD-DISK scaled down to the test's data: 32 KB files, a 256 KB level 1. */
+  private static final NamedPlugin TRIAD_DISK = new NamedPlugin("triad-disk", Map.of("file-size",
+      "32KB", "level1-size", "256KB", "overlap-ratio", "0.4", "max-l0-files", "6"));
+
   @ParameterizedTest(name = "seed {0}")
   @ValueSource(longs = {3, 4})
   void skewedWritesMatchTheModel(long seed) {
     System.out.println("TriadMemWithDiskTest seed " + seed);
-    StoreConfig example = StoreConfigJson.read(Path.of("..", "examples", "triad-mem-disk.json"));
-    StoreConfig cfg = example
-        .withMergePolicy(new NamedPlugin("triad-disk", Map.of("file-size", "32KB",
-            "level1-size", "256KB", "overlap-ratio", "0.4", "max-l0-files", "6")))
-        .withMemoryComponent(MemoryComponentConfig.of(64 * 1024, 2));
-    Path dir = tmp.resolve("store-" + seed);
-    TreeMap<String, byte[]> model;
-    try (LsmStore store = LsmStore.open(dir, cfg)) {
-      model = writeSkewed(store, seed);
-      check(store, model);
-      ByteCounters b = store.stats().bytes();
-      assertThat(b.reloggedEntries()).as("hot keys carried over").isPositive();
-      assertThat(b.mergeBytesByLevel()).as("level-0 merges into level 1").containsKey(1);
-      assertThat(b.mergeBytes()).isEqualTo(store.stats().bytesMerged());
-    }
-    assertThat(StoreVerifier.verify(dir).faults()).isEmpty();
-    try (LsmStore store = LsmStore.open(dir, null)) {
-      check(store, model);
-    }
+    Run r = runAgainstTheModel(tmp.resolve("store-" + seed),
+        example("triad-mem-disk.json", TRIAD_DISK), seed);
+    assertThat(r.bytes().reloggedEntries()).as("hot keys carried over").isPositive();
+    assertThat(r.bytes().mergeBytesByLevel()).as("level-0 merges into level 1").containsKey(1);
+    assertThat(r.bytes().mergeBytes()).isEqualTo(r.bytesMerged());
   }
 
   /**
@@ -63,27 +53,13 @@ class TriadMemWithDiskTest {
   @ValueSource(longs = {6})
   void fullTriadMatchesTheModel(long seed) {
     System.out.println("TriadMemWithDiskTest full TRIAD seed " + seed);
-    StoreConfig example = StoreConfigJson.read(Path.of("..", "examples", "triad.json"));
-    assertThat(example.triad().log()).isTrue();
-    StoreConfig cfg = example
-        .withMergePolicy(new NamedPlugin("triad-disk", Map.of("file-size", "32KB",
-            "level1-size", "256KB", "overlap-ratio", "0.4", "max-l0-files", "6")))
-        .withMemoryComponent(MemoryComponentConfig.of(64 * 1024, 2));
-    Path dir = tmp.resolve("triad-" + seed);
-    TreeMap<String, byte[]> model;
-    try (LsmStore store = LsmStore.open(dir, cfg)) {
-      model = writeSkewed(store, seed);
-      check(store, model);
-      ByteCounters b = store.stats().bytes();
-      assertThat(b.reloggedEntries()).as("hot keys carried over").isPositive();
-      assertThat(b.flushIndexBytes()).as("CL-SSTable indexes").isPositive();
-      assertThat(b.flushDataBytes()).as("no value bytes flushed").isZero();
-      assertThat(b.mergeBytesByLevel()).as("level-0 merges into level 1").containsKey(1);
-    }
-    assertThat(StoreVerifier.verify(dir).faults()).isEmpty();
-    try (LsmStore store = LsmStore.open(dir, null)) {
-      check(store, model);
-    }
+    StoreConfig cfg = example("triad.json", TRIAD_DISK);
+    assertThat(cfg.triad().log()).isTrue();
+    ByteCounters b = runAgainstTheModel(tmp.resolve("triad-" + seed), cfg, seed).bytes();
+    assertThat(b.reloggedEntries()).as("hot keys carried over").isPositive();
+    assertThat(b.flushIndexBytes()).as("CL-SSTable indexes").isPositive();
+    assertThat(b.flushDataBytes()).as("no value bytes flushed").isZero();
+    assertThat(b.mergeBytesByLevel()).as("level-0 merges into level 1").containsKey(1);
   }
 
   /**
@@ -95,22 +71,37 @@ class TriadMemWithDiskTest {
   @ValueSource(longs = {5})
   void hotKeysUnderTheLsaTreesCutFlushesMatchTheModel(long seed) {
     System.out.println("TriadMemWithDiskTest lsa seed " + seed);
-    StoreConfig example = StoreConfigJson.read(Path.of("..", "examples", "triad-mem-disk.json"));
-    StoreConfig cfg = example
-        .withMergePolicy(new NamedPlugin("lsa", Map.of("fanout", "3", "node-size", "64KB")))
+    Run r = runAgainstTheModel(tmp.resolve("lsa-" + seed), example("triad-mem-disk.json",
+        new NamedPlugin("lsa", Map.of("fanout", "3", "node-size", "64KB"))), seed);
+    assertThat(r.bytes().reloggedEntries()).as("hot keys carried over").isPositive();
+  }
+
+  /** The example configuration {@code file} with {@code policy} and 64 KB memory components. */
+  private static StoreConfig example(String file, NamedPlugin policy) {
+    return StoreConfigJson.read(Path.of("..", "examples", file)).withMergePolicy(policy)
         .withMemoryComponent(MemoryComponentConfig.of(64 * 1024, 2));
-    Path dir = tmp.resolve("lsa-" + seed);
+  }
+
+  /** What a run's store counted before it closed. */
+  private record Run(ByteCounters bytes, long bytesMerged) {}
+
+  /**
+   * Writes the skewed workload into a new store at {@code dir}, checks it against the model, then
+   * checks {@code verify} and the model again after a reopen.
+   */
+  private static Run runAgainstTheModel(Path dir, StoreConfig cfg, long seed) {
     TreeMap<String, byte[]> model;
+    Run run;
     try (LsmStore store = LsmStore.open(dir, cfg)) {
       model = writeSkewed(store, seed);
       check(store, model);
-      ByteCounters b = store.stats().bytes();
-      assertThat(b.reloggedEntries()).as("hot keys carried over").isPositive();
+      run = new Run(store.stats().bytes(), store.stats().bytesMerged());
     }
     assertThat(StoreVerifier.verify(dir).faults()).isEmpty();
     try (LsmStore store = LsmStore.open(dir, null)) {
       check(store, model);
     }
+    return run;
   }
 
   /**
