@@ -169,6 +169,10 @@ public final class Dataset implements AutoCloseable {
       for (Partition part : ds.partitions) {
         part.start();
       }
+      // As the partitions delete theirs: the temporary files of a crashed rewrite of the
+      // dataset's own files (an open with a configuration rewrites dataset.json).
+      env.fileIo().delete(dir.resolve(CONFIG_FILE + ".tmp"));
+      env.fileIo().delete(dir.resolve(DatasetLayout.FILE + ".tmp"));
       // Saved only once every partition has recovered, so a refused open writes no configuration.
       // The layout first: it is fixed at creation, and dataset.json is checked against it.
       if (!Files.exists(saved) || !Files.exists(dir.resolve(DatasetLayout.FILE))) {

@@ -196,6 +196,24 @@ class DatasetCrashLeftoversTest {
     }
   }
 
+  /**
+   * A crash while an open rewrote {@code dataset.json} (or wrote {@code LAYOUT}) leaves its
+   * temporary file; the next open, even without a configuration, deletes it.
+   */
+  @Test
+  void anOpenDeletesTheTemporaryFilesOfTheDatasetsOwnFiles() throws Exception {
+    Path image = crashImage();
+    Path config = image.resolve("dataset.json.tmp");
+    Path layout = image.resolve("LAYOUT.tmp");
+    Files.writeString(config, "{\"partitions\": ");
+    Files.writeString(layout, "torn");
+    try (Dataset ds = Dataset.open(image, null)) {
+      assertThat(config).doesNotExist();
+      assertThat(layout).doesNotExist();
+      assertThat(ds.get(key(0))).isPresent();
+    }
+  }
+
   @Test
   void anOpenThatSucceedsDeletesTheLeftoversAndNoNewFileTakesTheirNames() throws Exception {
     Path image = crashImage();
