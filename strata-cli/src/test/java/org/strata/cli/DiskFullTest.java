@@ -17,7 +17,11 @@ import org.strata.lsm.testing.LogImages;
  * A full disk, in a real child process: the command prints one clear line naming the file it could
  * not write and the log file, which holds the stack trace; nothing else reaches the terminal.
  * Linux's {@code /dev/full} fails every write with ENOSPC ("No space left on device"), so a file
- * the command writes is made a symbolic link to it: here the new dataset's {@code dataset.json.tmp}.
+ * the command writes is made a symbolic link to it: here {@code config.json.tmp} of the primary
+ * index of partition 0, in a dataset a crash left half-created (its directories but no {@code
+ * dataset.json}); the open writes that file when it saves the index's configuration. The open's
+ * own leftover-cleanup deletes the dataset's top-level temporary files first, so a link there
+ * would never be written through.
  */
 class DiskFullTest {
   @TempDir Path tmp;
@@ -26,8 +30,10 @@ class DiskFullTest {
   void aFullDiskPrintsOneLineAndPutsTheTraceInTheLogFile() throws Exception {
     Path full = Path.of("/dev/full");
     assumeTrue(Files.exists(full), "needs Linux's /dev/full");
-    Path dir = Files.createDirectories(tmp.resolve("ds"));
-    Files.createSymbolicLink(dir.resolve("dataset.json.tmp"), full);
+    Path dir = tmp.resolve("ds");
+    Path failing = Files.createDirectories(dir.resolve("p0").resolve("primary"))
+        .resolve("config.json.tmp");
+    Files.createSymbolicLink(failing, full);
     Path records = tmp.resolve("records.jsonl");
     Files.writeString(records, "{\"key\": \"k1\", \"fields\": {\"f\": \"v\"}}\n");
     Path config = tmp.resolve("ds.json");
@@ -51,12 +57,13 @@ class DiskFullTest {
     List<String> lines = err.lines().toList();
     assertThat(lines).as("stderr: %s", err).hasSize(1);
     assertThat(lines.get(0)).startsWith("error: no space left on device: ")
-        .contains(dir.resolve("dataset.json.tmp").toString())
+        .contains(failing.toString())
         .endsWith("(the full error is in " + logFile + ")");
     assertThat(new String(stdout, StandardCharsets.UTF_8)).doesNotContain("\tat ");
     String log = Files.readString(logFile);
     assertThat(log).contains("No space left on device").contains("\tat ");
-    // The refused open removed what it had created; the link is still there, /dev/full intact.
+    // The refused open removed what it had created, at every depth (the other index, the log,
+    // the locks); the link is still there, /dev/full intact.
     assertThat(LogImages.snapshot(dir).keySet()).isEqualTo(before.keySet());
   }
 }

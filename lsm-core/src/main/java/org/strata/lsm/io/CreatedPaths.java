@@ -3,6 +3,7 @@ package org.strata.lsm.io;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -17,15 +18,17 @@ import org.apache.logging.log4j.Logger;
 /**
  * What an open of a new store or dataset created, so that a refused open can remove exactly that
  * and leave the file system as it found it: directories it created (removed with their contents,
- * all of which this open wrote) and, in a directory that already existed, the entries that were not
- * there before. Not thread-safe; one per open.
+ * all of which this open wrote) and, anywhere under a directory that already existed, the files and
+ * directories that were not there before (a dataset left half-created by a crash has partition and
+ * index directories of its own; a refused open removes what it added inside them too). Not
+ * thread-safe; one per open.
  */
 public final class CreatedPaths {
   private static final Logger LOG = LogManager.getLogger(CreatedPaths.class);
 
   private final List<Path> createdRoots = new ArrayList<>();
   private final List<Path> watched = new ArrayList<>();
-  private final List<Set<String>> watchedBefore = new ArrayList<>();
+  private final List<Set<Path>> watchedBefore = new ArrayList<>();
 
   /**
    * Creates {@code dir} and its missing parents, remembering the topmost directory created.
@@ -51,29 +54,27 @@ public final class CreatedPaths {
     }
   }
 
-  /** Remembers the entries of the existing directory {@code dir}; later ones count as created. */
+  /**
+   * Remembers every path under the existing directory {@code dir} (symbolic links are not
+   * followed); any path found there later counts as created.
+   */
   public void watch(Path dir) throws IOException {
-    Set<String> names = new HashSet<>();
-    try (Stream<Path> s = Files.list(dir)) {
-      s.forEach(p -> names.add(p.getFileName().toString()));
+    Set<Path> paths = new HashSet<>();
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.forEach(p -> paths.add(dir.relativize(p)));
     }
     watched.add(dir);
-    watchedBefore.add(names);
+    watchedBefore.add(paths);
   }
 
   /** Removes everything this open created; a failure is logged, never thrown. */
   public void removeAll() {
     for (int i = 0; i < watched.size(); i++) {
-      Set<String> before = watchedBefore.get(i);
-      try (Stream<Path> s = Files.list(watched.get(i))) {
-        for (Path p : (Iterable<Path>) s::iterator) {
-          if (!before.contains(p.getFileName().toString())) {
-            deleteRecursively(p);
-          }
-        }
+      Path dir = watched.get(i);
+      try {
+        removeNew(dir, dir, watchedBefore.get(i));
       } catch (IOException e) {
-        LOG.warn("cannot remove what a failed open created in {}: {}", watched.get(i),
-            e.toString());
+        LOG.warn("cannot remove what a failed open created in {}: {}", dir, e.toString());
       }
     }
     for (int i = createdRoots.size() - 1; i >= 0; i--) {
@@ -86,8 +87,23 @@ public final class CreatedPaths {
     }
   }
 
+  /** Deletes the entries of {@code d} not in {@code before}; descends into the old directories. */
+  private static void removeNew(Path root, Path d, Set<Path> before) throws IOException {
+    List<Path> entries;
+    try (Stream<Path> s = Files.list(d)) {
+      entries = s.toList();
+    }
+    for (Path p : entries) {
+      if (!before.contains(root.relativize(p))) {
+        deleteRecursively(p);
+      } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+        removeNew(root, p, before);
+      }
+    }
+  }
+
   private static void deleteRecursively(Path root) throws IOException {
-    if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
     Files.walkFileTree(root, new SimpleFileVisitor<>() {
