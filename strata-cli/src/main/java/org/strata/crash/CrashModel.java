@@ -56,6 +56,25 @@ public final class CrashModel {
     return true;
   }
 
+  /**
+   * Whether the keys of {@code actual} that {@code owned} accepts hold exactly this model's live
+   * keys that it accepts, each with its value (one partition of a dataset). The caller has checked
+   * that both hold as many such keys.
+   */
+  public boolean matches(Map<String, String> actual, CrashWorkload w, WriterKind kind,
+      java.util.function.Predicate<String> owned) {
+    for (Map.Entry<String, Long> e : live.entrySet()) {
+      if (!owned.test(e.getKey())) {
+        continue;
+      }
+      String v = actual.get(e.getKey());
+      if (v == null || !v.equals(w.canonical(e.getValue(), kind))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Live keys with the sequence number of their write. */
   public Map<String, Long> live() {
     return java.util.Collections.unmodifiableMap(live);

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,58 +68,89 @@ final class CrashVerifier {
   static Outcome check(CrashTarget target, Path dir, CrashWorkload w, CrashModel base,
       ChildRun.Result run) throws IOException {
     List<String> faults = new ArrayList<>();
-    Map<String, String> actual = target.writer().dataset() ? readDataset(dir, faults)
-        : readStore(dir);
-    // The newest write whose value is present bounds M from below.
-    long maxSeq = base.applied();
-    for (Map.Entry<String, String> e : actual.entrySet()) {
-      long s = target.writer().dataset() ? seqOfRecord(e.getValue())
-          : CrashWorkload.seqOfStoreValue(e.getValue());
-      if (s < 1 || s > run.lastAck() + 1 || !w.key(s).equals(e.getKey()) || w.isDelete(s)) {
-        faults.add("key " + e.getKey() + " holds a value no write made: "
-            + abbreviate(e.getValue()));
-      } else {
-        maxSeq = Math.max(maxSeq, s);
-      }
-    }
-    // The largest M whose state is the content (operations that change nothing, such as a delete
-    // of an absent key, make several M equal; the largest loses the fewest writes).
     // The child writes operation n + 1 only after acknowledging n, so lastAck + 1 is the last it
     // can have written (the one in flight).
     long last = run.lastAck() + 1;
+    Map<String, Integer> owner = new HashMap<>();
+    Map<String, String> actual = target.writer().dataset()
+        ? readDataset(dir, faults, w, base, last, owner) : readStore(dir);
+    int partitions = 1 + owner.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    // Each partition of a dataset has its own log: a crash leaves each one the state after a
+    // prefix of the operations routed to it, M(p) for partition p. A store is one partition.
+    long[] maxSeq = new long[partitions];
+    Arrays.fill(maxSeq, base.applied());
+    int[] actualCount = new int[partitions];
+    for (Map.Entry<String, String> e : actual.entrySet()) {
+      int p = owner.getOrDefault(e.getKey(), 0);
+      actualCount[p]++;
+      long s = target.writer().dataset() ? seqOfRecord(e.getValue())
+          : CrashWorkload.seqOfStoreValue(e.getValue());
+      if (s < 1 || s > last || !w.key(s).equals(e.getKey()) || w.isDelete(s)) {
+        faults.add("key " + e.getKey() + " holds a value no write made: "
+            + abbreviate(e.getValue()));
+      } else {
+        maxSeq[p] = Math.max(maxSeq[p], s); // the newest write present bounds M(p) from below
+      }
+    }
+    // The largest M(p) whose state is partition p's content (operations that change nothing,
+    // such as a delete of an absent key or any operation of another partition, make several M
+    // equal; the largest loses the fewest writes).
     CrashModel model = base.copy();
-    CrashModel matched = null;
+    int[] liveCount = new int[partitions];
+    model.live().keySet().forEach(k -> liveCount[owner.getOrDefault(k, 0)]++);
+    long[] matched = new long[partitions];
+    Arrays.fill(matched, -1);
     while (true) {
-      if (model.applied() >= maxSeq && model.matches(actual, w, target.writer())) {
-        matched = model.copy();
+      for (int p = 0; p < partitions; p++) {
+        final int part = p;
+        if (model.applied() >= maxSeq[p] && liveCount[p] == actualCount[p]
+            && model.matches(actual, w, target.writer(),
+                k -> owner.getOrDefault(k, 0) == part)) {
+          matched[p] = model.applied();
+        }
       }
       if (model.applied() >= last) {
         break;
       }
+      String key = w.key(model.applied() + 1);
+      boolean wasLive = model.live().containsKey(key);
       model.applyNext(w);
+      liveCount[owner.getOrDefault(key, 0)] += (model.live().containsKey(key) ? 1 : 0)
+          - (wasLive ? 1 : 0);
     }
-    long lost;
+    long lost = 0;
     long outside = 0;
-    if (matched == null) {
-      faults.add("the content is the state after no prefix of the writes from "
-          + base.applied() + " to " + (run.lastAck() + 1) + " (" + actual.size() + " keys)");
-      lost = Math.max(0, run.lastAck() - base.applied());
-      outside = lost;
-    } else {
-      lost = Math.max(0, run.lastAck() - matched.applied());
-      if (lost > 0) {
-        if (target.durability() != Durability.GROUP) {
-          outside = lost;
-        } else {
-          long window = target.groupCommitMillis() + GROUP_GRACE_MILLIS;
-          long start = run.lastAck() - run.ackMillis().size() + 1;
-          for (long s = matched.applied() + 1; s <= run.lastAck(); s++) {
-            long ackedAt = run.ackMillis().get((int) (s - start));
-            if (run.killMillis() - ackedAt > window) {
-              outside++;
-            }
-          }
-        }
+    CrashModel state = null;
+    long min = Long.MAX_VALUE;
+    for (int p = 0; p < partitions; p++) {
+      if (matched[p] < 0) {
+        faults.add("the content" + (partitions > 1 ? " of partition " + p : "") + " is the state"
+            + " after no prefix of the writes from " + base.applied() + " to " + last + " ("
+            + actualCount[p] + " keys)");
+        min = -1;
+        continue;
+      }
+      min = min < 0 ? min : Math.min(min, matched[p]);
+    }
+    long window = target.groupCommitMillis() + GROUP_GRACE_MILLIS;
+    long firstAcked = run.lastAck() - run.ackMillis().size() + 1;
+    for (long s = base.applied() + 1; s <= run.lastAck(); s++) {
+      int p = owner.getOrDefault(w.key(s), 0);
+      if (matched[p] >= 0 && s <= matched[p]) {
+        continue;
+      }
+      lost++;
+      if (matched[p] < 0 || target.durability() != Durability.GROUP
+          || run.killMillis() - run.ackMillis().get((int) (s - firstAcked)) > window) {
+        outside++;
+      }
+    }
+    if (min >= 0) {
+      // The next run starts after the lowest M(p): a partition that is ahead gets operations it
+      // holds already, again and in order, which leaves it as it is.
+      state = base.copy();
+      while (state.applied() < min) {
+        state.applyNext(w);
       }
     }
     List<String> leftovers = new ArrayList<>();
@@ -131,7 +163,7 @@ final class CrashVerifier {
       faults.addAll(r.faults());
       checkFiles(dir, r.componentsChecked(), leftovers);
     }
-    return new Outcome(matched, lost, outside, faults, leftovers);
+    return new Outcome(state, lost, outside, faults, leftovers);
   }
 
   private static Map<String, String> readStore(Path dir) throws IOException {
@@ -147,12 +179,23 @@ final class CrashVerifier {
     return actual;
   }
 
-  private static Map<String, String> readDataset(Path dir, List<String> faults) {
+  /**
+   * Reads a dataset and checks its indexes; fills {@code owner} with the partition of every key it
+   * holds, every key live in {@code base} and every key the operations after {@code base} up to
+   * {@code to} write.
+   */
+  private static Map<String, String> readDataset(Path dir, List<String> faults, CrashWorkload w,
+      CrashModel base, long to, Map<String, Integer> owner) {
     Map<String, String> actual = new HashMap<>();
     Map<String, Map<String, String>> records = new HashMap<>();
     try (Dataset ds = Dataset.open(dir, null)) {
+      for (long s = base.applied() + 1; s <= to; s++) {
+        owner.computeIfAbsent(w.key(s), ds::partitionOf);
+      }
+      base.live().keySet().forEach(k -> owner.computeIfAbsent(k, ds::partitionOf));
       ds.scan(null, true, Integer.MAX_VALUE, r -> {
         records.put(r.key(), r.fields());
+        owner.computeIfAbsent(r.key(), ds::partitionOf);
         actual.put(r.key(), new TreeMap<>(r.fields()).toString());
         return true;
       });

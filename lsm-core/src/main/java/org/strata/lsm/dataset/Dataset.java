@@ -428,6 +428,15 @@ public final class Dataset implements AutoCloseable {
   }
 
   /**
+   * The partition (0 to {@link #partitionCount()} - 1) that owns the record {@code key}: each
+   * partition has its own log, so under {@code group} durability a crash loses each partition's
+   * own window, and tools that check a crashed dataset follow each partition separately.
+   */
+  public int partitionOf(String key) {
+    return partitionOf(keyBytes(key));
+  }
+
+  /**
    * The tree of {@code index} ({@code primary} or a secondary name) in {@code partition}, for
    * statistics and verification; writing to it directly is refused.
    */
