@@ -71,7 +71,7 @@ public final class CrashLoop {
     final CrashTarget target;
     final Path dir;
     final Path config;
-    CrashModel model = new CrashModel();
+    CrashState state = CrashState.empty();
     boolean broken;
 
     TargetState(CrashTarget target, Path dir, Path config) {
@@ -126,7 +126,7 @@ public final class CrashLoop {
         continue;
       }
       CrashWorkload w = CrashWorkload.of(s.seed(), ts.target.writer());
-      long start = ts.model.applied() + 1;
+      long start = ts.state.resumeAfter() + 1;
       long killStarted = System.currentTimeMillis();
       ChildRun.Result r = ChildRun.run(s.javaCommand(), ts.target, ts.dir, ts.config, start,
           s.seed(), plan, stderr);
@@ -143,7 +143,7 @@ public final class CrashLoop {
       long checkStarted = System.currentTimeMillis();
       CrashVerifier.Outcome o;
       try {
-        o = CrashVerifier.check(ts.target, ts.dir, w, ts.model, r);
+        o = CrashVerifier.check(ts.target, ts.dir, w, ts.state, r);
       } catch (RuntimeException | IOException e) {
         o = new CrashVerifier.Outcome(null, 0, 0, List.of("reopen failed: " + e), List.of());
       }
@@ -173,7 +173,7 @@ public final class CrashLoop {
       if (o.state() == null) {
         ts.broken = true; // no known state to go on from
       } else {
-        ts.model = o.state();
+        ts.state = o.state();
       }
     }
     long secs = (System.currentTimeMillis() - started) / 1000;

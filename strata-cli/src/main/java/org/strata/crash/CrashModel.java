@@ -33,13 +33,20 @@ public final class CrashModel {
 
   /** Applies operation {@code applied() + 1}. */
   public void applyNext(CrashWorkload w) {
-    long seq = applied + 1;
+    apply(applied + 1, w);
+  }
+
+  /**
+   * Applies operation {@code seq}, which may be one applied already (a run that writes again from
+   * an earlier operation); {@link #applied()} becomes the larger of the two.
+   */
+  public void apply(long seq, CrashWorkload w) {
     if (w.isDelete(seq)) {
       live.remove(w.key(seq));
     } else {
       live.put(w.key(seq), seq);
     }
-    applied = seq;
+    applied = Math.max(applied, seq);
   }
 
   /** Whether {@code actual} (key to canonical value) is exactly this model's content. */

@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,17 +21,19 @@ import org.strata.lsm.engine.StoreVerifier;
 
 /**
  * Checks a store or dataset after its writer was killed. The writer wrote operations {@code
- * base.applied() + 1}, {@code + 2}, ... one at a time and the parent received acknowledgements up
- * to {@code lastAck} (all it wrote: the parent reads the channel to its end after the kill); at
- * most one operation, {@code lastAck + 1}, was in flight. The reopened content must
- * be exactly the {@link CrashModel} after the first {@code M} operations for some {@code M} (the
- * largest that fits is taken), with every value exactly the one its operation wrote (a value no
- * operation wrote, or a mix of two prefixes, matches no {@code M}). Then:
+ * first = base.resumeAfter() + 1}, {@code first + 1}, ... one at a time and the parent received
+ * acknowledgements up to {@code lastAck} (all it wrote: the parent reads the channel to its end
+ * after the kill); at most one operation, {@code lastAck + 1}, was in flight. Each partition (a
+ * store is one) must hold exactly its {@link CrashState} before the run with this run's operations
+ * up to some {@code j} applied on top (the largest {@code j} that fits is taken), every value
+ * exactly the one its operation wrote (a value no operation wrote, or a mix that no {@code j}
+ * gives, is a fault). Then, for the acknowledged operations after {@code j} that the partition
+ * owns:
  *
  * <ul>
- *   <li>{@code sync}: {@code M >= lastAck} (every acknowledged write present; the in-flight one
- *       may or may not be);
- *   <li>{@code group}: the acknowledged writes after {@code M} are lost, allowed only within the
+ *   <li>{@code sync}: there are none (every acknowledged write present; the in-flight one may or
+ *       may not be);
+ *   <li>{@code group}: they are lost, allowed only within the
  *       documented window: each was acknowledged less than the group-commit interval plus {@link
  *       #GROUP_GRACE_MILLIS} before the kill (a SIGKILL loses what the group committer had not
  *       yet handed to the operating system);
@@ -56,7 +57,7 @@ final class CrashVerifier {
    * @param faults what verify, the index agreement or the content check found
    * @param leftovers temporary or unlisted files left after the clean close
    */
-  record Outcome(CrashModel state, long lost, long lostOutsideWindow, List<String> faults,
+  record Outcome(CrashState state, long lost, long lostOutsideWindow, List<String> faults,
       List<String> leftovers) {
     boolean ok() {
       return state != null && lostOutsideWindow == 0 && faults.isEmpty() && leftovers.isEmpty();
@@ -65,92 +66,90 @@ final class CrashVerifier {
 
   private CrashVerifier() {}
 
-  static Outcome check(CrashTarget target, Path dir, CrashWorkload w, CrashModel base,
+  static Outcome check(CrashTarget target, Path dir, CrashWorkload w, CrashState base,
       ChildRun.Result run) throws IOException {
     List<String> faults = new ArrayList<>();
-    // The child writes operation n + 1 only after acknowledging n, so lastAck + 1 is the last it
-    // can have written (the one in flight).
+    // This run wrote operations first, first + 1, ...; the child writes operation n + 1 only after
+    // acknowledging n, so lastAck + 1 is the last it can have written (the one in flight).
+    long first = base.resumeAfter() + 1;
     long last = run.lastAck() + 1;
     Map<String, Integer> owner = new HashMap<>();
     Map<String, String> actual = target.writer().dataset()
-        ? readDataset(dir, faults, w, base, last, owner) : readStore(dir);
-    int partitions = 1 + owner.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-    // Each partition of a dataset has its own log: a crash leaves each one the state after a
-    // prefix of the operations routed to it, M(p) for partition p. A store is one partition.
-    long[] maxSeq = new long[partitions];
-    Arrays.fill(maxSeq, base.applied());
-    int[] actualCount = new int[partitions];
-    for (Map.Entry<String, String> e : actual.entrySet()) {
-      int p = owner.getOrDefault(e.getKey(), 0);
-      actualCount[p]++;
-      long s = target.writer().dataset() ? seqOfRecord(e.getValue())
-          : CrashWorkload.seqOfStoreValue(e.getValue());
-      if (s < 1 || s > last || !w.key(s).equals(e.getKey()) || w.isDelete(s)) {
-        faults.add("key " + e.getKey() + " holds a value no write made: "
-            + abbreviate(e.getValue()));
-      } else {
-        maxSeq[p] = Math.max(maxSeq[p], s); // the newest write present bounds M(p) from below
-      }
-    }
-    // The largest M(p) whose state is partition p's content (operations that change nothing,
-    // such as a delete of an absent key or any operation of another partition, make several M
-    // equal; the largest loses the fewest writes).
-    CrashModel model = base.copy();
-    int[] liveCount = new int[partitions];
-    model.live().keySet().forEach(k -> liveCount[owner.getOrDefault(k, 0)]++);
-    long[] matched = new long[partitions];
-    Arrays.fill(matched, -1);
-    while (true) {
-      for (int p = 0; p < partitions; p++) {
-        final int part = p;
-        if (model.applied() >= maxSeq[p] && liveCount[p] == actualCount[p]
-            && model.matches(actual, w, target.writer(),
-                k -> owner.getOrDefault(k, 0) == part)) {
-          matched[p] = model.applied();
-        }
-      }
-      if (model.applied() >= last) {
-        break;
-      }
-      String key = w.key(model.applied() + 1);
-      boolean wasLive = model.live().containsKey(key);
-      model.applyNext(w);
-      liveCount[owner.getOrDefault(key, 0)] += (model.live().containsKey(key) ? 1 : 0)
-          - (wasLive ? 1 : 0);
-    }
-    long lost = 0;
-    long outside = 0;
-    CrashModel state = null;
-    long min = Long.MAX_VALUE;
-    for (int p = 0; p < partitions; p++) {
-      if (matched[p] < 0) {
-        faults.add("the content" + (partitions > 1 ? " of partition " + p : "") + " is the state"
-            + " after no prefix of the writes from " + base.applied() + " to " + last + " ("
-            + actualCount[p] + " keys)");
-        min = -1;
-        continue;
-      }
-      min = min < 0 ? min : Math.min(min, matched[p]);
-    }
+        ? readDataset(dir, faults, w, base, first, last, owner) : readStore(dir);
+    int partitions = Math.max(base.partitionCount(),
+        1 + owner.values().stream().mapToInt(Integer::intValue).max().orElse(0));
     long window = target.groupCommitMillis() + GROUP_GRACE_MILLIS;
     long firstAcked = run.lastAck() - run.ackMillis().size() + 1;
-    for (long s = base.applied() + 1; s <= run.lastAck(); s++) {
-      int p = owner.getOrDefault(w.key(s), 0);
-      if (matched[p] >= 0 && s <= matched[p]) {
-        continue;
+    List<CrashModel> state = new ArrayList<>();
+    long lost = 0;
+    long outside = 0;
+    for (int p = 0; p < partitions; p++) {
+      final int part = p;
+      CrashModel model = base.partition(p);
+      // Partition p's content, and the newest operation whose value it holds that it did not
+      // hold before this run: the operations up to that one, at least, reached it.
+      Map<String, String> content = new HashMap<>();
+      long held = model.applied();
+      long newest = first - 1;
+      for (Map.Entry<String, String> e : actual.entrySet()) {
+        if (owner.getOrDefault(e.getKey(), 0) != p) {
+          continue;
+        }
+        content.put(e.getKey(), e.getValue());
+        long s = target.writer().dataset() ? seqOfRecord(e.getValue())
+            : CrashWorkload.seqOfStoreValue(e.getValue());
+        if (s < 1 || s > Math.max(last, model.applied()) || !w.key(s).equals(e.getKey())
+            || w.isDelete(s)) {
+          faults.add("key " + e.getKey() + " holds a value no write made: "
+              + abbreviate(e.getValue()));
+        } else if (s > held) {
+          newest = Math.max(newest, s);
+        }
       }
-      lost++;
-      if (matched[p] < 0 || target.durability() != Durability.GROUP
-          || run.killMillis() - run.ackMillis().get((int) (s - firstAcked)) > window) {
-        outside++;
+      // The largest j such that the partition holds its state before this run with this run's
+      // operations up to j applied on top (operations that change nothing here, such as those of
+      // other partitions or a delete of an absent key, make several j equal; the largest loses the
+      // fewest writes).
+      long live = model.live().keySet().stream().filter(k -> owner.getOrDefault(k, 0) == part)
+          .count();
+      CrashModel matched = null;
+      long matchedAt = -1;
+      for (long j = first - 1; ; j++) {
+        if (j >= first) {
+          String key = w.key(j);
+          boolean mine = owner.getOrDefault(key, 0) == p;
+          boolean wasLive = model.live().containsKey(key);
+          model.apply(j, w);
+          if (mine) {
+            live += (model.live().containsKey(key) ? 1 : 0) - (wasLive ? 1 : 0);
+          }
+        }
+        if (j >= newest && live == content.size() && model.matches(content, w, target.writer(),
+            k -> owner.getOrDefault(k, 0) == part)) {
+          matched = model.copy();
+          matchedAt = j;
+        }
+        if (j >= last) {
+          break;
+        }
       }
-    }
-    if (min >= 0) {
-      // The next run starts after the lowest M(p): a partition that is ahead gets operations it
-      // holds already, again and in order, which leaves it as it is.
-      state = base.copy();
-      while (state.applied() < min) {
-        state.applyNext(w);
+      if (matched == null) {
+        faults.add("the content" + (partitions > 1 ? " of partition " + p : "") + " is the state"
+            + " after none of the writes " + first + " to " + last + " (" + content.size()
+            + " keys)");
+      } else {
+        state.add(matched);
+      }
+      // Acknowledged operations of this run that partition p owns and does not hold.
+      for (long s = Math.max(first, matchedAt + 1); s <= run.lastAck(); s++) {
+        if (owner.getOrDefault(w.key(s), 0) != p) {
+          continue;
+        }
+        lost++;
+        if (matched == null || target.durability() != Durability.GROUP
+            || run.killMillis() - run.ackMillis().get((int) (s - firstAcked)) > window) {
+          outside++;
+        }
       }
     }
     List<String> leftovers = new ArrayList<>();
@@ -163,7 +162,8 @@ final class CrashVerifier {
       faults.addAll(r.faults());
       checkFiles(dir, r.componentsChecked(), leftovers);
     }
-    return new Outcome(state, lost, outside, faults, leftovers);
+    return new Outcome(state.size() == partitions ? CrashState.of(state) : null, lost, outside,
+        faults, leftovers);
   }
 
   private static Map<String, String> readStore(Path dir) throws IOException {
@@ -181,18 +181,20 @@ final class CrashVerifier {
 
   /**
    * Reads a dataset and checks its indexes; fills {@code owner} with the partition of every key it
-   * holds, every key live in {@code base} and every key the operations after {@code base} up to
-   * {@code to} write.
+   * holds, every key live in {@code base} and every key operations {@code from} to {@code to}
+   * write.
    */
   private static Map<String, String> readDataset(Path dir, List<String> faults, CrashWorkload w,
-      CrashModel base, long to, Map<String, Integer> owner) {
+      CrashState base, long from, long to, Map<String, Integer> owner) {
     Map<String, String> actual = new HashMap<>();
     Map<String, Map<String, String>> records = new HashMap<>();
     try (Dataset ds = Dataset.open(dir, null)) {
-      for (long s = base.applied() + 1; s <= to; s++) {
+      for (long s = from; s <= to; s++) {
         owner.computeIfAbsent(w.key(s), ds::partitionOf);
       }
-      base.live().keySet().forEach(k -> owner.computeIfAbsent(k, ds::partitionOf));
+      for (int p = 0; p < base.partitionCount(); p++) {
+        base.partition(p).live().keySet().forEach(k -> owner.computeIfAbsent(k, ds::partitionOf));
+      }
       ds.scan(null, true, Integer.MAX_VALUE, r -> {
         records.put(r.key(), r.fields());
         owner.computeIfAbsent(r.key(), ds::partitionOf);

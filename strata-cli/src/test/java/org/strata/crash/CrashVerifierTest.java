@@ -65,19 +65,19 @@ class CrashVerifierTest {
   @ValueSource(longs = {0, 1})
   void everyAcknowledgedWriteAndMaybeTheInFlightOneIsAccepted(long inFlight) throws Exception {
     Path dir = write(sync, 400 + inFlight);
-    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, new CrashModel(), acked(400, 5));
+    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, CrashState.empty(), acked(400, 5));
     assertThat(o.faults()).isEmpty();
     assertThat(o.leftovers()).isEmpty();
     assertThat(o.state()).isNotNull();
     assertThat(o.ok()).isTrue();
     assertThat(o.lost()).isZero();
-    assertThat(o.state().applied()).isEqualTo(400 + inFlight);
+    assertThat(o.state().resumeAfter()).isEqualTo(400 + inFlight);
   }
 
   @Test
   void acknowledgedWritesMissingUnderSyncAreLosses() throws Exception {
     Path dir = write(sync, 400);
-    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, new CrashModel(), acked(403, 5));
+    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, CrashState.empty(), acked(403, 5));
     assertThat(o.lost()).isEqualTo(3);
     assertThat(o.lostOutsideWindow()).isEqualTo(3);
     assertThat(o.ok()).isFalse();
@@ -86,12 +86,12 @@ class CrashVerifierTest {
   @Test
   void underGroupOnlyTheWritesOfTheLastIntervalMayBeLost() throws Exception {
     Path dir = write(group, 400);
-    CrashVerifier.Outcome recent = CrashVerifier.check(group, dir, w, new CrashModel(),
+    CrashVerifier.Outcome recent = CrashVerifier.check(group, dir, w, CrashState.empty(),
         acked(403, 5));
     assertThat(recent.lost()).isEqualTo(3);
     assertThat(recent.lostOutsideWindow()).isZero();
     assertThat(recent.ok()).isTrue();
-    CrashVerifier.Outcome old = CrashVerifier.check(group, dir, w, new CrashModel(),
+    CrashVerifier.Outcome old = CrashVerifier.check(group, dir, w, CrashState.empty(),
         acked(403, group.groupCommitMillis() + CrashVerifier.GROUP_GRACE_MILLIS + 1000));
     assertThat(old.lostOutsideWindow()).isEqualTo(3);
     assertThat(old.ok()).isFalse();
@@ -107,7 +107,7 @@ class CrashVerifierTest {
     try (LsmStore s = LsmStore.open(dir, null)) {
       s.delete(w.key(seq).getBytes(StandardCharsets.US_ASCII));
     }
-    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, new CrashModel(), acked(400, 5));
+    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, CrashState.empty(), acked(400, 5));
     assertThat(o.ok()).isFalse();
     assertThat(o.lost() > 0 || !o.faults().isEmpty()).isTrue();
   }
@@ -118,7 +118,7 @@ class CrashVerifierTest {
     try (LsmStore s = LsmStore.open(dir, null)) {
       s.put(w.key(10).getBytes(StandardCharsets.US_ASCII), w.storeValue(5000));
     }
-    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, new CrashModel(), acked(400, 5));
+    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, CrashState.empty(), acked(400, 5));
     assertThat(o.ok()).isFalse();
     assertThat(o.faults()).anyMatch(f -> f.contains("no write made"));
   }
@@ -143,7 +143,7 @@ class CrashVerifierTest {
     try (LsmStore s = LsmStore.open(dir, null)) {
       s.put(w.key(newest).getBytes(StandardCharsets.US_ASCII), w.storeValue(previous));
     }
-    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, new CrashModel(), acked(400, 5));
+    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, CrashState.empty(), acked(400, 5));
     assertThat(o.ok()).isFalse();
   }
 
@@ -183,37 +183,44 @@ class CrashVerifierTest {
     assertThat(behind).isPositive();
     Path dir = tmp.resolve("dataset");
 
-    CrashVerifier.Outcome recent = CrashVerifier.check(t, dir, dw, new CrashModel(), acked(400, 5));
+    CrashVerifier.Outcome recent = CrashVerifier.check(t, dir, dw, CrashState.empty(), acked(400, 5));
     assertThat(recent.faults()).isEmpty();
     assertThat(recent.ok()).isTrue();
     // Partition 1's missing writes are lost (a delete of an absent key may count as kept).
     assertThat(recent.lost()).isPositive().isLessThanOrEqualTo(behind);
     assertThat(recent.lostOutsideWindow()).isZero();
     // The next run starts after partition 1's prefix, which is behind partition 0's.
-    assertThat(recent.state().applied()).isBetween(370L, 399L);
+    assertThat(recent.state().resumeAfter()).isBetween(370L, 399L);
 
-    CrashVerifier.Outcome old = CrashVerifier.check(t, dir, dw, new CrashModel(),
+    CrashVerifier.Outcome old = CrashVerifier.check(t, dir, dw, CrashState.empty(),
         acked(400, t.groupCommitMillis() + CrashVerifier.GROUP_GRACE_MILLIS + 1000));
     assertThat(old.lostOutsideWindow()).isEqualTo(old.lost()).isPositive();
     assertThat(old.ok()).isFalse();
 
     CrashTarget sync = CrashTarget.of(WriterKind.DATASET, "tiering", Durability.SYNC);
-    CrashVerifier.Outcome underSync = CrashVerifier.check(sync, dir, dw, new CrashModel(),
+    CrashVerifier.Outcome underSync = CrashVerifier.check(sync, dir, dw, CrashState.empty(),
         acked(400, 5));
     assertThat(underSync.lostOutsideWindow()).isPositive();
     assertThat(underSync.ok()).isFalse();
   }
 
-  @Test
-  void aRunRestartedBehindAPartitionThatIsAheadLeavesItAsItWas() throws Exception {
+  /**
+   * The run after a kill that left partition 1 behind writes again from partition 1's point, into
+   * both partitions: killed before it passes partition 0's point ({@code to} 380: partition 0 then
+   * holds older values of some keys than before, newer of others), and after ({@code to} 450).
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {380, 450})
+  void aRunThatWritesAgainIntoAPartitionThatIsAheadIsFollowed(long to) throws Exception {
     CrashTarget t = CrashTarget.of(WriterKind.DATASET, "tiering", Durability.GROUP);
     CrashWorkload dw = CrashWorkload.of(SEED, WriterKind.DATASET);
     writeDataset(t, dw, 400, 370);
     Path dir = tmp.resolve("dataset");
-    CrashModel state = CrashVerifier.check(t, dir, dw, new CrashModel(), acked(400, 5)).state();
-    // The next child writes from state.applied() + 1 again, into both partitions, up to 450.
+    CrashState state = CrashVerifier.check(t, dir, dw, CrashState.empty(), acked(400, 5)).state();
+    long from = state.resumeAfter() + 1;
+    assertThat(from).isLessThan(380);
     try (Dataset ds = Dataset.open(dir, null)) {
-      for (long seq = state.applied() + 1; seq <= 450; seq++) {
+      for (long seq = from; seq <= to; seq++) {
         if (dw.isDelete(seq)) {
           ds.delete(dw.key(seq));
         } else {
@@ -223,21 +230,39 @@ class CrashVerifierTest {
     }
     long kill = System.currentTimeMillis();
     List<Long> at = new ArrayList<>();
-    for (long s = state.applied() + 1; s <= 450; s++) {
+    for (long s = from; s <= to; s++) {
       at.add(kill - 5);
     }
     CrashVerifier.Outcome o = CrashVerifier.check(t, dir, dw, state,
-        new ChildRun.Result(450, at, kill, false, null));
+        new ChildRun.Result(to, at, kill, false, null));
     assertThat(o.faults()).isEmpty();
     assertThat(o.lost()).isZero();
-    assertThat(o.state().applied()).isEqualTo(450);
+    assertThat(o.ok()).isTrue();
+    // Partition 1 is at `to` (or past it, by operations that change nothing there); partition 0
+    // at the larger of `to` and 400.
+    assertThat(o.state().resumeAfter()).isGreaterThanOrEqualTo(to);
+    // A tampered value in partition 0 of a key this run wrote again is still seen.
+    try (Dataset ds = Dataset.open(dir, null)) {
+      long seq = to;
+      while (dw.isDelete(seq) || ds.partitionOf(dw.key(seq)) != 0) {
+        seq--;
+      }
+      long older = seq - 1;
+      while (!dw.key(older).equals(dw.key(seq)) || dw.isDelete(older)) {
+        older--;
+      }
+      ds.upsert(dw.key(seq), dw.fields(older));
+    }
+    CrashVerifier.Outcome tampered = CrashVerifier.check(t, dir, dw, state,
+        new ChildRun.Result(to, at, kill, false, null));
+    assertThat(tampered.ok()).isFalse();
   }
 
   @Test
   void aTemporaryFileLeftBehindIsALeftover() throws Exception {
     Path dir = write(sync, 100);
     Files.writeString(dir.resolve("wal").resolve("stray.tmp"), "x");
-    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, new CrashModel(), acked(100, 5));
+    CrashVerifier.Outcome o = CrashVerifier.check(sync, dir, w, CrashState.empty(), acked(100, 5));
     assertThat(o.leftovers()).containsExactly("wal/stray.tmp");
     assertThat(o.ok()).isFalse();
   }
@@ -256,7 +281,7 @@ class CrashVerifierTest {
       indexes = files.filter(p -> p.getFileName().toString().endsWith(".cli")).toList();
     }
     assertThat(indexes).as("CL-SSTables written").isNotEmpty();
-    CrashVerifier.Outcome o = CrashVerifier.check(triad, dir, w, new CrashModel(),
+    CrashVerifier.Outcome o = CrashVerifier.check(triad, dir, w, CrashState.empty(),
         acked(3000, 5));
     assertThat(o.leftovers()).isEmpty();
     assertThat(o.ok()).as(o.toString()).isTrue();
@@ -264,7 +289,7 @@ class CrashVerifierTest {
     // A segment a crashed flush linked but never listed is deleted by the open the check makes.
     Path stray = dir.resolve("wal").resolve("000000999999.clog");
     Files.writeString(stray, "x");
-    o = CrashVerifier.check(triad, dir, w, new CrashModel(), acked(3000, 5));
+    o = CrashVerifier.check(triad, dir, w, CrashState.empty(), acked(3000, 5));
     assertThat(o.ok()).as(o.toString()).isTrue();
     assertThat(stray).doesNotExist();
   }
