@@ -33,6 +33,12 @@ import org.strata.lsm.memory.MemoryComponent;
 final class Flusher {
   /** What happens around a flush, outside the tree lock. */
   interface Listener {
+    /**
+     * Before a sealed memory component is written (or retired): the log must hold its operations
+     * in closed segments, on disk unless durability is none (WriteAheadLog#completeRolls).
+     */
+    void beforeFlush();
+
     /** A flush is durable: the log may drop what {@code manifest} lists as flushed. */
     void durable(Manifest manifest);
 
@@ -259,6 +265,7 @@ final class Flusher {
   }
 
   private void flush(MemoryComponent mc) throws IOException {
+    listener.beforeFlush();
     if (mc.coldCount() == 0) { // TRIAD-MEM carried every key on: no level-0 component
       Manifest manifest = versions.logAndApply(VersionEdit.retire(mc));
       listener.durable(manifest);

@@ -484,6 +484,15 @@ public final class LsmTree implements LsmStore {
   /** What this tree does around its flushes. */
   private final class FlushEvents implements Flusher.Listener {
     @Override
+    public void beforeFlush() {
+      if (group == null) {
+        wal.completeRolls();
+      } else {
+        group.completeLogRolls();
+      }
+    }
+
+    @Override
     public void durable(Manifest manifest) {
       if (group == null) {
         if (triadMem != null && triadMem.relogged() > 0) {

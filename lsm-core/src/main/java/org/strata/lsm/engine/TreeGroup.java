@@ -398,6 +398,11 @@ public final class TreeGroup implements AutoCloseable {
     }
   }
 
+  /** Called by a member before it flushes: see {@link WriteAheadLog#completeRolls()}. */
+  void completeLogRolls() {
+    wal.completeRolls();
+  }
+
   /** Called by a member after a flush is durably listed: drops log segments no tree needs. */
   void flushed() {
     long floor = wal.lastLsn();

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,7 +30,9 @@ import org.strata.lsm.io.WritableFile;
  * Appends are encoded into an in-memory buffer under a short lock and assigned consecutive log
  * sequence numbers (LSNs); {@link #sync(long)} writes the buffer and forces it, and concurrent
  * callers share one force (group commit). The store rolls to a new segment whenever it seals a
- * memory component, so a segment can be deleted once every LSN in it is in a disk component.
+ * memory component, so a segment can be deleted once every LSN in it is in a disk component. A
+ * roll is only marked by the sealing writer; the next force carries it out (old segment written
+ * and forced, then the new one created), so the writer never waits for that force.
  *
  * <p>Writing out and forcing take separate locks: a writer that writes out a large buffer never
  * waits for a force in progress (a force can take hundreds of milliseconds while merges write),
@@ -65,6 +68,9 @@ public final class WriteAheadLog implements Closeable {
   // buffers in turn, so a write-out allocates nothing; null while one is being written.
   private byte[] spare = new byte[64 * 1024];
   private long lastAppendedLsn;
+  // Segment rolls asked for and not yet carried out: {offset in pending, first LSN of the new
+  // segment}, in order (see roll()).
+  private final ArrayDeque<long[]> pendingRolls = new ArrayDeque<>();
   private boolean closed;
   /** Bytes of the records appended since open (read without the lock). */
   private final LongAdder appendedBytes = new LongAdder();
@@ -295,30 +301,44 @@ public final class WriteAheadLog implements Closeable {
     }
   }
 
-  // Must hold writeLock.
+  // Must hold writeLock. Carries out the pending rolls if the caller holds forceLock too, else
+  // writes out only what comes before the first of them.
   private long writeOutLocked() {
     if (failure != null) {
       throw new StorageException(segmentPath, "the write-ahead log failed earlier, writing "
           + segmentPath + ": " + failure + "; it accepts no more writes until the store is"
           + " reopened", failure);
     }
+    boolean mayRoll = Thread.holdsLock(forceLock);
     byte[] data;
     int len;
     long upTo;
+    List<long[]> rolls;
     synchronized (this) {
-      if (pendingLen == 0) {
+      if (!pendingRolls.isEmpty() && !mayRoll) {
+        return writtenLsn; // left for the next force, which carries out the roll first
+      }
+      if (pendingLen == 0 && pendingRolls.isEmpty()) {
         writtenLsn = lastAppendedLsn;
         return lastAppendedLsn;
       }
       data = pending;
       len = pendingLen;
       upTo = lastAppendedLsn;
+      rolls = new ArrayList<>(pendingRolls);
+      pendingRolls.clear();
       pending = spare;
       spare = null;
       pendingLen = 0;
     }
     try {
-      segment.write(ByteBuffer.wrap(data, 0, len));
+      int from = 0;
+      for (long[] roll : rolls) {
+        segment.write(ByteBuffer.wrap(data, from, (int) roll[0] - from));
+        from = (int) roll[0];
+        carryOutRoll(roll[1]);
+      }
+      segment.write(ByteBuffer.wrap(data, from, len - from));
     } catch (IOException e) {
       failure = e;
       throw new StorageException(segmentPath, "cannot write the write-ahead log segment "
@@ -331,6 +351,22 @@ public final class WriteAheadLog implements Closeable {
     }
     writtenLsn = upTo;
     return upTo;
+  }
+
+  /**
+   * Ends the current segment, written out up to {@code nextFirstLsn - 1}: forces it (unless
+   * durability is none), closes it and starts the segment of {@code nextFirstLsn}. Only the last
+   * segment may end in a torn record (LogScan): the old one is whole on disk before the new one
+   * exists. Must hold forceLock and writeLock.
+   */
+  private void carryOutRoll(long nextFirstLsn) throws IOException {
+    if (durability != Durability.NONE) {
+      forceDirectoryIfPending();
+      segment.force();
+      durableLsn = Math.max(durableLsn, nextFirstLsn - 1);
+    }
+    segment.close();
+    startSegment(nextFirstLsn);
   }
 
   private void groupCommit() {
@@ -346,29 +382,57 @@ public final class WriteAheadLog implements Closeable {
   }
 
   /**
-   * Starts a new segment at the next LSN, after writing out (and, unless durability is none,
-   * forcing) the current one. The caller must ensure no append runs concurrently.
+   * Starts a new segment at the next LSN (the store rolls when it seals a memory component). The
+   * caller must ensure no append runs concurrently. Under {@code none} the roll happens here;
+   * otherwise it is only marked in the buffer, and the next force (a {@code sync} writer's, the
+   * group commit's, {@link #completeRolls()} before a flush, or close) carries it out first: it
+   * writes the old segment out, forces it, and only then creates the new one. So the writer that
+   * seals never waits for a force, and no record after the roll reaches a file before every
+   * record before it is on disk.
    */
   public void roll() {
-    synchronized (forceLock) {
-      try {
+    if (durability == Durability.NONE) {
+      synchronized (forceLock) {
         synchronized (writeLock) {
           writeOutLocked();
-          if (durability != Durability.NONE) {
-            // Only the last segment may end in a torn record (LogScan): the old one is whole on
-            // disk before the new one exists.
-            forceDirectoryIfPending();
-            segment.force();
-            durableLsn = writtenLsn;
+          try {
+            carryOutRoll(lastLsn() + 1);
+          } catch (IOException e) {
+            failure = e;
+            throw new StorageException(segmentPath, "cannot roll the write-ahead log segment "
+                + segmentPath + ": " + e, e);
           }
-          segment.close();
-          startSegment(lastLsn() + 1);
         }
-      } catch (IOException e) {
-        failure = e;
-        throw new StorageException(segmentPath, "cannot roll the write-ahead log segment "
-            + segmentPath + ": " + e, e);
       }
+      return;
+    }
+    synchronized (this) {
+      if (closed) {
+        throw new StorageException("the write-ahead log is closed", null);
+      }
+      long[] last = pendingRolls.peekLast();
+      if (last != null && last[1] == lastAppendedLsn + 1) {
+        return; // nothing appended since the roll before: that one starts the same segment
+      }
+      pendingRolls.add(new long[] {pendingLen, lastAppendedLsn + 1});
+    }
+  }
+
+  /**
+   * Carries out the rolls asked for so far (see {@link #roll()}): afterwards every operation
+   * before the last roll is in a closed segment, on disk unless durability is none. A flush calls
+   * this before it writes a sealed memory component, so no disk component holds an operation the
+   * log could still lose (a dataset's indexes would disagree) and TRIAD-LOG finds its sealed
+   * segment.
+   */
+  public void completeRolls() {
+    synchronized (forceLock) {
+      synchronized (this) {
+        if (pendingRolls.isEmpty()) {
+          return;
+        }
+      }
+      writeOut();
     }
   }
 
