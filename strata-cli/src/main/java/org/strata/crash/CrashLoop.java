@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.strata.lsm.Durability;
 import org.strata.lsm.io.CrashPoint;
 
 /**
@@ -164,8 +165,9 @@ public final class CrashLoop {
           kills,
           ts.target.writer().configName(), ts.target.policy(),
           ts.target.durability().configName(), where, runAcked, o.lost(),
-          o.lost() > 0 ? " (" + (o.lostOutsideWindow() == 0 ? "within the group window"
-              : o.lostOutsideWindow() + " NOT allowed") + ")" : "",
+          o.lost() > 0 ? " (" + (o.lostOutsideWindow() > 0 ? o.lostOutsideWindow()
+              + " NOT allowed" : ts.target.durability() == Durability.NONE
+              ? "allowed under none" : "within the group window") + ")" : "",
           verdict, o.leftovers().isEmpty() ? "" : " leftovers=" + o.leftovers(),
           checkStarted - killStarted, now - checkStarted);
       faults.stream().limit(5).forEach(f -> out.println("  " + f));

@@ -12,7 +12,7 @@ import org.strata.lsm.Durability;
  * @param writer what writes
  * @param policy the configuration's name: a merge policy, {@code triad-mem} (TRIAD-MEM with a
  *     constant policy) or {@code triad} (TRIAD-MEM, TRIAD-LOG and the {@code triad-disk} policy)
- * @param durability {@code sync} or {@code group}
+ * @param durability {@code sync}, {@code group} or {@code none}
  * @param configJson the store or dataset configuration
  */
 public record CrashTarget(WriterKind writer, String policy, Durability durability,
@@ -38,13 +38,13 @@ public record CrashTarget(WriterKind writer, String policy, Durability durabilit
   /** Datasets take the standard policies (TRIAD-MEM is for standalone stores only). */
   private static final int DATASET_POLICIES = 6;
 
-  /** Every target for {@code writers}: each policy under {@code sync} and {@code group}. */
+  /** Every target for {@code writers}: each policy under {@code sync}, {@code group} and {@code none}. */
   public static List<CrashTarget> all(List<WriterKind> writers) {
     List<CrashTarget> out = new ArrayList<>();
     for (WriterKind w : writers) {
       int n = w.dataset() ? DATASET_POLICIES : STORE_POLICIES.length;
       for (int i = 0; i < n; i++) {
-        for (Durability d : List.of(Durability.SYNC, Durability.GROUP)) {
+        for (Durability d : List.of(Durability.SYNC, Durability.GROUP, Durability.NONE)) {
           out.add(new CrashTarget(w, STORE_POLICIES[i][0], d,
               config(w, STORE_POLICIES[i][0], STORE_POLICIES[i][1], d, i)));
         }

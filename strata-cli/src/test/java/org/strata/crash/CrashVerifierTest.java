@@ -98,6 +98,22 @@ class CrashVerifierTest {
   }
 
   @Test
+  void underNoneAnyTailMayBeLostButTheContentIsStillAPrefix() throws Exception {
+    CrashTarget none = CrashTarget.of(WriterKind.STORE, "constant", Durability.NONE);
+    Path dir = write(none, 400);
+    CrashVerifier.Outcome o = CrashVerifier.check(none, dir, w, CrashState.empty(),
+        acked(450, 60_000));
+    assertThat(o.lost()).isEqualTo(50);
+    assertThat(o.lostOutsideWindow()).isZero();
+    assertThat(o.ok()).isTrue();
+    try (LsmStore s = LsmStore.open(dir, null)) {
+      s.put(w.key(10).getBytes(StandardCharsets.US_ASCII), w.storeValue(5000));
+    }
+    assertThat(CrashVerifier.check(none, dir, w, CrashState.empty(), acked(450, 5)).ok())
+        .isFalse();
+  }
+
+  @Test
   void aDroppedAcknowledgedKeyIsSeen() throws Exception {
     Path dir = write(sync, 400);
     long seq = 400;
