@@ -14,6 +14,7 @@ import org.strata.lsm.LsmStore;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.engine.StoreVerifier;
+import org.strata.lsm.testing.LogImages;
 
 /**
  * The child process of {@link FullDiskTest}: a store on a small file system that it fills, driven
@@ -26,7 +27,8 @@ import org.strata.lsm.engine.StoreVerifier;
  * (freed later by {@code free}), and optionally {@code recover}: open the store a killed child
  * left (no filler). It answers {@code @READY <pid>} once the store is
  * open. Commands: {@code load} (writes until one is refused),
- * {@code free}, {@code write <n> [first key]}, {@code flush}, {@code verify} (closes the
+ * {@code image <dir>} (copies the store's files: a crash image), {@code free}, {@code write <n>
+ * [first key]}, {@code flush}, {@code verify} (closes the
  * store, verifies it and lists its files, opens it again), {@code check <n>} (keys 0 to n-1),
  * {@code exit}.
  */
@@ -72,6 +74,12 @@ public final class FullDiskChild {
             error = write(store, next++, out);
           }
           out.println(error == null ? "@NOTFULL" : "@FULL " + error);
+        }
+        case "image" -> {
+          // What a crash at this moment leaves (durability sync: every acknowledged write is in a
+          // file), copied outside the full file system for the test to recover.
+          LogImages.copyTree(dir, Path.of(cmd[1]));
+          out.println("@IMAGED");
         }
         case "free" -> {
           Files.delete(filler);

@@ -12,11 +12,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.strata.lsm.LsmStore;
 
 /**
  * A real full disk: a child process ({@link FullDiskChild}) mounts a small tmpfs in a user and
@@ -26,7 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * flush or a reopen). Then the child is killed with SIGKILL and a second child recovers the store
  * in the same file system, writes (into the log and memory only) and is killed too; a third
  * recovers again: no temporary or torn component is left, {@code verify} is clean, every
- * acknowledged write reads back with its value, and writes are accepted again. Where namespaces or
+ * acknowledged write reads back with its value, and writes are accepted again. A copy of the
+ * store's files taken when the disk filled (what a crash then leaves) is recovered too: every
+ * write acknowledged until then reads back. Where namespaces or
  * tmpfs mounts are not allowed the test is skipped, saying why.
  */
 class FullDiskTest {
@@ -82,6 +86,10 @@ class FullDiskTest {
       assertThat(full).containsIgnoringCase("no space left on device");
       assertThat(acked).as("writes acknowledged before the disk filled").hasSizeGreaterThan(100);
       int attempted = acked.stream().mapToInt(i -> i).max().orElse(0) + 2;
+      // A crash at the moment the disk is full: every write acknowledged so far must survive it.
+      Path image = tmp.resolve("image-at-full");
+      c.command("image " + image, "@IMAGED");
+      Set<Integer> ackedAtFull = new TreeSet<>(acked);
 
       c.command("free", "@FREED");
       // Once space is freed the store goes on, or says what it needs: a flush() (a failed
@@ -154,6 +162,20 @@ class FullDiskTest {
       c.command("exit", "@BYE");
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(p.exitValue()).isZero();
+
+      // The crash image taken when the disk was full, recovered here (on a disk with room).
+      List<Integer> lostAtFull = new ArrayList<>();
+      try (LsmStore s = LsmStore.open(image, null)) {
+        for (int i : ackedAtFull) {
+          Optional<byte[]> v = s.get(FullDiskChild.key(i).getBytes(StandardCharsets.UTF_8));
+          if (v.isEmpty() || !new String(v.get(), StandardCharsets.UTF_8)
+              .equals(FullDiskChild.value(i))) {
+            lostAtFull.add(i);
+          }
+        }
+      }
+      assertThat(lostAtFull).as("acknowledged writes lost by a crash at the full disk (%d"
+          + " acknowledged)", ackedAtFull.size()).isEmpty();
     } finally {
       p.destroyForcibly();
     }
