@@ -6,9 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,20 +27,9 @@ class WriteAheadLogForceTest {
 
   @Test
   void largeWriteOutProceedsWhileAForceIsInProgress() throws Exception {
-    CountDownLatch forceStarted = new CountDownLatch(1);
-    CountDownLatch releaseForce = new CountDownLatch(1);
-    AtomicBoolean hold = new AtomicBoolean();
+    ForceHold hold = new ForceHold();
     FaultyFileIo io = new FaultyFileIo(".log");
-    io.onForce(p -> {
-      if (hold.get()) {
-        forceStarted.countDown();
-        try {
-          releaseForce.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-    });
+    io.onForce(hold);
     WriteAheadLog wal = WriteAheadLog.open(dir, Durability.NONE, 10, io,
         LogRecoveryMode.TOLERATE_TORN_TAIL, 0, (lsn, op) -> { });
     Path segment;
@@ -53,7 +40,7 @@ class WriteAheadLogForceTest {
     long first = wal.append(List.of(new LogOp("first".getBytes(), value)));
 
     // A sync (as the group commit makes) that stops inside its force.
-    hold.set(true);
+    hold.hold();
     AtomicReference<Throwable> syncError = new AtomicReference<>();
     Thread syncer = new Thread(() -> {
       try {
@@ -63,7 +50,7 @@ class WriteAheadLogForceTest {
       }
     }, "test-sync");
     syncer.start();
-    assertThat(forceStarted.await(60, TimeUnit.SECONDS)).as("the sync reached its force").isTrue();
+    assertThat(hold.awaitHeld()).as("the sync reached its force").isTrue();
     long sizeDuringForce = Files.size(segment);
 
     // A writer appends more than the write-out threshold (1 MB) and writes it out.
@@ -75,7 +62,7 @@ class WriteAheadLogForceTest {
     writer.join(TimeUnit.SECONDS.toMillis(60));
     boolean writerFinishedDuringForce = !writer.isAlive();
     long sizeAfterWriteOut = Files.size(segment);
-    releaseForce.countDown();
+    hold.release();
     syncer.join();
     writer.join();
 
@@ -85,7 +72,6 @@ class WriteAheadLogForceTest {
     assertThat(sizeAfterWriteOut).as("the write-out reached the file during the force")
         .isGreaterThan(sizeDuringForce + 300L * value.length);
     assertThat(wal.durableLsn()).isGreaterThanOrEqualTo(first);
-    hold.set(false);
     wal.close();
 
     List<Long> seen = new ArrayList<>();

@@ -7,9 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,9 +33,7 @@ class WriteAheadLogRollTest {
 
   @Test
   void aRollDuringAForceReturnsAndTheNextForceEndsTheOldSegmentFirst() throws Exception {
-    CountDownLatch forceStarted = new CountDownLatch(1);
-    CountDownLatch releaseForce = new CountDownLatch(1);
-    AtomicBoolean hold = new AtomicBoolean();
+    ForceHold hold = new ForceHold();
     AtomicReference<Path> newSegment = new AtomicReference<>();
     List<String> forces = new ArrayList<>();
     FaultyFileIo io = new FaultyFileIo(".log");
@@ -47,14 +43,7 @@ class WriteAheadLogRollTest {
         forces.add(p.getFileName() + (next != null && Files.exists(next)
             ? " (new segment exists)" : ""));
       }
-      if (hold.get()) {
-        forceStarted.countDown();
-        try {
-          releaseForce.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
+      hold.accept(p);
     });
     // A group commit interval of an hour: every force in this test is one the test makes.
     WriteAheadLog wal = WriteAheadLog.open(dir, Durability.GROUP, 3_600_000, io,
@@ -64,10 +53,10 @@ class WriteAheadLogRollTest {
     long a = wal.append(List.of(new LogOp("a".getBytes(), VALUE)));
 
     // A sync that stops inside its force, as a group commit in a slow disk would.
-    hold.set(true);
+    hold.hold();
     Thread syncer = new Thread(() -> wal.sync(a), "test-sync");
     syncer.start();
-    assertThat(forceStarted.await(60, TimeUnit.SECONDS)).as("the sync reached its force").isTrue();
+    assertThat(hold.awaitHeld()).as("the sync reached its force").isTrue();
 
     // The sealing writer appends and rolls while that force is held.
     long b = wal.append(List.of(new LogOp("b".getBytes(), VALUE)));
@@ -89,8 +78,7 @@ class WriteAheadLogRollTest {
     long oldSizeDuringForce = Files.size(oldSegment);
     boolean newExistedDuringForce = Files.exists(newSegment.get());
 
-    hold.set(false);
-    releaseForce.countDown();
+    hold.release();
     syncer.join();
     roller.join();
     writer.join();
