@@ -1,11 +1,14 @@
 package org.strata.crash;
 
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
- * What a store or dataset must hold after the first {@code M} operations of a {@link
- * CrashWorkload}: for each live key, the sequence number of the write that set it.
+ * What a store, or a partition of a dataset, must hold after the operations of a {@link
+ * CrashWorkload} applied so far, in the order applied (a run may apply earlier operations again):
+ * for each live key, the sequence number of the write that set it.
  */
 public final class CrashModel {
   private final Map<String, Long> live;
@@ -31,11 +34,6 @@ public final class CrashModel {
     return applied;
   }
 
-  /** Applies operation {@code applied() + 1}. */
-  public void applyNext(CrashWorkload w) {
-    apply(applied + 1, w);
-  }
-
   /**
    * Applies operation {@code seq}, which may be one applied already (a run that writes again from
    * an earlier operation); {@link #applied()} becomes the larger of the two.
@@ -49,27 +47,13 @@ public final class CrashModel {
     applied = Math.max(applied, seq);
   }
 
-  /** Whether {@code actual} (key to canonical value) is exactly this model's content. */
-  public boolean matches(Map<String, String> actual, CrashWorkload w, WriterKind kind) {
-    if (actual.size() != live.size()) {
-      return false;
-    }
-    for (Map.Entry<String, Long> e : live.entrySet()) {
-      String v = actual.get(e.getKey());
-      if (v == null || !v.equals(w.canonical(e.getValue(), kind))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /**
    * Whether the keys of {@code actual} that {@code owned} accepts hold exactly this model's live
    * keys that it accepts, each with its value (one partition of a dataset). The caller has checked
    * that both hold as many such keys.
    */
   public boolean matches(Map<String, String> actual, CrashWorkload w, WriterKind kind,
-      java.util.function.Predicate<String> owned) {
+      Predicate<String> owned) {
     for (Map.Entry<String, Long> e : live.entrySet()) {
       if (!owned.test(e.getKey())) {
         continue;
@@ -84,6 +68,6 @@ public final class CrashModel {
 
   /** Live keys with the sequence number of their write. */
   public Map<String, Long> live() {
-    return java.util.Collections.unmodifiableMap(live);
+    return Collections.unmodifiableMap(live);
   }
 }
