@@ -301,8 +301,8 @@ public final class WriteAheadLog implements Closeable {
     }
   }
 
-  // Must hold writeLock. Carries out the pending rolls if the caller holds forceLock too, else
-  // writes out only what comes before the first of them.
+  // Must hold writeLock. Carries out the pending rolls if the caller holds forceLock too; without
+  // forceLock, while a roll is pending, it writes out nothing (the next force does it all).
   private long writeOutLocked() {
     if (failure != null) {
       throw new StorageException(segmentPath, "the write-ahead log failed earlier, writing "
