@@ -31,6 +31,7 @@ final class MemoryComponents {
 
   private volatile MemoryComponent active;
   private long nextMemoryId = 1; // guarded by the tree lock
+  private long lastSealedId = -1; // guarded by the tree lock
 
   /**
    * @param changed the tree's condition, signalled after a seal
@@ -107,6 +108,7 @@ final class MemoryComponents {
     try {
       MemoryComponent old = active;
       old.seal();
+      lastSealedId = old.id();
       onSeal.run();
       MemoryComponent fresh = new MemoryComponent(nextMemoryId++);
       if (full && carrier != null) {
@@ -135,18 +137,17 @@ final class MemoryComponents {
     return null;
   }
 
-  /** The id of the newest sealed component, or -1. Caller holds the tree lock. */
+  /**
+   * The id of the newest component sealed so far, or -1. It may have left the version already
+   * while its flush is still finishing (a retired component's log truncation), so a caller waits
+   * for the flusher to report it handled, not for it to leave the version. Caller holds the tree
+   * lock.
+   */
   long newestSealedId() {
-    long id = -1;
-    for (MemoryComponent mc : versions.current().memory) {
-      if (mc.isSealed()) {
-        id = Math.max(id, mc.id());
-      }
-    }
-    return id;
+    return lastSealedId;
   }
 
-  /** True while a sealed component with id at most {@code id} is unflushed. Caller holds lock. */
+  /** True when a sealed component with an id up to {@code id} is in the version. Locked. */
   boolean hasSealedUpTo(long id) {
     for (MemoryComponent mc : versions.current().memory) {
       if (mc.isSealed() && mc.id() <= id) {
