@@ -1,7 +1,9 @@
 package org.strata.lsm.memory;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,17 +17,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * compare-and-set through {@link #LONGS}. Nothing is ever freed: the whole arena becomes garbage
  * with its memory component.
  *
- * <p>Chunks start at {@value #FIRST_CHUNK} bytes and double up to {@value #MAX_CHUNK}, so a small
- * memory component (a few KiB in tests, one per index of a dataset) does not pin a large array,
- * while a 64 MiB one costs 256 arrays. An allocation larger than a quarter of the next chunk gets
- * a chunk of its own (exactly its size), so a large value wastes at most what its own alignment
- * needs and never retires a half-used chunk.
+ * <p>Chunks start at {@value #FIRST_CHUNK} bytes and double up to {@link #MAX_CHUNK}, so a small
+ * memory component (a few KiB in tests, one per index of a dataset) does not pin a large array.
+ * An allocation larger than a quarter of the next chunk gets a chunk of its own (exactly its
+ * size), so a large value wastes at most what its own alignment needs and never retires a
+ * half-used chunk.
  *
- * <p>Why 256 KiB and not more: G1, the default collector, stores an object of half a region or
- * more as a <em>humongous</em> object in whole regions of its own, and its smallest region is 1
- * MiB. A 1 MiB chunk (plus its 16-byte array header) took two 1 MiB regions, which doubled the
- * heap cost of a full component (measured: 2.0 heap bytes per arena byte, see
- * docs/performance.md). A chunk of a quarter of the smallest region is never humongous.
+ * <p>The largest chunk fills one G1 region exactly (less a few bytes for the array's header), when
+ * G1 is the collector. G1 stores an object of half a region or more as a <em>humongous</em>
+ * object in regions of its own, allocated outside the young generation: it is never copied by a
+ * young collection and, once its memory component is dropped, is reclaimed by the next one. A
+ * chunk of exactly a region (1 MiB plus the header, a first try) took two regions and doubled the
+ * heap cost of a full component; a chunk of a quarter region (256 KiB, the next try) was an
+ * ordinary young object, so each young collection copied the whole memory component between
+ * survivor spaces until it was promoted (8 MB of a busy component: the 4-8 ms young pauses of
+ * docs/performance.md). Under any other collector the largest chunk is 256 KiB.
  *
  * <p>On-heap {@code byte[]} chunks rather than direct buffers: the collector sees a few large
  * arrays instead of millions of small objects (which is what makes the heap cost per data byte
@@ -41,8 +47,15 @@ import java.util.concurrent.atomic.AtomicLong;
 final class Arena {
   /** Bytes of the first chunk. */
   static final int FIRST_CHUNK = 8 * 1024;
-  /** Bytes of a chunk once the arena has grown (256 KiB: never a G1 humongous object). */
-  static final int MAX_CHUNK = 256 * 1024;
+  /**
+   * Bytes of a chunk once the arena has grown: one G1 region less {@value #ARRAY_HEADER_SLACK}
+   * bytes under G1, else {@value #OTHER_MAX_CHUNK} (see the class comment).
+   */
+  static final int MAX_CHUNK = maxChunk();
+  /** The largest chunk under collectors other than G1. */
+  static final int OTHER_MAX_CHUNK = 256 * 1024;
+  /** Bytes left for a {@code byte[]}'s header (16, or 24 without compressed class pointers). */
+  static final int ARRAY_HEADER_SLACK = 64;
   /** Every allocation starts at a multiple of this. */
   static final int ALIGN = 8;
 
@@ -135,7 +148,9 @@ final class Arena {
   private Chunk openChunk(int size, long before) {
     byte[] bytes = new byte[size];
     Chunk c = new Chunk(addChunk(bytes), bytes, before);
-    nextChunkSize = Math.min(MAX_CHUNK, size * 2);
+    // doubling, until the next size would pass 256 KiB: then the largest chunk (under G1 one
+    // whole region; a chunk between half a region and a region would take a region of its own)
+    nextChunkSize = size * 2 > OTHER_MAX_CHUNK ? MAX_CHUNK : size * 2;
     return c;
   }
 
@@ -166,7 +181,7 @@ final class Arena {
 
   /**
    * Bytes the arena holds: every allocation rounded up to {@value #ALIGN} bytes plus the unused
-   * tails of retired chunks; at most the current chunk's free tail (under {@value #MAX_CHUNK}
+   * tails of retired chunks; at most the current chunk's free tail (under {@link #MAX_CHUNK}
    * bytes) less than the heap arrays' total size.
    */
   long sizeBytes() {
@@ -179,5 +194,22 @@ final class Arena {
     synchronized (growLock) {
       return chunkCount;
     }
+  }
+
+  /** {@link #MAX_CHUNK}: from the running JVM's collector and G1 region size. */
+  private static int maxChunk() {
+    try {
+      HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(
+          HotSpotDiagnosticMXBean.class);
+      if (vm != null && "true".equals(vm.getVMOption("UseG1GC").getValue())) {
+        long region = Long.parseLong(vm.getVMOption("G1HeapRegionSize").getValue());
+        if (region >= 2L * OTHER_MAX_CHUNK && region <= 64L * 1024 * 1024) {
+          return (int) region - ARRAY_HEADER_SLACK;
+        }
+      }
+    } catch (IllegalArgumentException | UnsupportedOperationException | SecurityException e) {
+      // not a HotSpot JVM, or the option is unknown: the collector-neutral size below
+    }
+    return OTHER_MAX_CHUNK;
   }
 }
