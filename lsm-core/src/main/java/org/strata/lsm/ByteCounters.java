@@ -26,6 +26,9 @@ import java.util.TreeMap;
  *     key sketch, meta page and footer; for a TRIAD-LOG flush, the whole CL-SSTable index file
  *     (its leaves hold log pointers, not values)
  * @param mergeBytesByLevel bytes merges wrote, by the level of their output run
+ * @param flushLogBytes bytes of the commit-log segments TRIAD-LOG flushes made into level-0
+ *     components (CL-SSTables): written by the log, not by the flush, and counted here as the data
+ *     of those components, as the paper's CL-SSTable is its commit log plus an index
  */
 public record ByteCounters(
     long userBytes,
@@ -35,16 +38,42 @@ public record ByteCounters(
     long flushesSkipped,
     long flushDataBytes,
     long flushIndexBytes,
-    SortedMap<Integer, Long> mergeBytesByLevel) {
+    SortedMap<Integer, Long> mergeBytesByLevel,
+    long flushLogBytes) {
 
   public ByteCounters {
     mergeBytesByLevel = Collections.unmodifiableSortedMap(
         new TreeMap<>(mergeBytesByLevel == null ? Map.of() : mergeBytesByLevel));
   }
 
+  /** The counters of a store without TRIAD-LOG flushes ({@code flushLogBytes} 0). */
+  public ByteCounters(long userBytes, long logBytes, long reloggedEntries, long reloggedBytes,
+      long flushesSkipped, long flushDataBytes, long flushIndexBytes,
+      SortedMap<Integer, Long> mergeBytesByLevel) {
+    this(userBytes, logBytes, reloggedEntries, reloggedBytes, flushesSkipped, flushDataBytes,
+        flushIndexBytes, mergeBytesByLevel, 0);
+  }
+
   /** No bytes at all. */
   public static ByteCounters zero() {
-    return new ByteCounters(0, 0, 0, 0, 0, 0, 0, null);
+    return new ByteCounters(0, 0, 0, 0, 0, 0, 0, null, 0);
+  }
+
+  /**
+   * The bytes of the level-0 components flushes created, TRIAD's "bytes flushed": what flushes
+   * wrote plus the log segments TRIAD-LOG made into components.
+   */
+  public long levelZeroBytes() {
+    return flushDataBytes + flushIndexBytes + flushLogBytes;
+  }
+
+  /**
+   * TRIAD's write amplification (spec B.7): (bytes flushed + bytes merged) / bytes flushed, with
+   * bytes flushed as {@link #levelZeroBytes()}; NaN before the first flush.
+   */
+  public double triadWriteAmplification() {
+    long flushed = levelZeroBytes();
+    return flushed == 0 ? Double.NaN : (double) (flushed + mergeBytes()) / flushed;
   }
 
   /** Bytes all merges wrote. */

@@ -73,6 +73,7 @@ final class StatsJson {
     bytes.put("flushesSkipped", b.flushesSkipped());
     bytes.put("flushDataBytes", b.flushDataBytes());
     bytes.put("flushIndexBytes", b.flushIndexBytes());
+    bytes.put("flushLogBytes", b.flushLogBytes());
     ObjectNode perLevel = bytes.putObject("mergeBytesByLevel");
     b.mergeBytesByLevel().forEach((level, n) -> perLevel.put(Integer.toString(level), n));
     o.put("pageCacheHits", s.pageCacheHits());

@@ -9,7 +9,13 @@ import java.util.List;
  *
  * @param keys the key space (8-byte keys)
  * @param valueSize bytes per value
- * @param memoryComponentBytes the memory component (the paper's 4 MB memtable)
+ * @param memoryComponentBytes the memtable (the paper's 4 MB): the bytes of the keys' newest
+ *     versions at which a memory component is full ({@code memory-component.live-size}), or, when
+ *     {@code commitLogBytes} is 0, the whole memory component
+ * @param commitLogBytes the commit log's bound (the paper: "hundreds of MB"): the bytes of every
+ *     version a memory component holds before it is full ({@code memory-component.size}); its
+ *     versions are what the paper's commit log holds, so on a skewed workload this bound fills
+ *     first, as the paper's commit log does; 0 to make the memory component the memtable itself
  * @param preloadFraction the share of the key space loaded before each run (the paper: half)
  * @param operations operations of each run after the preload
  * @param readFractions the read share of each mix (the paper: 0.1 and 0.5); the claims on bytes,
@@ -22,7 +28,13 @@ import java.util.List;
  * @param l0Stop level-0 files at which writes stop (RocksDB: 24)
  * @param overlapRatio TRIAD-DISK's OVERLAP_RATIO_TH (0.4)
  * @param maxL0Files TRIAD-DISK's MAX_FILES_L0 (6)
- * @param hotPercent TRIAD-MEM's hot keys, percent of a memory component's entries (1)
+ * @param hotPercent TRIAD-MEM's hot keys, percent of a memtable's capacity in entries (Algorithm
+ *     2's PERC_HOT), used when {@code hotKeyFraction} is 0
+ * @param hotSelector TRIAD-MEM's {@code triad.hot-selector}: {@code top-k} or {@code
+ *     above-mean}; null means {@code top-k}
+ * @param hotKeyFraction TRIAD-MEM's hot keys as a share of the key space (the paper's evaluation,
+ *     section 5.1: the top 1 percent of keys), set as {@code triad.hot-keys}; 0 to use {@code
+ *     hotPercent}
  * @param minJudgeSeconds a throughput is judged only from runs at least this long; shorter ones
  *     are too noisy on a shared machine and their throughput claims are not comparable
  * @param seed the seed of the keys, values and operations (the same for every variant)
@@ -30,8 +42,8 @@ import java.util.List;
 public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
     double preloadFraction, long operations, List<Double> readFractions,
     List<Workload> workloads, long fileSize, long level1Size, int sizeRatio, int l0Trigger,
-    int l0Stop, double overlapRatio, int maxL0Files, double hotPercent, double minJudgeSeconds,
-    long seed) {
+    int l0Stop, double overlapRatio, int maxL0Files, double hotPercent, long commitLogBytes,
+    String hotSelector, double hotKeyFraction, double minJudgeSeconds, long seed) {
 
   public TriadConfig {
     check(keys >= 100 && keys <= Integer.MAX_VALUE, "keys must be 100 to "
@@ -58,6 +70,14 @@ public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
     check(maxL0Files >= 1, "maxL0Files must be at least 1, got " + maxL0Files);
     check(hotPercent > 0 && hotPercent <= 50, "hotPercent must be in (0, 50], got "
         + hotPercent);
+    check(commitLogBytes == 0 || commitLogBytes >= memoryComponentBytes, "commitLogBytes must be"
+        + " 0 or at least memoryComponentBytes (" + memoryComponentBytes + "), got "
+        + commitLogBytes);
+    hotSelector = hotSelector == null ? "top-k" : hotSelector;
+    check(hotSelector.equals("top-k") || hotSelector.equals("above-mean"), "hotSelector must be"
+        + " top-k or above-mean, got " + hotSelector);
+    check(hotKeyFraction >= 0 && hotKeyFraction < 1, "hotKeyFraction must be in [0, 1), got "
+        + hotKeyFraction);
     check(minJudgeSeconds >= 0, "minJudgeSeconds must be at least 0, got " + minJudgeSeconds);
     readFractions = List.copyOf(readFractions);
     workloads = List.copyOf(workloads);
@@ -67,6 +87,11 @@ public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
     if (!ok) {
       throw new IllegalArgumentException("triad: " + message);
     }
+  }
+
+  /** TRIAD-MEM's K as {@code triad.hot-keys}, or 0 when {@code hotPercent} sizes it. */
+  public long hotKeys() {
+    return hotKeyFraction == 0 ? 0 : Math.max(1, Math.round(hotKeyFraction * keys));
   }
 
   /** The mix the byte, write-amplification and merge-time claims use: the fewest reads. */

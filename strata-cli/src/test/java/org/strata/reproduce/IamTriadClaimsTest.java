@@ -137,8 +137,8 @@ class IamTriadClaimsTest {
   private static TriadConfig triadConfig(double minJudgeSeconds) {
     return new TriadConfig(1000, 255, 65536, 0.5, 1000, List.of(0.1, 0.5), List.of(
         new TriadConfig.Workload("WS1", 0.01, 0.99), new TriadConfig.Workload("WS2", 0.2, 0.8),
-        new TriadConfig.Workload("WS3", 1, 1)), 131072, 524288, 10, 4, 24, 0.4, 6, 1,
-        minJudgeSeconds, 7);
+        new TriadConfig.Workload("WS3", 1, 1)), 131072, 524288, 10, 4, 24, 0.4, 6, 1, 0, null,
+        0, minJudgeSeconds, 7);
   }
 
   /**
@@ -151,8 +151,8 @@ class IamTriadClaimsTest {
       for (String w : List.of("WS1", "WS2", "WS3")) {
         for (Map.Entry<Variant, double[]> e : shape.entrySet()) {
           double[] s = e.getValue(); // seconds, flushed, merged, merge seconds
-          runs.add(new Run(w, e.getKey(), mix, 100_000, s[0], (long) s[1], (long) s[2], 1000,
-              s[3], true, 10, 5));
+          runs.add(new Run(w, e.getKey(), mix, 100_000, s[0], (long) s[1], (long) s[1],
+              (long) s[2], 1000, s[3], true, 10, 5));
         }
       }
     }

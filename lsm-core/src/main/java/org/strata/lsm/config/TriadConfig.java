@@ -1,6 +1,9 @@
 package org.strata.lsm.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.memory.HotKeySelector;
 
 /**
@@ -28,13 +31,17 @@ import org.strata.lsm.memory.HotKeySelector;
  *     versions occupy less than this is not flushed (the paper's FLUSH_TH); 0 to half of {@code
  *     memory-component.size}; null (the default) means a quarter of {@code memory-component.size}
  * @param log {@code triad.log}: TRIAD-LOG on or off, default off; null means the default
+ * @param hotKeys {@code triad.hot-keys}: for {@code top-k}, the number of hot keys (the paper's K
+ *     as a system constant; its evaluation uses the top 1% of the key space), 1 to 2^31-1;
+ *     when set it replaces {@code hot-percent}; null (the default) means {@code hot-percent}
  */
 public record TriadConfig(
     @JsonProperty("mem") Boolean mem,
     @JsonProperty("hot-selector") HotKeySelector hotSelector,
     @JsonProperty("hot-percent") Double hotPercent,
     @JsonProperty("flush-threshold") ByteSize flushThreshold,
-    @JsonProperty("log") Boolean log) {
+    @JsonProperty("log") Boolean log,
+    @JsonProperty("hot-keys") @JsonSetter(nulls = Nulls.SKIP) Integer hotKeys) {
 
   public TriadConfig {
     mem = mem != null && mem;
@@ -42,16 +49,26 @@ public record TriadConfig(
     hotSelector = hotSelector == null ? HotKeySelector.TOP_K : hotSelector;
     hotPercent = ConfigChecks.number("triad.hot-percent", hotPercent, 1.0,
         v -> v > 0 && v <= 50, "a number greater than 0 and at most 50");
+    if (hotKeys != null && hotKeys < 1) {
+      throw InvalidConfigurationException.of("triad.hot-keys", hotKeys,
+          "a number of keys from 1 to " + Integer.MAX_VALUE);
+    }
     if (flushThreshold != null) {
       flushThreshold = ConfigChecks.size("triad.flush-threshold", flushThreshold, null, 0,
           1L << 39);
     }
   }
 
-  /** The section without {@code log}: TRIAD-LOG off. */
+  /** The section without {@code hot-keys}: K from {@code hot-percent}. */
+  public TriadConfig(Boolean mem, HotKeySelector hotSelector, Double hotPercent,
+      ByteSize flushThreshold, Boolean log) {
+    this(mem, hotSelector, hotPercent, flushThreshold, log, null);
+  }
+
+  /** The section without {@code log} and {@code hot-keys}: TRIAD-LOG off. */
   public TriadConfig(Boolean mem, HotKeySelector hotSelector, Double hotPercent,
       ByteSize flushThreshold) {
-    this(mem, hotSelector, hotPercent, flushThreshold, null);
+    this(mem, hotSelector, hotPercent, flushThreshold, null, null);
   }
 
   /** The defaults: TRIAD-MEM and TRIAD-LOG off. */
@@ -71,12 +88,25 @@ public record TriadConfig(
 
   /** This section with TRIAD-LOG switched {@code on}. */
   public TriadConfig withLog(boolean on) {
-    return new TriadConfig(mem, hotSelector, hotPercent, flushThreshold, on);
+    return new TriadConfig(mem, hotSelector, hotPercent, flushThreshold, on, hotKeys);
   }
 
   /**
-   * The flush threshold in bytes for memory components of {@code memorySize} bytes: the
-   * configured one, or a quarter of {@code memorySize}.
+   * The hot-key count K of {@code top-k} for a memtable of {@code memtableBytes} whose entries
+   * average {@code entryBytes}: {@code hot-keys} if set, else {@code hot-percent} of the
+   * memtable's capacity in entries (Algorithm 2), at least 1.
+   */
+  public long hotKeyCount(long memtableBytes, double entryBytes) {
+    if (hotKeys != null) {
+      return hotKeys;
+    }
+    return (long) Math.max(1, Math.floor(memtableBytes * hotPercent / 100 / entryBytes));
+  }
+
+  /**
+   * The flush threshold in bytes for memtables of {@code memorySize} bytes ({@link
+   * MemoryComponentConfig#memtableBytes()}): the configured one, or a quarter of {@code
+   * memorySize}.
    */
   public long flushThresholdBytes(long memorySize) {
     return flushThreshold == null ? memorySize / 4 : flushThreshold.bytes();

@@ -45,6 +45,11 @@ public record DatasetConfig(
       throw InvalidConfigurationException.of("triad.mem", true, "false in a dataset: its indexes"
           + " seal and flush together behind one log, so TRIAD-MEM is for standalone stores");
     }
+    if (store.memoryComponent().liveSize() != null) {
+      throw InvalidConfigurationException.of("memory-component.live-size",
+          store.memoryComponent().liveSize(), "no live size in a dataset: its indexes seal"
+          + " together when their memory components reach memory-component.size");
+    }
     if (store.triad().log()) {
       throw InvalidConfigurationException.of("triad.log", true, "false in a dataset: its indexes"
           + " share their partition's log, and TRIAD-LOG needs an index's own log, so it is for"

@@ -48,7 +48,12 @@ final class EngineStats {
     /** Leaf-page bytes flushes wrote. */
     FLUSH_DATA_BYTES("flushDataBytes"),
     /** Bytes flushes wrote besides leaf pages. */
-    FLUSH_INDEX_BYTES("flushIndexBytes");
+    FLUSH_INDEX_BYTES("flushIndexBytes"),
+    /**
+     * TRIAD-LOG: bytes of the log segments flushes made into level-0 components (written by the
+     * log, not by the flush). Manifests written before it existed read as 0.
+     */
+    FLUSH_LOG_BYTES("triad.flushLogBytes");
 
     final String manifestName;
 
@@ -121,9 +126,13 @@ final class EngineStats {
     return counters[Counter.LOG_BYTES.ordinal()] + logBytesSinceOpen.getAsLong();
   }
 
-  /** Counts a flush of {@code userBytes} of writes into a file of {@code fileBytes}. */
-  void flushed(long userBytes, long fileBytes, long dataBytes) {
+  /**
+   * Counts a flush of {@code userBytes} of writes into files of {@code fileBytes}, {@code
+   * dataBytes} of them leaf pages, over log segments of {@code logBytes} (TRIAD-LOG; else 0).
+   */
+  void flushed(long userBytes, long fileBytes, long dataBytes, long logBytes) {
     counters[Counter.FLUSH_DATA_BYTES.ordinal()] += dataBytes;
+    counters[Counter.FLUSH_LOG_BYTES.ordinal()] += logBytes;
     counters[Counter.FLUSH_INDEX_BYTES.ordinal()] += fileBytes - dataBytes;
     counters[Counter.USER_BYTES_FLUSHED.ordinal()] += userBytes;
     counters[Counter.BYTES_FLUSHED.ordinal()] += fileBytes;
@@ -204,6 +213,7 @@ final class EngineStats {
         backgroundError == null ? null : backgroundError.toString(),
         new ByteCounters(userFlushed + memUser, logBytes(), get(Counter.RELOGGED_ENTRIES),
             get(Counter.RELOGGED_BYTES), get(Counter.FLUSHES_SKIPPED),
-            get(Counter.FLUSH_DATA_BYTES), get(Counter.FLUSH_INDEX_BYTES), mergedByLevel));
+            get(Counter.FLUSH_DATA_BYTES), get(Counter.FLUSH_INDEX_BYTES), mergedByLevel,
+            get(Counter.FLUSH_LOG_BYTES)));
   }
 }

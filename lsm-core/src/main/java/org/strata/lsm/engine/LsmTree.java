@@ -20,6 +20,7 @@ import org.strata.lsm.StrataException;
 import org.strata.lsm.WriteBatch;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.PageCache;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.io.Clock;
 import org.strata.lsm.io.CrashPoint;
@@ -111,8 +112,14 @@ public final class LsmTree implements LsmStore {
     this.executor = executor != null ? executor : new FlushExecutor(name());
     this.versions = new VersionSet(dir, env.fileIo(), lock, stats, env.crashPoints());
     this.triadMem = triadMem(config, group, stats);
-    this.memory = new MemoryComponents(versions, changed, config.memoryComponent().size().bytes(),
-        config.memoryComponent().count(), () -> {
+    MemoryComponentConfig mcc = config.memoryComponent();
+    if (mcc.liveSize() != null && group != null) {
+      throw InvalidConfigurationException.of("memory-component.live-size", mcc.liveSize(),
+          "no live size for an index of a dataset (its indexes seal together on their shared"
+          + " budget)");
+    }
+    this.memory = new MemoryComponents(versions, changed, mcc.size().bytes(),
+        mcc.liveSize() == null ? 0 : mcc.liveSize().bytes(), mcc.count(), () -> {
           if (group == null) {
             wal.roll(); // a group rolls its shared log itself
             env.crashPoints().reached(CrashPoint.LOG_ROTATION);
@@ -146,7 +153,7 @@ public final class LsmTree implements LsmStore {
       throw InvalidConfigurationException.of("triad.mem", true,
           "false for an index of a dataset (TRIAD-MEM is for standalone stores)");
     }
-    return new TriadMem(config.triad(), config.memoryComponent().size().bytes(),
+    return new TriadMem(config.triad(), config.memoryComponent().memtableBytes(),
         c -> stats.relogged(c.entries(), c.bytes()));
   }
 

@@ -22,6 +22,7 @@ final class MemoryComponents {
   private final VersionSet versions;
   private final Condition changed;
   private final long size;
+  private final long liveSize;
   private final int count;
   private final Runnable onSeal;
   /** Moves hot keys into the fresh component at a seal of a full one (TRIAD-MEM), or null. */
@@ -41,7 +42,7 @@ final class MemoryComponents {
    */
   MemoryComponents(VersionSet versions, Condition changed, long size, int count,
       Runnable onSeal) {
-    this(versions, changed, size, count, onSeal, null);
+    this(versions, changed, size, 0, count, onSeal, null);
   }
 
   /**
@@ -52,13 +53,18 @@ final class MemoryComponents {
     void carry(MemoryComponent sealed, MemoryComponent fresh);
   }
 
-  /** As above, with {@code carrier} run at seals of full components (null: none). */
-  MemoryComponents(VersionSet versions, Condition changed, long size, int count,
+  /**
+   * As above, with {@code carrier} run at seals of full components (null: none) and {@code
+   * liveSize}, the bytes of its keys' newest versions at which the active component is full too
+   * ({@code memory-component.live-size}; 0: no such bound).
+   */
+  MemoryComponents(VersionSet versions, Condition changed, long size, long liveSize, int count,
       Runnable onSeal, Carrier carrier) {
     this.carrier = carrier;
     this.versions = versions;
     this.changed = changed;
     this.size = size;
+    this.liveSize = liveSize;
     this.count = count;
     this.onSeal = onSeal;
   }
@@ -79,9 +85,13 @@ final class MemoryComponents {
     return switchLock.readLock();
   }
 
-  /** True when the active component has reached its size. */
+  /**
+   * True when the active component has reached its size, or its keys' newest versions have
+   * reached the live size (if one is set).
+   */
   boolean activeFull() {
-    return active.sizeBytes() >= size;
+    MemoryComponent a = active;
+    return a.sizeBytes() >= size || liveSize > 0 && a.liveBytes() >= liveSize;
   }
 
   /** True when another memory component may be added. Caller holds the tree lock. */

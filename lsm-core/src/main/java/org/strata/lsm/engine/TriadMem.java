@@ -1,10 +1,11 @@
 package org.strata.lsm.engine;
 
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Consumer;
 import org.strata.lsm.config.TriadConfig;
+import org.strata.lsm.memory.HotKeySelector;
 import org.strata.lsm.memory.MemoryComponent;
 import org.strata.lsm.wal.LogOp;
 
@@ -48,7 +49,8 @@ final class TriadMem {
   private volatile long relogged;
 
   /**
-   * @param memorySize {@code memory-component.size}
+   * @param memorySize the memtable's bytes ({@code memory-component.live-size}, else {@code
+   *     size}): the hot set and the flush threshold are sized from it
    * @param counters told of every carry that moved something, under the tree lock
    */
   TriadMem(TriadConfig config, long memorySize, Consumer<Carried> counters) {
@@ -78,8 +80,9 @@ final class TriadMem {
       hot = new boolean[counts.length];
       Arrays.fill(hot, true);
     } else {
-      double entryBytes = (double) live / counts.length;
-      long k = (long) Math.max(1, Math.floor(memorySize * config.hotPercent() / 100 / entryBytes));
+      // above-mean takes no K from hot-percent (section 4.1 has none), only from hot-keys
+      long k = config.hotSelector() == HotKeySelector.ABOVE_MEAN && config.hotKeys() == null
+          ? Long.MAX_VALUE : config.hotKeyCount(memorySize, (double) live / counts.length);
       hot = config.hotSelector().select(counts, k);
     }
     List<MemoryComponent.Entry> entries = sealed.newest(hot);

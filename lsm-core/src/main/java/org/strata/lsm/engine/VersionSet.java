@@ -227,12 +227,15 @@ final class VersionSet {
     becomingDurableMinLsn = Math.min(becomingDurableMinLsn, mc.minLsn());
     flushedLsn = Math.max(flushedLsn, mc.maxLsn());
     long dataBytes = 0;
+    long logBytes = 0;
     for (DiskComponent dc : dcs) {
       if (dc.logSegment() == null) { // a CL-SSTable's leaves hold log pointers, no value bytes
         dataBytes += dc.meta().leafEnd() - dc.meta().leafStart();
+      } else {
+        logBytes += dc.logSegment().sizeBytes();
       }
     }
-    stats.flushed(mc.userBytes(), edit.outputBytes(), dataBytes);
+    stats.flushed(mc.userBytes(), edit.outputBytes(), dataBytes, logBytes);
     return new Version(mem, runs);
   }
 

@@ -6,6 +6,7 @@ import static org.strata.lsm.memory.Arena.LONGS;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A lock-free concurrent skip list of versioned entries whose nodes live in an {@link Arena}: an
@@ -52,6 +53,8 @@ final class ArenaSkipList {
   private final Arena arena = new Arena();
   /** Levels in use; raised (never lowered) by inserts of taller nodes. */
   private final AtomicInteger height = new AtomicInteger(1);
+  /** {@link #nodeBytes} of each key's newest version, summed ({@link #liveBytes()}). */
+  private final LongAdder liveBytes = new LongAdder();
 
   ArenaSkipList() {
     long head = arena.allocate(LINKS + 8 * MAX_HEIGHT);
@@ -118,8 +121,15 @@ final class ArenaSkipList {
       }
       if (level == 0) {
         // same-key entries are adjacent at level 0 and none is ever removed, so the key was
-        // present exactly when a neighbour at the moment of the link has it
-        newKey = (prev == HEAD || !keyEquals(prev, key)) && (next == END || !keyEquals(next, key));
+        // present exactly when a neighbour at the moment of the link has it; the node is its
+        // key's newest version when its predecessor has another key, and then replaces the
+        // successor as the newest if that one has the same key
+        boolean newest = prev == HEAD || !keyEquals(prev, key);
+        boolean replaces = next != END && keyEquals(next, key);
+        newKey = newest && !replaces;
+        if (newest) {
+          liveBytes.add(nodeBytes(node) - (replaces ? nodeBytes(next) : 0));
+        }
       }
     }
     return newKey;
@@ -173,6 +183,16 @@ final class ArenaSkipList {
   }
 
   /** Arena bytes of {@code node}: header, links, key and value, aligned to 8 bytes. */
+  /**
+   * The {@link #nodeBytes} of every key's newest version, summed: the bytes the list would hold
+   * if it kept one version per key. Kept as inserts link their nodes (each insert adds its node's
+   * bytes less those of the version it displaces, or nothing if a newer version is already
+   * linked), so it costs nothing to read; exact once concurrent inserts have returned.
+   */
+  long liveBytes() {
+    return liveBytes.sum();
+  }
+
   long nodeBytes(long node) {
     byte[] b = arena.chunk(node);
     int o = Arena.offset(node);

@@ -20,7 +20,8 @@ public enum HotKeySelector {
   TOP_K,
   /**
    * Section 4.1: the keys updated more often than the average key of the component, at most half
-   * of its keys (the public TRIAD code's cap), the most updated first.
+   * of its keys (the public TRIAD code's cap) and at most {@code k}, the most updated first. On a
+   * uniform workload no key is above the mean, so nothing is hot.
    */
   ABOVE_MEAN;
 
@@ -34,7 +35,7 @@ public enum HotKeySelector {
    * Picks the hot keys.
    *
    * @param counts the update counter of each key, in key order
-   * @param k for {@link #TOP_K}: how many keys at most (ignored by {@link #ABOVE_MEAN})
+   * @param k how many keys at most ({@link #ABOVE_MEAN} also stops at half of the keys)
    * @return for each key, whether it is hot
    */
   public boolean[] select(int[] counts, long k) {
@@ -58,7 +59,7 @@ public enum HotKeySelector {
         sum += c;
       }
       double mean = (double) sum / n;
-      quota = n / 2;
+      quota = Math.min(n / 2, k);
       minCount = (int) Math.floor(mean) + 1; // strictly above the mean
       if (quota <= 0) {
         return new boolean[n];

@@ -45,6 +45,11 @@ class TriadConfigTest {
       "{\"triad\": {\"log\": \"yes\"}} | triad.log",
       "{\"triad\": {\"log\": 1}} | triad.log",
       "{\"triad\": {\"logs\": true}} | triad.logs",
+      "{\"triad\": {\"hot-keys\": 0}} | triad.hot-keys",
+      "{\"triad\": {\"hot-keys\": \"many\"}} | triad.hot-keys",
+      "{\"memory-component\": {\"size\": \"1MB\", \"live-size\": \"2MB\"}}"
+          + " | memory-component.live-size",
+      "{\"memory-component\": {\"live-size\": \"1KB\"}} | memory-component.live-size",
   })
   void badValuesAreRefusedNamingTheKey(String json, String key) {
     assertThatThrownBy(() -> StoreConfigJson.parse(json, "test"))
@@ -107,5 +112,34 @@ class TriadConfigTest {
         .isInstanceOf(InvalidConfigurationException.class)
         .hasMessageContaining("triad.mem")
         .hasMessageContaining("standalone");
+  }
+
+  /**
+   * K: {@code hot-keys} when set, else {@code hot-percent} of the memtable's capacity in entries,
+   * the memtable being {@code live-size} when set.
+   */
+  @Test
+  void hotKeysAndTheMemtableSizeTheHotSet() {
+    StoreConfig c = StoreConfigJson.parse("{\"memory-component\": {\"size\": \"8MB\","
+        + " \"live-size\": \"1MB\"}, \"triad\": {\"mem\": true, \"hot-percent\": 2}}", "t");
+    assertThat(c.memoryComponent().memtableBytes()).isEqualTo(1 << 20);
+    assertThat(c.triad().flushThresholdBytes(c.memoryComponent().memtableBytes()))
+        .isEqualTo(1 << 18);
+    // 2% of 1MB over 1KB entries: 20 keys
+    assertThat(c.triad().hotKeyCount(c.memoryComponent().memtableBytes(), 1024)).isEqualTo(20);
+    StoreConfig k = StoreConfigJson.parse("{\"triad\": {\"mem\": true, \"hot-keys\": 1000}}",
+        "t");
+    assertThat(k.triad().hotKeyCount(1 << 20, 1024)).isEqualTo(1000);
+    assertThat(StoreConfigJson.parse(StoreConfigJson.toJson(c), "again")).isEqualTo(c);
+    assertThat(StoreConfigJson.parse(StoreConfigJson.toJson(k), "again")).isEqualTo(k);
+    assertThat(StoreConfig.defaults().memoryComponent().memtableBytes()).isEqualTo(64L << 20);
+  }
+
+  @Test
+  void aDatasetRefusesALiveSize() {
+    assertThatThrownBy(() -> DatasetConfigJson.parse(
+        "{\"memory-component\": {\"live-size\": \"1MB\"}}", "ds"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("memory-component.live-size");
   }
 }

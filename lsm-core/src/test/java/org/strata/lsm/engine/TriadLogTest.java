@@ -111,6 +111,9 @@ class TriadLogTest {
       assertThat(bytes.flushIndexBytes()).isEqualTo(index.length);
       List<Path> segments = files(dir.resolve("wal"), ".clog");
       assertThat(segments).hasSize(1);
+      assertThat(bytes.flushLogBytes()).as("the segment counts as the level-0 component's data")
+          .isEqualTo(Files.size(segments.get(0)));
+      assertThat(bytes.levelZeroBytes()).isEqualTo(index.length + Files.size(segments.get(0)));
       assertThat(contains(Files.readAllBytes(segments.get(0)), value("a", 7))).isTrue();
       assertThat(Files.readString(dir.resolve(Manifest.FILE)))
           .as("a manifest listing a CL-SSTable is version 2, which older builds refuse")

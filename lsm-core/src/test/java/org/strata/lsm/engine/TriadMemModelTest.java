@@ -19,6 +19,7 @@ import org.strata.lsm.KeyValue;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.config.ByteSize;
+import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.TriadConfig;
 import org.strata.lsm.engine.LsmTreeModelTest.Case;
@@ -73,8 +74,14 @@ class TriadMemModelTest {
     int h = Math.floorMod(c.ops().size() * 31 + c.maxComponents(), 4);
     HotKeySelector selector = h % 2 == 0 ? HotKeySelector.TOP_K : HotKeySelector.ABOVE_MEAN;
     long threshold = h < 2 ? 0 : 1536; // 0: never skip a flush; 1536 of 4096: often
-    return LsmTreeModelTest.config(c.maxComponents(), c.split())
-        .withTriad(new TriadConfig(true, selector, 10.0, ByteSize.ofBytes(threshold)));
+    StoreConfig cfg = LsmTreeModelTest.config(c.maxComponents(), c.split());
+    if (Math.floorMod(c.ops().size() * 17 + c.split(), 3) == 0) {
+      // the paper's two bounds: a 4 KB memtable (live-size) inside a 16 KB commit log (size),
+      // and K as a number of keys
+      return cfg.withMemoryComponent(MemoryComponentConfig.of(16 * 1024, 2).withLiveSize(4096))
+          .withTriad(new TriadConfig(true, selector, 10.0, ByteSize.ofBytes(threshold), null, 3));
+    }
+    return cfg.withTriad(new TriadConfig(true, selector, 10.0, ByteSize.ofBytes(threshold)));
   }
 
   @Test

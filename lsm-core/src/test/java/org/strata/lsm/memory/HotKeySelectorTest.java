@@ -26,7 +26,7 @@ class HotKeySelectorTest {
   void aKeyNotUpdatedSinceItWasCarriedIsNeverHot() {
     int[] counts = {0, 0, 4};
     assertThat(HotKeySelector.TOP_K.select(counts, 3)).containsExactly(false, false, true);
-    assertThat(HotKeySelector.ABOVE_MEAN.select(new int[] {0, 0, 0, 0}, 0))
+    assertThat(HotKeySelector.ABOVE_MEAN.select(new int[] {0, 0, 0, 0}, Long.MAX_VALUE))
         .containsExactly(false, false, false, false);
   }
 
@@ -41,10 +41,10 @@ class HotKeySelectorTest {
   void aboveMeanPicksKeysUpdatedMoreOftenThanTheAverageOne() {
     // mean 3: only 9 and 4 are above it
     int[] counts = {1, 9, 1, 4, 1, 2};
-    assertThat(HotKeySelector.ABOVE_MEAN.select(counts, 0))
+    assertThat(HotKeySelector.ABOVE_MEAN.select(counts, Long.MAX_VALUE))
         .containsExactly(false, true, false, true, false, false);
     // a uniform component has no hot key
-    assertThat(HotKeySelector.ABOVE_MEAN.select(new int[] {2, 2, 2}, 0))
+    assertThat(HotKeySelector.ABOVE_MEAN.select(new int[] {2, 2, 2}, Long.MAX_VALUE))
         .containsExactly(false, false, false);
   }
 
@@ -52,7 +52,7 @@ class HotKeySelectorTest {
   void aboveMeanTakesAtMostHalfTheKeys() {
     // mean 1.6: four keys are above it, but at most half of eight are hot, the most updated
     int[] counts = {2, 0, 3, 0, 2, 0, 4, 2};
-    boolean[] hot = HotKeySelector.ABOVE_MEAN.select(counts, 0);
+    boolean[] hot = HotKeySelector.ABOVE_MEAN.select(counts, Long.MAX_VALUE);
     int picked = 0;
     for (boolean h : hot) {
       picked += h ? 1 : 0;
@@ -60,11 +60,19 @@ class HotKeySelectorTest {
     assertThat(picked).isEqualTo(4);
     int[] counts2 = {2, 1, 3, 1, 2, 1, 4, 2, 1, 1};
     // mean 1.8: 2,3,2,4,2 are above; the cap is 5
-    assertThat(HotKeySelector.ABOVE_MEAN.select(counts2, 0))
+    assertThat(HotKeySelector.ABOVE_MEAN.select(counts2, Long.MAX_VALUE))
         .containsExactly(true, false, true, false, true, false, true, true, false, false);
     int[] counts3 = {2, 1, 3, 1, 2, 1, 4, 2};
     // mean 2: 3 and 4 only
-    assertThat(HotKeySelector.ABOVE_MEAN.select(counts3, 0))
+    assertThat(HotKeySelector.ABOVE_MEAN.select(counts3, Long.MAX_VALUE))
         .containsExactly(false, false, true, false, false, false, true, false);
+  }
+
+  @Test
+  void aboveMeanStopsAtK() {
+    // mean 1.8: 2, 3, 2, 4, 2 are above it; with K = 2 the two most updated
+    int[] counts = {2, 1, 3, 1, 2, 1, 4, 2, 1, 1};
+    assertThat(HotKeySelector.ABOVE_MEAN.select(counts, 2))
+        .containsExactly(false, false, true, false, false, false, true, false, false, false);
   }
 }

@@ -158,6 +158,8 @@ class MemoryComponentConcurrencyModelTest {
       }
     }
     assertThat(mc.entryCount()).as("seed %d: distinct keys", seed).isEqualTo(model.size());
+    assertThat(mc.liveBytes()).as("seed %d: live bytes kept by the inserts against a walk of the"
+        + " newest versions", seed).isEqualTo(mc.liveBytesWalked()).isPositive();
     assertThat(mc.userBytes()).isEqualTo(userBytes.get());
     assertThat(mc.maxLsn()).isEqualTo(lsns.get());
     assertThat(mc.minLsn()).isEqualTo(1);
