@@ -12,10 +12,13 @@ import java.util.List;
  * @param memoryComponentBytes the memtable (the paper's 4 MB): the bytes of the keys' newest
  *     versions at which a memory component is full ({@code memory-component.live-size}), or, when
  *     {@code commitLogBytes} is 0, the whole memory component
- * @param commitLogBytes the commit log's bound (the paper: "hundreds of MB"): the bytes of every
- *     version a memory component holds before it is full ({@code memory-component.size}); its
- *     versions are what the paper's commit log holds, so on a skewed workload this bound fills
- *     first, as the paper's commit log does; 0 to make the memory component the memtable itself
+ * @param commitLogBytes the commit log's bound: the bytes of every version a memory component
+ *     holds before it is full ({@code memory-component.size}); its versions are what the paper's
+ *     commit log holds, so on a skewed workload this bound fills first, as the paper's commit log
+ *     does. The quick and paper scales take RocksDB's rule when {@code max_total_wal_size} is 0,
+ *     four times the memtables' total (2 x 4 MB at the paper's scale: 32 MB; at RocksDB's
+ *     default 64 MB memtables it is the paper's "hundreds of MB"); 0 to make the memory component
+ *     the memtable itself
  * @param preloadFraction the share of the key space loaded before each run (the paper: half)
  * @param operations operations of each run after the preload
  * @param readFractions the read share of each mix (the paper: 0.1 and 0.5); the claims on bytes,
@@ -35,6 +38,9 @@ import java.util.List;
  * @param hotKeyFraction TRIAD-MEM's hot keys as a share of the key space (the paper's evaluation,
  *     section 5.1: the top 1 percent of keys), set as {@code triad.hot-keys}; 0 to use {@code
  *     hotPercent}
+ * @param flushThresholdFraction TRIAD-MEM's FLUSH_TH as a share of the memtable ({@code
+ *     triad.flush-threshold}), which the paper gives no value for; 0 for the engine's default (a
+ *     quarter of the memtable)
  * @param minJudgeSeconds a throughput is judged only from runs at least this long; shorter ones
  *     are too noisy on a shared machine and their throughput claims are not comparable
  * @param seed the seed of the keys, values and operations (the same for every variant)
@@ -43,7 +49,8 @@ public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
     double preloadFraction, long operations, List<Double> readFractions,
     List<Workload> workloads, long fileSize, long level1Size, int sizeRatio, int l0Trigger,
     int l0Stop, double overlapRatio, int maxL0Files, double hotPercent, long commitLogBytes,
-    String hotSelector, double hotKeyFraction, double minJudgeSeconds, long seed) {
+    String hotSelector, double hotKeyFraction, double flushThresholdFraction,
+    double minJudgeSeconds, long seed) {
 
   public TriadConfig {
     check(keys >= 100 && keys <= Integer.MAX_VALUE, "keys must be 100 to "
@@ -78,6 +85,8 @@ public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
         + " top-k or above-mean, got " + hotSelector);
     check(hotKeyFraction >= 0 && hotKeyFraction < 1, "hotKeyFraction must be in [0, 1), got "
         + hotKeyFraction);
+    check(flushThresholdFraction >= 0 && flushThresholdFraction < 1, "flushThresholdFraction"
+        + " must be in [0, 1), got " + flushThresholdFraction);
     check(minJudgeSeconds >= 0, "minJudgeSeconds must be at least 0, got " + minJudgeSeconds);
     readFractions = List.copyOf(readFractions);
     workloads = List.copyOf(workloads);

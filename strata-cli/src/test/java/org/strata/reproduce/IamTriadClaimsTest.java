@@ -138,7 +138,7 @@ class IamTriadClaimsTest {
     return new TriadConfig(1000, 255, 65536, 0.5, 1000, List.of(0.1, 0.5), List.of(
         new TriadConfig.Workload("WS1", 0.01, 0.99), new TriadConfig.Workload("WS2", 0.2, 0.8),
         new TriadConfig.Workload("WS3", 1, 1)), 131072, 524288, 10, 4, 24, 0.4, 6, 1, 0, null,
-        0, minJudgeSeconds, 7);
+        0, 0, minJudgeSeconds, 7);
   }
 
   /**

@@ -19,9 +19,10 @@ public enum HotKeySelector {
    */
   TOP_K,
   /**
-   * Section 4.1: the keys updated more often than the average key of the component, at most half
-   * of its keys (the public TRIAD code's cap) and at most {@code k}, the most updated first. On a
-   * uniform workload no key is above the mean, so nothing is hot.
+   * Section 4.1: the keys updated more often than the average key written in the component (keys
+   * carried in and not written since do not count), at most half of its keys (the public TRIAD
+   * code's cap) and at most {@code k}, the most updated first. On a uniform workload no key is
+   * above the mean, so nothing is hot.
    */
   ABOVE_MEAN;
 
@@ -54,11 +55,20 @@ public enum HotKeySelector {
       Arrays.sort(sorted);
       minCount = sorted[(int) (n - quota)];
     } else {
+      // the mean of the keys written in this component: a key carried in and not written since
+      // (counter 0) has no update frequency, and counting it would pull the mean below 1 and make
+      // every key written once look hot (a uniform workload would then carry half of each
+      // component, forever)
       long sum = 0;
+      int written = 0;
       for (int c : counts) {
         sum += c;
+        written += c > 0 ? 1 : 0;
       }
-      double mean = (double) sum / n;
+      if (written == 0) {
+        return new boolean[n];
+      }
+      double mean = (double) sum / written;
       quota = Math.min(n / 2, k);
       minCount = (int) Math.floor(mean) + 1; // strictly above the mean
       if (quota <= 0) {

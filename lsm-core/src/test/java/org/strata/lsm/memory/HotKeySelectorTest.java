@@ -50,14 +50,11 @@ class HotKeySelectorTest {
 
   @Test
   void aboveMeanTakesAtMostHalfTheKeys() {
-    // mean 1.6: four keys are above it, but at most half of eight are hot, the most updated
-    int[] counts = {2, 0, 3, 0, 2, 0, 4, 2};
-    boolean[] hot = HotKeySelector.ABOVE_MEAN.select(counts, Long.MAX_VALUE);
-    int picked = 0;
-    for (boolean h : hot) {
-      picked += h ? 1 : 0;
-    }
-    assertThat(picked).isEqualTo(4);
+    // mean 2.6 over the keys written: 3, 4, 3, 5 and 3 are above it, but at most half of eight
+    // keys are hot, the most updated first, then ties in key order
+    int[] counts = {3, 1, 4, 1, 3, 1, 5, 3};
+    assertThat(HotKeySelector.ABOVE_MEAN.select(counts, Long.MAX_VALUE))
+        .containsExactly(true, false, true, false, true, false, true, false);
     int[] counts2 = {2, 1, 3, 1, 2, 1, 4, 2, 1, 1};
     // mean 1.8: 2,3,2,4,2 are above; the cap is 5
     assertThat(HotKeySelector.ABOVE_MEAN.select(counts2, Long.MAX_VALUE))
@@ -74,5 +71,18 @@ class HotKeySelectorTest {
     int[] counts = {2, 1, 3, 1, 2, 1, 4, 2, 1, 1};
     assertThat(HotKeySelector.ABOVE_MEAN.select(counts, 2))
         .containsExactly(false, false, true, false, false, false, true, false, false, false);
+  }
+
+  /**
+   * Keys carried in and not written since (counter 0) do not pull the mean down: with them
+   * counted, the mean would be 0.75 and the three keys written once would be hot.
+   */
+  @Test
+  void aboveMeanIgnoresKeysNotWrittenInTheComponent() {
+    int[] counts = {0, 0, 0, 0, 1, 1, 1, 3};
+    assertThat(HotKeySelector.ABOVE_MEAN.select(counts, Long.MAX_VALUE))
+        .containsExactly(false, false, false, false, false, false, false, true);
+    assertThat(HotKeySelector.ABOVE_MEAN.select(new int[] {0, 1, 0, 1}, Long.MAX_VALUE))
+        .containsExactly(false, false, false, false);
   }
 }
