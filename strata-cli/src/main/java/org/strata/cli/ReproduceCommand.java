@@ -40,7 +40,8 @@ final class ReproduceCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Parameters(index = "0", paramLabel = "PAPER",
-      description = "The paper: mao, dostoevsky, luo-carey (see --list).", arity = "0..1")
+      description = "The paper: mao, dostoevsky, luo-carey, iam, triad (see --list).",
+      arity = "0..1")
   String paper;
 
   @Option(names = "--scale", paramLabel = "SCALE", defaultValue = "quick",
