@@ -27,7 +27,9 @@ import org.strata.lsm.component.PageCache;
  * has no room, so every page on the root-to-leaf path is read from the file with a positioned
  * read, CRC32C-checked and decoded. The file was just written, so a miss reads from the operating
  * system's page cache, not from the device: it measures the system call, the copy, the checksum
- * and the decode, not an SSD read.
+ * and the decode, not an SSD read. {@code invalidateOtherFile}: dropping the pages of a deleted
+ * file that has none cached while the cache holds the whole component (what a merge does when it
+ * deletes its inputs).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -49,6 +51,7 @@ public class PageCacheBench {
   private byte[][] probeKeys;
   private long[] probeHashes;
   private int next;
+  private long otherFile = Long.MAX_VALUE;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -114,5 +117,11 @@ public class PageCacheBench {
     int i = next;
     next = (next + 1) & (PROBES - 1);
     return component.get(probeKeys[i], probeHashes[i]);
+  }
+
+  @Benchmark
+  public long invalidateOtherFile() {
+    pageCache.invalidate(otherFile--); // a new id each time: no page of it is ever cached
+    return pageCache.hits();
   }
 }

@@ -1,13 +1,18 @@
 package org.strata.lsm.component;
 
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A bounded cache of decoded, checksum-verified pages shared by every index of a store, keyed by
  * (file id, page offset). It is split into segments, each an LRU list under its own lock, so
  * concurrent readers rarely contend. The bound counts page bytes plus a small per-page overhead.
+ * Each segment also knows which of its pages belong to which file, so dropping a deleted file's
+ * pages costs those pages, not a walk of the whole cache under the segment's lock.
  */
 public final class PageCache {
   private static final int SEGMENTS = 16;
@@ -62,6 +67,24 @@ public final class PageCache {
     return misses.get();
   }
 
+  /** Pages currently held. */
+  int pages() {
+    int n = 0;
+    for (Segment seg : segments) {
+      n += seg.pages();
+    }
+    return n;
+  }
+
+  /** Per-segment file entries currently kept (a file counts once per segment it has pages in). */
+  int fileEntries() {
+    int n = 0;
+    for (Segment seg : segments) {
+      n += seg.files();
+    }
+    return n;
+  }
+
   /** Bytes currently held. */
   public long sizeBytes() {
     long s = 0;
@@ -75,6 +98,8 @@ public final class PageCache {
     private final long capacity;
     private long size;
     private final LinkedHashMap<Key, Page> map = new LinkedHashMap<>(64, 0.75f, true);
+    /** The offsets of the pages {@link #map} holds, by file. */
+    private final Map<Long, Set<Long>> offsetsByFile = new HashMap<>();
 
     Segment(long capacity) {
       this.capacity = capacity;
@@ -91,6 +116,8 @@ public final class PageCache {
       Page old = map.put(k, p);
       if (old != null) {
         size -= old.weight();
+      } else {
+        offsetsByFile.computeIfAbsent(k.fileId(), f -> new HashSet<>()).add(k.offset());
       }
       size += p.weight();
       var it = map.entrySet().iterator();
@@ -98,18 +125,38 @@ public final class PageCache {
         Map.Entry<Key, Page> e = it.next();
         size -= e.getValue().weight();
         it.remove();
+        forget(e.getKey());
+      }
+    }
+
+    private void forget(Key k) {
+      Set<Long> offsets = offsetsByFile.get(k.fileId());
+      if (offsets != null && offsets.remove(k.offset()) && offsets.isEmpty()) {
+        offsetsByFile.remove(k.fileId());
       }
     }
 
     synchronized void removeFile(long fileId) {
-      var it = map.entrySet().iterator();
-      while (it.hasNext()) {
-        Map.Entry<Key, Page> e = it.next();
-        if (e.getKey().fileId() == fileId) {
-          size -= e.getValue().weight();
-          it.remove();
+      Set<Long> offsets = offsetsByFile.remove(fileId);
+      if (offsets == null) {
+        return;
+      }
+      for (long offset : offsets) {
+        Page p = map.remove(new Key(fileId, offset));
+        if (p != null) {
+          size -= p.weight();
         }
       }
+    }
+
+    /** Pages held (for tests). */
+    synchronized int pages() {
+      return map.size();
+    }
+
+    /** Files with pages held (for tests). */
+    synchronized int files() {
+      return offsetsByFile.size();
     }
 
     synchronized long size() {
