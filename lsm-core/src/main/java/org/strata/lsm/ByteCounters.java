@@ -9,7 +9,8 @@ import java.util.TreeMap;
  * The byte counters a reproduction of TRIAD or IAM needs (spec C.5), cumulative over the store's
  * life (kept in its manifest across restarts). With them both write-amplification definitions
  * follow: IAM's {@code (flushDataBytes + flushIndexBytes + mergeBytes) / userBytes} (the log
- * excluded) and TRIAD's {@code (flushed + merged) / flushed}; {@link StoreStats} reports both.
+ * excluded) and TRIAD's {@code (levelZeroBytes + mergeBytes) / levelZeroBytes}, where {@link
+ * #levelZeroBytes()} counts a CL-SSTable's log segment as its data.
  *
  * @param userBytes key and value bytes of every write accepted
  * @param logBytes bytes appended to the store's write-ahead log (record framing included), the
@@ -65,15 +66,6 @@ public record ByteCounters(
    */
   public long levelZeroBytes() {
     return flushDataBytes + flushIndexBytes + flushLogBytes;
-  }
-
-  /**
-   * TRIAD's write amplification (spec B.7): (bytes flushed + bytes merged) / bytes flushed, with
-   * bytes flushed as {@link #levelZeroBytes()}; NaN before the first flush.
-   */
-  public double triadWriteAmplification() {
-    long flushed = levelZeroBytes();
-    return flushed == 0 ? Double.NaN : (double) (flushed + mergeBytes()) / flushed;
   }
 
   /** Bytes all merges wrote. */
