@@ -2,20 +2,22 @@ package org.strata.lsm.engine;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.PriorityQueue;
 import org.strata.lsm.component.EntryCursor;
 
 /**
- * Merges sorted cursors with a priority queue ordered by (key, recency rank). For each key only the
- * entry of the newest source (lowest rank) survives; older versions are dropped. Anti-matter is
- * either kept (a partial merge must keep hiding older data) or skipped (scans, and merges that
- * include the oldest data).
+ * Merges sorted cursors with a binary min-heap of their heads ordered by (key, recency rank). For
+ * each key only the entry of the newest source (lowest rank) survives; older versions are dropped.
+ * Anti-matter is either kept (a partial merge must keep hiding older data) or skipped (scans, and
+ * merges that include the oldest data). Each step advances the top head in place and sifts it
+ * down once (a priority queue's poll and add would sift twice).
  *
  * <p>Public so the k-way merge can be measured on its own (the {@code benchmarks} module); the
  * engine builds it for scans and merges. Closing it closes every source.
  */
 public final class MergingCursor implements EntryCursor {
-  private final PriorityQueue<Head> queue;
+  /** The heads with entries left, a min-heap in {@code [0, size)}. */
+  private final Head[] heap;
+  private int size;
   private final List<? extends EntryCursor> sources;
   private final boolean skipAntimatter;
   private byte[] key;
@@ -40,6 +42,12 @@ public final class MergingCursor implements EntryCursor {
       }
       return false;
     }
+
+    /** Orders by key, then by rank (the newer source first). */
+    boolean before(Head o) {
+      int c = Arrays.compareUnsigned(key, o.key);
+      return c != 0 ? c < 0 : rank < o.rank;
+    }
   }
 
   /**
@@ -49,32 +57,27 @@ public final class MergingCursor implements EntryCursor {
   public MergingCursor(List<? extends EntryCursor> sources, boolean skipAntimatter) {
     this.sources = sources;
     this.skipAntimatter = skipAntimatter;
-    this.queue = new PriorityQueue<>(Math.max(1, sources.size()), (a, b) -> {
-      int c = Arrays.compareUnsigned(a.key, b.key);
-      return c != 0 ? c : Integer.compare(a.rank, b.rank);
-    });
+    this.heap = new Head[sources.size()];
     for (int i = 0; i < sources.size(); i++) {
       Head h = new Head(sources.get(i), i);
       if (h.advance()) {
-        queue.add(h);
+        heap[size++] = h;
       }
+    }
+    for (int i = size / 2 - 1; i >= 0; i--) {
+      siftDown(i);
     }
   }
 
   @Override
   public boolean next() {
-    while (!queue.isEmpty()) {
-      Head h = queue.poll();
+    while (size > 0) {
+      Head h = heap[0];
       key = h.key;
       value = h.value;
-      if (h.advance()) {
-        queue.add(h);
-      }
-      while (!queue.isEmpty() && Arrays.equals(queue.peek().key, key)) {
-        Head older = queue.poll();
-        if (older.advance()) {
-          queue.add(older);
-        }
+      advanceTop();
+      while (size > 0 && Arrays.equals(heap[0].key, key)) {
+        advanceTop(); // an older version of the same key
       }
       if (value == null && skipAntimatter) {
         continue;
@@ -84,6 +87,36 @@ public final class MergingCursor implements EntryCursor {
     key = null;
     value = null;
     return false;
+  }
+
+  /** Moves the top head to its next entry and restores the heap, or drops it when it ends. */
+  private void advanceTop() {
+    if (!heap[0].advance()) {
+      heap[0] = heap[--size];
+      heap[size] = null;
+    }
+    if (size > 0) {
+      siftDown(0);
+    }
+  }
+
+  private void siftDown(int i) {
+    Head h = heap[i];
+    while (true) {
+      int child = 2 * i + 1;
+      if (child >= size) {
+        break;
+      }
+      if (child + 1 < size && heap[child + 1].before(heap[child])) {
+        child++;
+      }
+      if (!heap[child].before(h)) {
+        break;
+      }
+      heap[i] = heap[child];
+      i = child;
+    }
+    heap[i] = h;
   }
 
   @Override
