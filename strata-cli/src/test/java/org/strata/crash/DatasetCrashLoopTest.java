@@ -37,9 +37,9 @@ class DatasetCrashLoopTest {
     CrashTarget eager = CrashTarget.of(WriterKind.DATASET, "tiering", Durability.SYNC);
     CrashTarget lazy = CrashTarget.of(WriterKind.DATASET, "leveling", Durability.SYNC);
     // A feed under group into an eager dataset over two partitions, each losing its own window:
-    // the configuration in which secondary entries disagreeing with the primary were seen once
-    // after a kill at log-truncation (seed 20261124, kill 6; docs/reliability.md, an open defect
-    // not reproduced since).
+    // the configuration in which secondary entries disagreed with the primary after a kill at
+    // log-truncation (seed 20261124, kill 6): a partition sealed its trees before it rolled the
+    // log, so a flush could write operations the log had not (docs/reliability.md, fixed).
     CrashTarget feed = CrashTarget.of(WriterKind.FEED, "constant", Durability.GROUP);
     assertThat(eager.configJson()).contains("\"eager\"");
     assertThat(lazy.configJson()).contains("\"lazy\"");

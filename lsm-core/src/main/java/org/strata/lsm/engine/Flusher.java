@@ -34,10 +34,11 @@ final class Flusher {
   /** What happens around a flush, outside the tree lock. */
   interface Listener {
     /**
-     * Before a sealed memory component is written (or retired): the log must hold its operations
-     * in closed segments, on disk unless durability is none (WriteAheadLog#completeRolls).
+     * Before the sealed memory component {@code mc} is written (or retired): the log must hold its
+     * operations in closed segments, on disk unless durability is none
+     * (WriteAheadLog#holdThrough).
      */
-    void beforeFlush();
+    void beforeFlush(MemoryComponent mc);
 
     /** A flush is durable: the log may drop what {@code manifest} lists as flushed. */
     void durable(Manifest manifest);
@@ -265,7 +266,7 @@ final class Flusher {
   }
 
   private void flush(MemoryComponent mc) throws IOException {
-    listener.beforeFlush();
+    listener.beforeFlush(mc);
     if (mc.coldCount() == 0) { // TRIAD-MEM carried every key on: no level-0 component
       Manifest manifest = versions.logAndApply(VersionEdit.retire(mc));
       listener.durable(manifest);

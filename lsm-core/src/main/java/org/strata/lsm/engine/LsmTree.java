@@ -491,11 +491,11 @@ public final class LsmTree implements LsmStore {
   /** What this tree does around its flushes. */
   private final class FlushEvents implements Flusher.Listener {
     @Override
-    public void beforeFlush() {
+    public void beforeFlush(MemoryComponent mc) {
       if (group == null) {
-        wal.completeRolls();
+        wal.holdThrough(mc.maxLsn());
       } else {
-        group.completeLogRolls();
+        group.holdLogThrough(mc.maxLsn());
       }
     }
 

@@ -370,15 +370,25 @@ public final class TreeGroup implements AutoCloseable {
         WriteAdmission.Memory.GROUP, active >= memoryBudget, canSeal, flushError, false, false);
   }
 
-  /** Seals every non-empty active component and rolls the log. Caller holds {@code lock}. */
+  /**
+   * Rolls the log and seals every non-empty active component. Caller holds {@code lock}.
+   *
+   * <p>The roll comes first: a sealed component is visible to its tree's flush thread as soon as
+   * it is sealed, and that flush writes the log up to the roll's boundary ({@link
+   * WriteAheadLog#completeRolls()}) before it writes the component. Rolled after the seals, a
+   * flush that started before the roll found none pending and wrote a component whose last
+   * operations were still only in the log's buffer; a kill then lost them from the log, and the
+   * other trees, which replay them from the log, disagreed with the flushed one (an index without
+   * the entries of a record the primary holds).
+   */
   private void sealAll() {
     switchLock.writeLock().lock();
     try {
+      wal.roll();
+      crashPoints.reached(CrashPoint.LOG_ROTATION);
       for (LsmTree t : trees) {
         t.member().seal();
       }
-      wal.roll();
-      crashPoints.reached(CrashPoint.LOG_ROTATION);
     } finally {
       switchLock.writeLock().unlock();
     }
@@ -398,9 +408,12 @@ public final class TreeGroup implements AutoCloseable {
     }
   }
 
-  /** Called by a member before it flushes: see {@link WriteAheadLog#completeRolls()}. */
-  void completeLogRolls() {
-    wal.completeRolls();
+  /**
+   * Called by a member before it flushes a component whose operations end at {@code lsn}: see
+   * {@link WriteAheadLog#holdThrough(long)}.
+   */
+  void holdLogThrough(long lsn) {
+    wal.holdThrough(lsn);
   }
 
   /** Called by a member after a flush is durably listed: drops log segments no tree needs. */

@@ -436,6 +436,26 @@ public final class WriteAheadLog implements Closeable {
     }
   }
 
+  /**
+   * What a flush does before it writes a sealed memory component whose operations end at {@code
+   * lsn}: carries out the pending rolls ({@link #completeRolls()}) and then makes sure the log's
+   * files hold every operation up to {@code lsn}, forced unless durability is none. So no disk
+   * component ever holds an operation a crash can take from the log, even if the component was
+   * sealed before its roll was asked for (a dataset's indexes would disagree after the crash).
+   */
+  public void holdThrough(long lsn) {
+    completeRolls();
+    if (durability == Durability.NONE) {
+      synchronized (forceLock) {
+        if (writtenLsn < lsn) {
+          writeOut();
+        }
+      }
+    } else {
+      sync(lsn);
+    }
+  }
+
   /** Deletes segments all of whose operations have LSN at most {@code flushedLsn}. */
   public void truncateUpTo(long flushedLsn) {
     synchronized (forceLock) {
