@@ -100,4 +100,34 @@ class StoreCrashLoopTest {
     }
     assertThat(bytes.flushIndexBytes()).as("TRIAD-LOG flushes wrote CL-SSTables").isPositive();
   }
+
+  /**
+   * TRIAD-MEM under {@code none}: kills right after a flush is listed in the manifest, before the
+   * old log segment is deleted. The manifest's flushed sequence number makes recovery skip the old
+   * segment, so the hot keys carried over at the seal survive only through their re-logged records
+   * in the new segment: these must be in the log's files before the manifest lists the flush, or
+   * the recovered state lacks the hot keys' newest versions while it holds later cold writes (no
+   * prefix of the writes, which {@code none} must still give after a process crash).
+   */
+  @Test
+  void killsOfTriadMemUnderNoneAtLogTruncationRecoverAPrefix() throws Exception {
+    CrashTarget triad = CrashTarget.of(WriterKind.STORE, "triad", Durability.NONE);
+    List<KillPlan> plans = List.of(at(CrashPoint.LOG_TRUNCATION, 2),
+        at(CrashPoint.LOG_TRUNCATION, 5), at(CrashPoint.LOG_TRUNCATION, 9),
+        at(CrashPoint.LOG_TRUNCATION, 14));
+    StringWriter text = new StringWriter();
+    CrashLoop.Summary s;
+    try (PrintWriter out = new PrintWriter(text)) {
+      s = CrashLoop.run(new CrashLoop.Settings(plans.size(), 0, SEED + 2,
+          List.of(WriterKind.STORE), tmp, CrashLoop.javaCommand(), List.of(triad), plans), out);
+    }
+    System.out.print(text);
+    assertThat(s.ok()).as(text.toString()).isTrue();
+    assertThat(s.atPoint()).as("every kill at log-truncation").isEqualTo(plans.size());
+    ByteCounters bytes;
+    try (LsmStore store = LsmStore.open(tmp.resolve(triad.name()), null)) {
+      bytes = store.stats().bytes();
+    }
+    assertThat(bytes.reloggedEntries()).as("TRIAD-MEM carried hot keys over").isPositive();
+  }
 }

@@ -36,7 +36,9 @@ final class Flusher {
     /**
      * Before the sealed memory component {@code mc} is written (or retired): the log must hold its
      * operations in closed segments, on disk unless durability is none
-     * (WriteAheadLog#holdThrough).
+     * (WriteAheadLog#holdThrough), and the records TRIAD-MEM re-logged for the keys it carried out
+     * of {@code mc} must be on disk whatever the durability (recovery skips mc's segment once the
+     * manifest lists the flush).
      */
     void beforeFlush(MemoryComponent mc);
 

@@ -494,6 +494,13 @@ public final class LsmTree implements LsmStore {
     public void beforeFlush(MemoryComponent mc) {
       if (group == null) {
         wal.holdThrough(mc.maxLsn());
+        if (triadMem != null && triadMem.relogged() > mc.maxLsn()) {
+          // TRIAD-MEM: once the manifest lists mc as flushed, recovery skips the old segment,
+          // so the hot keys carried out of mc live only in their re-logged records in the new
+          // segment. They reach stable storage before the flush is listed, whatever the
+          // durability (docs/format.md, "TRIAD-MEM and the log").
+          wal.sync(triadMem.relogged());
+        }
       } else {
         group.holdLogThrough(mc.maxLsn());
       }
@@ -502,11 +509,6 @@ public final class LsmTree implements LsmStore {
     @Override
     public void durable(Manifest manifest) {
       if (group == null) {
-        if (triadMem != null && triadMem.relogged() > 0) {
-          // TRIAD-MEM: the hot keys re-logged at a seal must be durable in the new segment
-          // before the old segment, which holds their earlier versions, is deleted.
-          wal.sync(triadMem.relogged());
-        }
         env.crashPoints().reached(CrashPoint.LOG_TRUNCATION);
         wal.truncateUpTo(manifest.flushedLsn());
       } else {

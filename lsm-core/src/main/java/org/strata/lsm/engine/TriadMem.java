@@ -26,10 +26,11 @@ import org.strata.lsm.wal.LogOp;
  *       (or, if none is cold, installs no component at all).
  * </ol>
  *
- * <p>Crash safety (docs/format.md, "TRIAD-MEM and the log"): the old segment is deleted only once
- * the flush's manifest lists the sealed component's last sequence number as flushed, and before
- * that the engine forces the log up to the last re-logged record ({@link #relogged()}), so every
- * hot key's newest version is either in the old segment or durable in the new one.
+ * <p>Crash safety (docs/format.md, "TRIAD-MEM and the log"): before the flush's manifest lists
+ * the sealed component's last sequence number as flushed (from then on recovery skips the old
+ * segment), the engine forces the log up to the last re-logged record ({@link #relogged()}),
+ * whatever the durability, so every hot key's newest version is either replayed from the old
+ * segment or durable in the new one.
  */
 final class TriadMem {
   /** Entries per re-log record, so that no record grows without bound. */
@@ -59,7 +60,10 @@ final class TriadMem {
     this.counters = counters;
   }
 
-  /** The LSN of the last re-logged entry (0 if none): force the log to it before truncating. */
+  /**
+   * The LSN of the last re-logged entry (0 if none): a flush forces the log to it before its
+   * manifest lists the sealed component as flushed.
+   */
   long relogged() {
     return relogged;
   }
