@@ -77,13 +77,13 @@ public final class DiskComponent {
    * Opens a CL-SSTable (TRIAD-LOG): the index file {@code path}, whose leaf values are log
    * pointers into the segment {@code segmentPath}; reads return the values in the segment. The
    * caller holds the one initial reference; the segment file is deleted with the index file.
-   * Reads of the index file go through {@code io}.
+   * Reads of both files, and the segment's deletion, go through {@code io}.
    *
    * @throws CorruptionException naming the segment if it is missing
    */
   public static DiskComponent openLogBacked(Path path, long fileId, PageCache cache,
       Path segmentPath, FileIo io) {
-    LogSegmentValues segment = LogSegmentValues.open(segmentPath);
+    LogSegmentValues segment = LogSegmentValues.open(segmentPath, io);
     try {
       return open(path, fileId, cache, io, segment);
     } catch (RuntimeException e) {

@@ -2,16 +2,16 @@ package org.strata.lsm.component;
 
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.StorageException;
 import org.strata.lsm.io.BigEndian;
+import org.strata.lsm.io.FileIo;
+import org.strata.lsm.io.ReadableFile;
 import org.strata.lsm.wal.LogOp;
 import org.strata.lsm.wal.LogRecordLocator;
 
@@ -22,7 +22,8 @@ import org.strata.lsm.wal.LogRecordLocator;
  * one segment; {@link #resolve} reads the record at the offset, checks its CRC32C and returns the
  * operation's value. The key of the operation must equal the index key, so a pointer that lands on
  * another record is refused too. Wrong data is never returned: a damaged record fails the read
- * with a {@link CorruptionException} naming the segment file and offset.
+ * with a {@link CorruptionException} naming the segment file and offset. Every read and the
+ * deletion go through the store's {@link FileIo}, as a disk component's do.
  */
 public final class LogSegmentValues {
   private static final Logger LOG = LogManager.getLogger(LogSegmentValues.class);
@@ -31,27 +32,38 @@ public final class LogSegmentValues {
   public static final int POINTER_BYTES = 12;
 
   private final Path path;
+  private final FileIo io;
   private final long size;
-  private volatile FileChannel channel;
+  private volatile ReadableFile file;
 
-  private LogSegmentValues(Path path, FileChannel channel) throws IOException {
+  private LogSegmentValues(Path path, FileIo io, ReadableFile file) throws IOException {
     this.path = path;
-    this.channel = channel;
-    this.size = channel.size();
+    this.io = io;
+    this.file = file;
+    this.size = file.size();
   }
 
   /**
-   * Opens the segment file {@code path} for reading.
+   * Opens the segment file {@code path} for reading through {@code io}.
    *
    * @throws CorruptionException naming the segment if it is missing
    */
-  public static LogSegmentValues open(Path path) {
+  public static LogSegmentValues open(Path path, FileIo io) {
     if (!Files.exists(path)) {
       throw new CorruptionException(path, -1, "the log segment of a CL-SSTable is missing");
     }
+    ReadableFile f = null;
     try {
-      return new LogSegmentValues(path, FileChannel.open(path, StandardOpenOption.READ));
+      f = io.openForRead(path);
+      return new LogSegmentValues(path, io, f);
     } catch (IOException e) {
+      if (f != null) {
+        try {
+          f.close();
+        } catch (IOException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
       throw new StorageException("cannot open log segment " + path + ": " + e, e);
     }
   }
@@ -102,7 +114,7 @@ public final class LogSegmentValues {
   private LogOp read(long offset, int index) {
     for (int attempt = 0; ; attempt++) {
       try {
-        return LogRecordLocator.read(channel, path, offset, index);
+        return LogRecordLocator.read(file, path, offset, index);
       } catch (ClosedChannelException e) {
         // An interrupted reader closes a FileChannel for everyone; reopen once and retry.
         if (attempt > 0) {
@@ -116,9 +128,9 @@ public final class LogSegmentValues {
   }
 
   private synchronized void reopen() {
-    if (!channel.isOpen()) {
+    if (!file.isOpen()) {
       try {
-        channel = FileChannel.open(path, StandardOpenOption.READ);
+        file = io.openForRead(path);
       } catch (IOException e) {
         throw new StorageException("cannot reopen " + path + ": " + e, e);
       }
@@ -128,13 +140,13 @@ public final class LogSegmentValues {
   /** Closes the file; deletes it too when {@code delete} (its CL-SSTable was merged away). */
   void close(boolean delete) {
     try {
-      channel.close();
+      file.close();
     } catch (IOException e) {
       LOG.warn("cannot close {}: {}", path, e.toString());
     }
     if (delete) {
       try {
-        Files.deleteIfExists(path);
+        io.delete(path);
       } catch (IOException e) {
         LOG.warn("cannot delete the log segment {} of an obsolete CL-SSTable: {}", path,
             e.toString());

@@ -5,11 +5,11 @@ import static org.strata.lsm.io.BigEndian.getInt;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.strata.lsm.CorruptionException;
+import org.strata.lsm.io.ReadableFile;
 
 /**
  * Addresses single operations in a sealed log segment by (record offset, operation index), for
@@ -84,29 +84,29 @@ public final class LogRecordLocator {
   }
 
   /**
-   * Reads operation {@code index} of the record at {@code offset} in {@code segment} (open on
-   * {@code channel}), checking the record's framing and checksum.
+   * Reads operation {@code index} of the record at {@code offset} in {@code segment} (open as
+   * {@code file}), checking the record's framing and checksum.
    *
    * @throws CorruptionException naming {@code segment} and {@code offset} if the record is damaged
    *     or has no such operation
    * @throws IOException if the file cannot be read
    */
-  public static LogOp read(FileChannel channel, Path segment, long offset, int index)
+  public static LogOp read(ReadableFile file, Path segment, long offset, int index)
       throws IOException {
     byte[] header = new byte[LogRecordCodec.MIN_RECORD];
-    long size = channel.size();
+    long size = file.size();
     if (offset < 0 || offset + header.length > size) {
       throw new CorruptionException(segment, offset, "log record lies outside the segment of "
           + size + " bytes");
     }
-    readFully(channel, offset, header);
+    readFully(file, offset, header);
     int bodyLen = getInt(header, 0);
     if (bodyLen < 12 || bodyLen > size - offset - LogRecordCodec.HEADER) {
       throw new CorruptionException(segment, offset, "log record length " + bodyLen
           + " does not fit the segment");
     }
     byte[] record = new byte[LogRecordCodec.HEADER + bodyLen];
-    readFully(channel, offset, record);
+    readFully(file, offset, record);
     LogOp[] found = new LogOp[1];
     long first = LogRecordCodec.firstLsn(record, 0);
     int end = LogRecordCodec.decode(record, 0, record.length, (lsn, op) -> {
@@ -123,10 +123,10 @@ public final class LogRecordLocator {
     return found[0];
   }
 
-  private static void readFully(FileChannel ch, long offset, byte[] into) throws IOException {
+  private static void readFully(ReadableFile file, long offset, byte[] into) throws IOException {
     ByteBuffer b = ByteBuffer.wrap(into);
     while (b.hasRemaining()) {
-      if (ch.read(b, offset + b.position()) < 0) {
+      if (file.read(b, offset + b.position()) < 0) {
         throw new EOFException("read past the end at " + (offset + b.position()));
       }
     }

@@ -11,7 +11,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,6 +21,7 @@ import org.strata.lsm.ByteCounters;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.KeyValue;
 import org.strata.lsm.ScanCursor;
+import org.strata.lsm.StorageException;
 import org.strata.lsm.StoreEnvironment;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.EntryCursor;
@@ -28,8 +31,11 @@ import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.TriadConfig;
 import org.strata.lsm.io.BigEndian;
+import org.strata.lsm.io.Clock;
 import org.strata.lsm.memory.HotKeySelector;
 import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.testing.FaultInjectingFileIo;
+import org.strata.lsm.testing.FileOp;
 import org.strata.lsm.testing.TestStores;
 
 /**
@@ -121,6 +127,37 @@ class TriadLogTest {
       for (int i = 0; i < n; i++) {
         assertThat(store.get(b(String.format("k%04d", i)))).hasValue(value("a", i));
       }
+    }
+  }
+
+  /**
+   * A CL-SSTable's values are read from its log segment through the store's {@code FileIo}, as a
+   * disk component's pages are: a failed read of the segment fails that read with an error naming
+   * the segment, never a wrong or missing value, and once the fault stops the same read returns
+   * the value. (Before, the segment was read through its own file channel, out of reach of the
+   * fault injector.)
+   */
+  @Test
+  void aFailedReadOfTheLogSegmentFailsTheReadNamingTheSegment() throws IOException {
+    Path dir = tmp.resolve("store");
+    FaultInjectingFileIo io = new FaultInjectingFileIo();
+    StoreEnvironment env = new StoreEnvironment(Clock.system(), io);
+    try (LsmTree store = LsmTree.open(dir, logOnly(), env)) {
+      for (int i = 0; i < 50; i++) {
+        store.put(b(String.format("k%04d", i)), value("f", i));
+      }
+      store.flush();
+      Path segment = files(dir.resolve("wal"), ".clog").get(0);
+      io.failMatching(Pattern.compile(".*\\.clog"), Set.of(FileOp.READ),
+          FaultInjectingFileIo.Failure.ERROR);
+      assertThatThrownBy(() -> store.get(b("k0007")))
+          .isInstanceOf(StorageException.class)
+          .hasMessageContaining(segment.getFileName().toString())
+          .hasMessageContaining(FaultInjectingFileIo.IO_ERROR);
+      assertThat(io.injected()).as("the fault reached the segment's read").isPositive();
+      io.heal();
+      assertThat(store.get(b("k0007"))).hasValue(value("f", 7));
+      assertThat(contents(store)).hasSize(50);
     }
   }
 
