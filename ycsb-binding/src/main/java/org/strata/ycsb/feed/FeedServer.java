@@ -116,7 +116,12 @@ public final class FeedServer implements AutoCloseable {
     io.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     workers.shutdown();
     try {
-      workers.awaitTermination(30, TimeUnit.SECONDS);
+      if (!workers.awaitTermination(30, TimeUnit.SECONDS)) {
+        // A line still being applied (e.g. a write stalled by flow control) cannot be
+        // acknowledged any more: its connection is closed.
+        LOG.warn("feed server closed while a line was still being applied after 30 s; it was not"
+            + " acknowledged");
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
