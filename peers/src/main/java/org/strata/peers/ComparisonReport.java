@@ -43,6 +43,16 @@ public final class ComparisonReport {
     return o.result().runs().isEmpty() ? null : o.result().runs().get(0);
   }
 
+  /**
+   * Space amplification at the end of the phase the table's running columns come from (with
+   * {@code --find-sustainable}, the phase at 95% of the sustainable rate, not the first rate the
+   * search tried), or after loading when there is none.
+   */
+  private static double spaceAmplification(CompareRunner.Outcome o) {
+    PhaseResult p = running(o);
+    return p == null ? o.result().spaceAmplification() : o.result().spaceAmplificationAt(p);
+  }
+
   /** The figures of the table, in order, each from an outcome (null when it has none). */
   private static Map<String, Function<CompareRunner.Outcome, Double>> figures(
       CompareConfig config, CompareRunner.Mode mode) {
@@ -84,7 +94,7 @@ public final class ComparisonReport {
     f.put("stalled s", o -> running(o) == null ? null : running(o).stallSeconds());
     f.put("queued at end", o -> running(o) == null ? null : (double) running(o).queueAtEnd());
     f.put("WA", o -> running(o) == null ? null : running(o).writeAmplification());
-    f.put("SA", o -> o.result().spaceAmplification());
+    f.put("SA", o -> spaceAmplification(o));
     return f;
   }
 
@@ -170,7 +180,7 @@ public final class ComparisonReport {
         s.put("writeAmplification", p.writeAmplification());
         s.set("sustainable", ReportWriter.verdictJson(p.verdict()));
       }
-      s.put("spaceAmplification", r.spaceAmplification());
+      s.put("spaceAmplification", spaceAmplification(x));
       if (r.lookups() != null) {
         s.set("lookups", r.lookups().json());
       }

@@ -33,6 +33,21 @@ class StoreCrashLoopTest {
     return new KillPlan(p, occurrence, POINT_WAIT);
   }
 
+  /** Runs the loop of store writers (kill k to target k mod n, plan k), printing its lines. */
+  private CrashLoop.Summary loop(long seed, List<CrashTarget> targets, List<KillPlan> plans)
+      throws Exception {
+    StringWriter text = new StringWriter();
+    CrashLoop.Summary s;
+    try (PrintWriter out = new PrintWriter(text)) {
+      s = CrashLoop.run(new CrashLoop.Settings(plans.size(), 0, seed, List.of(WriterKind.STORE),
+          tmp, CrashLoop.javaCommand(), targets, plans), out);
+    }
+    System.out.print(text);
+    assertThat(s.ok()).as(text.toString()).isTrue();
+    assertThat(s.kills()).isEqualTo(plans.size());
+    return s;
+  }
+
   @Test
   void killsAtEveryStoreCrashPointLoseNoAcknowledgedWrite() throws Exception {
     CrashTarget constant = CrashTarget.of(WriterKind.STORE, "constant", Durability.SYNC);
@@ -49,15 +64,7 @@ class StoreCrashLoopTest {
         at(CrashPoint.MERGE_BEFORE_DELETE, 1), at(CrashPoint.MERGE_BEFORE_MANIFEST, 1),
         new KillPlan(null, 1, 300));
     System.out.println("store crash loop: seed " + SEED);
-    StringWriter text = new StringWriter();
-    CrashLoop.Summary s;
-    try (PrintWriter out = new PrintWriter(text)) {
-      s = CrashLoop.run(new CrashLoop.Settings(plans.size(), 0, SEED, List.of(WriterKind.STORE),
-          tmp, CrashLoop.javaCommand(), List.of(constant, triad, tiering), plans), out);
-    }
-    System.out.print(text);
-    assertThat(s.ok()).as(text.toString()).isTrue();
-    assertThat(s.kills()).isEqualTo(plans.size());
+    CrashLoop.Summary s = loop(SEED, List.of(constant, triad, tiering), plans);
     assertThat(s.reached().keySet()).as("crash points reached")
         .containsExactlyInAnyOrder(CrashPoint.FLUSH_BEFORE_MANIFEST, CrashPoint.LOG_ROTATION,
             CrashPoint.MANIFEST_BEFORE_RENAME, CrashPoint.MERGE_BEFORE_MANIFEST,
@@ -83,15 +90,7 @@ class StoreCrashLoopTest {
     assertThat(triad.configJson()).contains("\"log\": true");
     List<KillPlan> plans = List.of(at(CrashPoint.FLUSH_BEFORE_MANIFEST, 2),
         at(CrashPoint.MERGE_BEFORE_DELETE, 1), new KillPlan(null, 1, 400));
-    StringWriter text = new StringWriter();
-    CrashLoop.Summary s;
-    try (PrintWriter out = new PrintWriter(text)) {
-      s = CrashLoop.run(new CrashLoop.Settings(plans.size(), 0, SEED + 1,
-          List.of(WriterKind.STORE), tmp, CrashLoop.javaCommand(), List.of(triad), plans), out);
-    }
-    System.out.print(text);
-    assertThat(s.ok()).as(text.toString()).isTrue();
-    assertThat(s.kills()).isEqualTo(plans.size());
+    CrashLoop.Summary s = loop(SEED + 1, List.of(triad), plans);
     assertThat(s.reached().keySet()).as("crash points reached")
         .contains(CrashPoint.FLUSH_BEFORE_MANIFEST, CrashPoint.MERGE_BEFORE_DELETE);
     ByteCounters bytes;
@@ -115,14 +114,7 @@ class StoreCrashLoopTest {
     List<KillPlan> plans = List.of(at(CrashPoint.LOG_TRUNCATION, 2),
         at(CrashPoint.LOG_TRUNCATION, 5), at(CrashPoint.LOG_TRUNCATION, 9),
         at(CrashPoint.LOG_TRUNCATION, 14));
-    StringWriter text = new StringWriter();
-    CrashLoop.Summary s;
-    try (PrintWriter out = new PrintWriter(text)) {
-      s = CrashLoop.run(new CrashLoop.Settings(plans.size(), 0, SEED + 2,
-          List.of(WriterKind.STORE), tmp, CrashLoop.javaCommand(), List.of(triad), plans), out);
-    }
-    System.out.print(text);
-    assertThat(s.ok()).as(text.toString()).isTrue();
+    CrashLoop.Summary s = loop(SEED + 2, List.of(triad), plans);
     assertThat(s.atPoint()).as("every kill at log-truncation").isEqualTo(plans.size());
     ByteCounters bytes;
     try (LsmStore store = LsmStore.open(tmp.resolve(triad.name()), null)) {

@@ -37,7 +37,19 @@ public record TwoPhaseResult(TwoPhaseConfig config, String system, String label,
    * bytes over the loaded records' key and value bytes.
    */
   public double spaceAmplification() {
-    long space = runs.isEmpty() ? loadedSpaceBytes : runs.get(0).spaceBytesAtEnd();
+    return runs.isEmpty() ? ratio(loadedSpaceBytes) : spaceAmplificationAt(runs.get(0));
+  }
+
+  /**
+   * Space amplification at the end of {@code phase}, one of this result's running phases (or a
+   * search's phase at 95% of the sustainable rate): its disk component bytes over the loaded
+   * records' key and value bytes.
+   */
+  public double spaceAmplificationAt(PhaseResult phase) {
+    return ratio(phase.spaceBytesAtEnd());
+  }
+
+  private double ratio(long space) {
     return liveDataBytes <= 0 ? 0 : (double) space / liveDataBytes;
   }
 }
