@@ -67,8 +67,13 @@ class FactoryErrorsTest {
 
   @Test
   void policiesThatNeedPartitionedRunsAreRefusedAtCreationAndTheRestAccepted() {
+    for (String name : java.util.List.of("partitioned-leveling", "triad-disk", "lsa", "iam")) {
+      assertThat(Plugins.policyFactories().get(name).requiredCapabilities()).as(name)
+          .isNotEmpty();
+    }
     for (String name : Plugins.policyFactories().keySet()) {
-      if (java.util.Set.of("partitioned-leveling", "triad-disk", "lsa", "iam").contains(name)) {
+      // partitioned-leveling, triad-disk, lsa, iam (and test policies that need a capability)
+      if (!Plugins.policyFactories().get(name).requiredCapabilities().isEmpty()) {
         // iam's parameters are checked first; with valid ones the capability refusal shows
         Map<String, String> props = name.equals("iam")
             ? Map.of("policy", name, "mixed-level", "2") : Map.of("policy", name);

@@ -34,6 +34,7 @@ public final class ComponentWriter implements AutoCloseable {
   private final long maxLsn;
   private final long createdMillis;
   private boolean priority;
+  private boolean keySketch = true;
 
   private final PageBuilder page = new PageBuilder();
   private byte[] out = new byte[OUT_BUFFER];
@@ -90,6 +91,19 @@ public final class ComponentWriter implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Writes no key sketch page (the meta page records offset and length 0): for stores whose merge
+   * policy reads no sketches, which saves the page (4 KB) in every component and the sketch's
+   * work per entry. Call before the first entry.
+   */
+  public ComponentWriter withoutKeySketch() {
+    if (entryCount > 0) {
+      throw new IllegalStateException("withoutKeySketch() after entries were added");
+    }
+    this.keySketch = false;
+    return this;
+  }
+
   /** Adds a value (or anti-matter when {@code value} is null) for a key above the previous one. */
   public void add(byte[] key, byte[] value) throws IOException {
     add(key, 0, key.length, value, 0, value == null ? 0 : value.length, value == null);
@@ -115,7 +129,9 @@ public final class ComponentWriter implements AutoCloseable {
     }
     long hash = KeyHash.hash64(key, keyOff, keyLen);
     hashes[entryCount++] = hash;
-    sketch.add(hash);
+    if (keySketch) {
+      sketch.add(hash);
+    }
     if (antimatter) {
       antimatterCount++;
     }
@@ -256,17 +272,22 @@ public final class ComponentWriter implements AutoCloseable {
     byte[] bloomPage = frame(PageType.BLOOM, bloomBody.array());
     writeRaw(bloomPage);
 
-    long sketchOffset = fileOffset + outUsed;
-    KeySketch keySketch = sketch.build();
-    byte[] sketchBody = new byte[8 + KeySketch.REGISTERS];
-    BigEndian.putLong(sketchBody, 0, keySketch.keysAdded());
-    System.arraycopy(keySketch.registers(), 0, sketchBody, 8, KeySketch.REGISTERS);
-    byte[] sketchPage = frame(PageType.SKETCH, sketchBody);
-    writeRaw(sketchPage);
+    long sketchOffset = 0;
+    int sketchLength = 0;
+    if (keySketch) {
+      sketchOffset = fileOffset + outUsed;
+      KeySketch built = sketch.build();
+      byte[] sketchBody = new byte[8 + KeySketch.REGISTERS];
+      BigEndian.putLong(sketchBody, 0, built.keysAdded());
+      System.arraycopy(built.registers(), 0, sketchBody, 8, KeySketch.REGISTERS);
+      byte[] sketchPage = frame(PageType.SKETCH, sketchBody);
+      writeRaw(sketchPage);
+      sketchLength = sketchPage.length;
+    }
 
     ComponentMeta meta = new ComponentMeta(minComponentId, maxComponentId, createdMillis,
         entryCount, antimatterCount, maxLsn, height, rootOffset, rootLength, 0, leafEnd,
-        leafPages, pageCount, bloomOffset, bloomPage.length, sketchOffset, sketchPage.length,
+        leafPages, pageCount, bloomOffset, bloomPage.length, sketchOffset, sketchLength,
         firstKey, Arrays.copyOf(lastKey, lastKeyLen));
     long metaOffset = fileOffset + outUsed;
     byte[] metaPage = frame(PageType.META, meta.encode());

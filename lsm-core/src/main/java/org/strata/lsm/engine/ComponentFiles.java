@@ -41,15 +41,20 @@ final class ComponentFiles {
   private final long forceBytes;
   private final int pageSize;
   private final double bloomFalsePositiveRate;
+  private final boolean keySketches;
   private final Clock clock;
 
   /**
    * @param forceBytes force a file every this many bytes ({@code io.force-bytes}; 0: at the end)
    * @param pageSize target page size ({@code io.page-size})
    * @param bloomFalsePositiveRate {@code bloom-filter.false-positive-rate}
+   * @param keySketches whether components carry a key sketch page (the store's merge policy reads
+   *     sketches)
    */
   ComponentFiles(Path dir, Path logDir, FileIo io, PageCache cache, IoThrottle throttle,
-      long forceBytes, int pageSize, double bloomFalsePositiveRate, Clock clock) {
+      long forceBytes, int pageSize, double bloomFalsePositiveRate, boolean keySketches,
+      Clock clock) {
+    this.keySketches = keySketches;
     this.dir = dir;
     this.logDir = logDir;
     this.io = io;
@@ -171,6 +176,9 @@ final class ComponentFiles {
     WritableFile f = io.create(tmp);
     ComponentWriter w = new ComponentWriter(f, throttle, forceBytes, pageSize,
         bloomFalsePositiveRate, minId, maxId, maxLsn, clock.currentTimeMillis());
+    if (!keySketches) {
+      w.withoutKeySketch();
+    }
     return new Output(fileNumber, name, tmp, f, priority ? w.withPriority() : w);
   }
 

@@ -127,7 +127,8 @@ public final class LsmTree implements LsmStore {
         }, triadMem == null ? null : (sealed, fresh) -> triadMem.carry(sealed, fresh, wal::append));
     this.files = new ComponentFiles(dir, group != null ? null : logDir(dir, config), env.fileIo(),
         cache, throttle, config.io().forceBytes().bytes(),
-        (int) config.io().pageSize().bytes(), config.bloomFilter().falsePositiveRate(), clock);
+        (int) config.io().pageSize().bytes(), config.bloomFilter().falsePositiveRate(),
+        Plugins.readsKeySketches(config.mergePolicy()), clock);
     this.merges = new MergeCoordinator(name(), LOG, lock, changed, versions, files, stats,
         config.mergePolicy().name(), policy, scheduler, WriteAdmission.Constraint.parse(
             "flow-control.constraint", config.flowControl().constraint().configName()), clock);

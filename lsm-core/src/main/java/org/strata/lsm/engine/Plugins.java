@@ -4,6 +4,7 @@ import java.util.ServiceLoader;
 import java.util.TreeMap;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergePolicyFactory;
 import org.strata.lsm.spi.MergeScheduler;
@@ -49,6 +50,16 @@ public final class Plugins {
     MergePolicy policy = f.create(p.parameters());
     host.check(f);
     return policy;
+  }
+
+  /**
+   * Whether the named policy reads key sketches ({@link MergeContext.Capability#KEY_SKETCHES}),
+   * so that the components of its store must carry them; true for a name no factory on the class
+   * path has (a store opened with a policy instance of its own), which keeps the sketches.
+   */
+  public static boolean readsKeySketches(NamedPlugin p) {
+    MergePolicyFactory f = policyFactories().get(p.name());
+    return f == null || f.requiredCapabilities().contains(MergeContext.Capability.KEY_SKETCHES);
   }
 
   /** The named policy's factory; an unknown name fails with a clear message. */

@@ -134,8 +134,8 @@ public interface MergeContext {
 
   /**
    * The estimated number of distinct keys in the union of {@code components} (TRIAD-DISK's
-   * UniqueKeys), from the HyperLogLog sketches the engine writes into every component (relative
-   * error about 1.6%). The keys added to each component, counted with repetitions, are its {@link
+   * UniqueKeys), from the HyperLogLog sketches the engine writes into the components of a store
+   * whose policy declares {@link Capability#KEY_SKETCHES} (relative error about 1.6%). The keys added to each component, counted with repetitions, are its {@link
    * ComponentInfo#entryCount()}. A policy sees estimates only, never the sketches themselves.
    *
    * @return the estimate; empty where the context keeps no sketches (it does not offer {@link

@@ -31,6 +31,7 @@ import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.PageCache;
 import org.strata.lsm.config.IoConfig;
 import org.strata.lsm.config.MemoryComponentConfig;
+import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.io.BigEndian;
 import org.strata.lsm.testing.FlipTally;
 import org.strata.lsm.testing.FlipTally.Outcome;
@@ -113,7 +114,9 @@ class CorruptionCampaignTest {
   Path buildPristine(Random rnd) throws Exception {
     Path dir = tmp.resolve("build");
     Path pristine = tmp.resolve("pristine");
+    // the sketched policy, so that every component has a key sketch page to flip
     try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
+        .withMergePolicy(new NamedPlugin("test-merge-all-sketched", Map.of("max", "100")))
         .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2))
         .withIo(IoConfig.of(0, 1 << 20, 512)))) {
       for (int round = 0; round < 4; round++) {
@@ -181,6 +184,7 @@ class CorruptionCampaignTest {
       try {
         ComponentMeta m = c.meta();
         assertThat(m.treeHeight()).as("interior pages in %s", name).isGreaterThan(1);
+        assertThat(m.sketchLength()).as("a key sketch page in %s", name).isPositive();
         long metaStart = Math.max(m.bloomOffset() + m.bloomLength(),
             m.sketchOffset() + m.sketchLength());
         targets.get(Region.LEAF).add(new Target(name, m.leafStart(), m.leafEnd()));

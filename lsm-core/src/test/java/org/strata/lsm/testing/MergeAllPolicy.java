@@ -60,4 +60,32 @@ public final class MergeAllPolicy implements MergePolicy {
           p.intValue("target-file-size", Integer.MAX_VALUE, 1, Integer.MAX_VALUE));
     }
   }
+
+  /**
+   * The same policy under the name {@code test-merge-all-sketched}, declaring {@link
+   * MergeContext.Capability#KEY_SKETCHES}: its stores' components carry a key sketch page.
+   */
+  public static final class SketchedFactory implements MergePolicyFactory {
+    private final Factory plain = new Factory();
+
+    @Override
+    public String name() {
+      return "test-merge-all-sketched";
+    }
+
+    @Override
+    public Set<String> parameterNames() {
+      return plain.parameterNames();
+    }
+
+    @Override
+    public MergePolicy create(Map<String, String> parameters) {
+      return plain.create(parameters);
+    }
+
+    @Override
+    public Set<MergeContext.Capability> requiredCapabilities() {
+      return Set.of(MergeContext.Capability.KEY_SKETCHES);
+    }
+  }
 }
