@@ -43,6 +43,11 @@ import java.util.List;
  *     quarter of the memtable)
  * @param minJudgeSeconds a throughput is judged only from runs at least this long; shorter ones
  *     are too noisy on a shared machine and their throughput claims are not comparable
+ * @param throughputSeconds when above 0, the throughput claims are judged from runs of their
+ *     own, each on a fresh store after the same preload, that run operations for this many
+ *     seconds (the fixed-operation runs, which the byte, write-amplification and merge-time
+ *     claims use, last as long as their operations take); 0 judges throughput from the
+ *     fixed-operation runs
  * @param seed the seed of the keys, values and operations (the same for every variant)
  */
 public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
@@ -50,7 +55,7 @@ public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
     List<Workload> workloads, long fileSize, long level1Size, int sizeRatio, int l0Trigger,
     int l0Stop, double overlapRatio, int maxL0Files, double hotPercent, long commitLogBytes,
     String hotSelector, double hotKeyFraction, double flushThresholdFraction,
-    double minJudgeSeconds, long seed) {
+    double minJudgeSeconds, double throughputSeconds, long seed) {
 
   public TriadConfig {
     check(keys >= 100 && keys <= Integer.MAX_VALUE, "keys must be 100 to "
@@ -88,6 +93,8 @@ public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
     check(flushThresholdFraction >= 0 && flushThresholdFraction < 1, "flushThresholdFraction"
         + " must be in [0, 1), got " + flushThresholdFraction);
     check(minJudgeSeconds >= 0, "minJudgeSeconds must be at least 0, got " + minJudgeSeconds);
+    check(throughputSeconds >= 0 && throughputSeconds <= 86_400, "throughputSeconds must be 0"
+        + " to 86400, got " + throughputSeconds);
     readFractions = List.copyOf(readFractions);
     workloads = List.copyOf(workloads);
   }
@@ -101,6 +108,14 @@ public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
   /** TRIAD-MEM's K as {@code triad.hot-keys}, or 0 when {@code hotPercent} sizes it. */
   public long hotKeys() {
     return hotKeyFraction == 0 ? 0 : Math.max(1, Math.round(hotKeyFraction * keys));
+  }
+
+  /**
+   * The mix of the throughput breakdown (spec C.4 item 4, the paper's Fig. 10): 10/90 read/write
+   * if it is run, else {@link #writeMix()}.
+   */
+  public double breakdownMix() {
+    return readFractions.contains(0.1) ? 0.1 : writeMix();
   }
 
   /** The mix the byte, write-amplification and merge-time claims use: the fewest reads. */

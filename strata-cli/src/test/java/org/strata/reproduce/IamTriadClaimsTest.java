@@ -138,7 +138,7 @@ class IamTriadClaimsTest {
     return new TriadConfig(1000, 255, 65536, 0.5, 1000, List.of(0.1, 0.5), List.of(
         new TriadConfig.Workload("WS1", 0.01, 0.99), new TriadConfig.Workload("WS2", 0.2, 0.8),
         new TriadConfig.Workload("WS3", 1, 1)), 131072, 524288, 10, 4, 24, 0.4, 6, 1, 0, null,
-        0, 0, minJudgeSeconds, 7);
+        0, 0, minJudgeSeconds, 0, 7);
   }
 
   /**
@@ -240,5 +240,51 @@ class IamTriadClaimsTest {
     }
     assertThat(c.get("T1-WS1-wa").verdict()).as("byte claims do not depend on the duration")
         .isEqualTo(Verdict.HOLDS);
+  }
+
+  @Test
+  void throughputClaimsReadTheTimedRunsWhenThereAreSome() {
+    Map<Variant, double[]> shape = new LinkedHashMap<>();
+    for (Variant v : Variant.values()) { // fixed runs: 1 s each, too short at 60 s
+      shape.put(v, new double[] {1, 1000, 4000, 10});
+    }
+    TriadConfig cfg = triadConfig(60);
+    List<Run> timed = new ArrayList<>();
+    for (Run r : runs(shape)) {
+      if (TriadReproduction.judgesThroughput(cfg, r.workload(), r.readFraction(), r.variant())) {
+        // 90 s each; TRIAD does 1.5x the baseline's operations, MEM 0.95x TRIAD's
+        long ops = switch (r.variant()) {
+          case TRIAD -> 150_000;
+          case MEM -> 142_500;
+          default -> 100_000;
+        };
+        timed.add(new Run(r.workload(), r.variant(), r.readFraction(), ops, 90, 0, 0, 0, 0, 0,
+            true, 0, 0));
+      }
+    }
+    Map<String, Claim> c = byId(TriadReproduction.claims(cfg,
+        new Measured(runs(shape), timed, Map.of())));
+    assertThat(c.get("T1-WS1-throughput-10-90").verdict()).isEqualTo(Verdict.HOLDS);
+    assertThat(c.get("T1-WS1-throughput-10-90").ours()).isEqualTo("1.5");
+    assertThat(c.get("T1-WS1-throughput-50-50").verdict()).isEqualTo(Verdict.HOLDS);
+    assertThat(c.get("T4-WS1-mem-share").ours()).isEqualTo("0.95");
+    assertThat(c.get("T4-WS3-disk-share").verdict()).as("DISK at 1/1.5 of TRIAD")
+        .isEqualTo(Verdict.DOES_NOT_HOLD);
+    assertThat(c.get("T4-disk-over-baseline").verdict()).as("DISK equal to the baseline")
+        .isEqualTo(Verdict.DOES_NOT_HOLD);
+    assertThat(c.get("T4-mem-over-baseline").verdict()).isEqualTo(Verdict.HOLDS);
+    for (Claim x : c.values()) { // every throughput claim found its timed runs
+      assertThat(x.reason()).as(x.id()).doesNotContain("no timed run")
+          .doesNotContain("less than the 60 s");
+    }
+    assertThat(c.get("T1-WS1-bytes").ours()).as("byte claims read the fixed runs").isEqualTo("1");
+
+    // a timed run missing: its claims say so rather than falling back to the short runs
+    timed.removeIf(r -> r.workload().equals("WS3") && r.variant() == Variant.LOG);
+    Map<String, Claim> d = byId(TriadReproduction.claims(cfg,
+        new Measured(runs(shape), timed, Map.of())));
+    assertThat(d.get("T4-WS3-log-share").verdict()).isEqualTo(Verdict.NOT_COMPARABLE);
+    assertThat(d.get("T4-WS3-log-share").reason()).contains("no timed run of TRIAD-LOG on WS3");
+    assertThat(d.get("T4-log-over-baseline").verdict()).isEqualTo(Verdict.NOT_COMPARABLE);
   }
 }
