@@ -396,9 +396,10 @@ public final class IamReproduction implements PaperReproduction {
     }
     notes.add(table.toString().strip());
     notes.add("Small nodes cost more than the paper's: a flush is cut at the level-1 nodes into"
-        + " up to t files, each with its own interior pages, Bloom filter, key sketch (4 KB)"
-        + " and meta page, so level 1's write amplification carries that overhead at a small"
-        + " C_t and vanishes at 128 MB nodes. The paper's IAM figure (4.70) is its k = 2 row;"
+        + " up to t files, each with its own interior pages, Bloom filter page, meta page and"
+        + " footer (no key sketch page: only stores whose policy reads sketches write one), so"
+        + " level 1's write amplification carries that overhead at a small C_t and it vanishes"
+        + " at 128 MB nodes. The paper's IAM figure (4.70) is its k = 2 row;"
         + " `iam-auto` chooses m and k from M itself. The analytic claims (A-) compare the"
         + " model's value with the value the paper prints; formula (4) is known not to match"
         + " the measured tables (spec A.7), which A-formula4-k2 shows.");
