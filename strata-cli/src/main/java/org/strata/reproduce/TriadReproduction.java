@@ -759,8 +759,9 @@ public final class TriadReproduction implements PaperReproduction {
         + " \"Compaction time\" is the time merges took (their pauses excluded); flush time is"
         + " not counted. Throughput is operations per second of one thread on a shared 2-core"
         + " machine (the paper: 8 to 16 threads on 20 cores), judged only from runs of at least"
-        + " `minJudgeSeconds` (the timed runs when `throughputSeconds` is set). The \"up to\" claims (4× lower WA) are checked as at least half"
-        + " the paper's factor; \"an order of magnitude\" as at least 5×.");
+        + " `minJudgeSeconds` (the timed runs when `throughputSeconds` is set). The \"up to\""
+        + " claims (4× lower WA) are checked as at least half the paper's factor; \"an order of"
+        + " magnitude\" as at least 5×.");
     return notes;
   }
 

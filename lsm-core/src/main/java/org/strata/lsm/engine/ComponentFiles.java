@@ -54,7 +54,6 @@ final class ComponentFiles {
   ComponentFiles(Path dir, Path logDir, FileIo io, PageCache cache, IoThrottle throttle,
       long forceBytes, int pageSize, double bloomFalsePositiveRate, boolean keySketches,
       Clock clock) {
-    this.keySketches = keySketches;
     this.dir = dir;
     this.logDir = logDir;
     this.io = io;
@@ -63,6 +62,7 @@ final class ComponentFiles {
     this.forceBytes = forceBytes;
     this.pageSize = pageSize;
     this.bloomFalsePositiveRate = bloomFalsePositiveRate;
+    this.keySketches = keySketches;
     this.clock = clock;
   }
 

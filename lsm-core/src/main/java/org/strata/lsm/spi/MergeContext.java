@@ -135,8 +135,9 @@ public interface MergeContext {
   /**
    * The estimated number of distinct keys in the union of {@code components} (TRIAD-DISK's
    * UniqueKeys), from the HyperLogLog sketches the engine writes into the components of a store
-   * whose policy declares {@link Capability#KEY_SKETCHES} (relative error about 1.6%). The keys added to each component, counted with repetitions, are its {@link
-   * ComponentInfo#entryCount()}. A policy sees estimates only, never the sketches themselves.
+   * whose policy declares {@link Capability#KEY_SKETCHES} (relative error about 1.6%). The keys
+   * added to each component, counted with repetitions, are its {@link ComponentInfo#entryCount()}.
+   * A policy sees estimates only, never the sketches themselves.
    *
    * @return the estimate; empty where the context keeps no sketches (it does not offer {@link
    *     Capability#KEY_SKETCHES}) or a component has none or is no longer in the index
