@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.strata.lsm.component.EntryCursor;
@@ -30,8 +29,13 @@ public final class MemoryComponent {
   private final AtomicLong maxLsn = new AtomicLong();
   private final AtomicLong minLsn = new AtomicLong(Long.MAX_VALUE);
   private volatile boolean sealed;
-  /** Keys whose first entry here was carried over from the previous component (TRIAD-MEM). */
-  private final Set<ByteBuffer> carriedIn = ConcurrentHashMap.newKeySet();
+  /**
+   * The highest sequence number of the entries carried over from the previous component
+   * (TRIAD-MEM), 0 if none. They are inserted at the seal, before any user write reaches this
+   * component, and re-logged there, so their sequence numbers are below every user write's here:
+   * a key's oldest version here was carried in exactly when its sequence number is at most this.
+   */
+  private final AtomicLong carriedMaxLsn = new AtomicLong();
   private final LongAdder carriedBytes = new LongAdder();
   /** Keys carried on to the next component at the seal; a flush skips them (TRIAD-MEM). */
   private volatile Set<ByteBuffer> carriedOut = Set.of();
@@ -71,14 +75,22 @@ public final class MemoryComponent {
   /**
    * Inserts an entry carried over from the previous memory component at a seal (TRIAD-MEM): like
    * {@link #put} but not a user write, so it adds nothing to {@link #userBytes()} and the key's
-   * update counter starts at 0 ({@link #updates}).
+   * update counter starts at 0 ({@link #updates}). Entries are carried in at the seal, before any
+   * user write reaches this component, with increasing sequence numbers.
+   *
+   * @throws IllegalStateException after a user write, or with a sequence number not above the
+   *     last carried one
    */
   public void carry(byte[] key, byte[] value, long lsn) {
+    if (maxLsn.get() > carriedMaxLsn.get() || lsn <= carriedMaxLsn.get()) {
+      throw new IllegalStateException("entries are carried in before any user write, in"
+          + " sequence-number order (carrying " + lsn + " after " + maxLsn.get() + ")");
+    }
     put(key, value, lsn);
     long bytes = key.length + (value == null ? 0 : value.length);
     userBytes.add(-bytes);
     carriedBytes.add(bytes);
-    carriedIn.add(ByteBuffer.wrap(key.clone()));
+    carriedMaxLsn.accumulateAndGet(lsn, Math::max);
   }
 
   /**
@@ -91,7 +103,14 @@ public final class MemoryComponent {
     if (node == 0 || entries.compareKey(node, key) != 0) {
       return 0;
     }
-    return entries.versions(node) - (carriedIn.contains(ByteBuffer.wrap(key)) ? 1 : 0);
+    return updates(node);
+  }
+
+  /** The update counter of the key whose newest version is {@code node}. */
+  private int updates(long node) {
+    int n = entries.versions(node);
+    long carried = carriedMaxLsn.get();
+    return carried != 0 && entries.lsn(entries.oldestVersion(node)) <= carried ? n - 1 : n;
   }
 
   /** Key plus value bytes of the entries carried in from the previous component. */
@@ -107,11 +126,7 @@ public final class MemoryComponent {
     int[] out = new int[entryCount()];
     int i = 0;
     for (long n = entries.first(); n != 0 && i < out.length; n = entries.nextKey(n)) {
-      int u = entries.versions(n);
-      if (!carriedIn.isEmpty() && carriedIn.contains(ByteBuffer.wrap(entries.key(n)))) {
-        u--;
-      }
-      out[i++] = u;
+      out[i++] = updates(n);
     }
     return i == out.length ? out : Arrays.copyOf(out, i);
   }

@@ -1,6 +1,7 @@
 package org.strata.lsm.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -49,6 +50,27 @@ class MemoryComponentTriadTest {
     assertThat(old.isCarriedOut(b("h"))).isTrue();
     assertThat(old.isCarriedOut(b("c"))).isFalse();
     assertThat(old.coldCount()).isEqualTo(1);
+  }
+
+  @Test
+  void countsTellCarriedFromWrittenKeysWhateverTheirOrder() {
+    MemoryComponent fresh = new MemoryComponent(2);
+    fresh.carry(b("b"), b("1"), 10);
+    fresh.carry(b("d"), b("1"), 11);
+    fresh.put(b("a"), b("x"), 12); // written, never carried
+    fresh.put(b("b"), b("x"), 13);
+    fresh.put(b("b"), b("y"), 14);
+    fresh.put(b("c"), null, 15);
+    fresh.put(b("c"), b("z"), 16);
+    assertThat(fresh.updateCounts()).containsExactly(1, 2, 2, 0);
+    assertThat(fresh.updates(b("d"))).as("carried, not written since").isZero();
+    assertThat(fresh.updates(b("c"))).isEqualTo(2);
+    assertThatThrownBy(() -> fresh.carry(b("e"), b("1"), 17))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("before any user write");
+    MemoryComponent other = new MemoryComponent(3);
+    other.carry(b("k"), b("1"), 20);
+    assertThatThrownBy(() -> other.carry(b("m"), b("1"), 20))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test
