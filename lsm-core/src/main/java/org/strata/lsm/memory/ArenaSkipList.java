@@ -256,7 +256,8 @@ final class ArenaSkipList {
     return compareKey(node, key) == 0;
   }
 
-  private boolean sameKey(long a, long c) {
+  /** Whether nodes {@code a} and {@code c} hold the same key. */
+  boolean sameKey(long a, long c) {
     byte[] ba = arena.chunk(a);
     int oa = Arena.offset(a);
     byte[] bc = arena.chunk(c);

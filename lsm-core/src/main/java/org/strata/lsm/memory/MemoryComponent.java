@@ -125,8 +125,19 @@ public final class MemoryComponent {
   public int[] updateCounts() {
     int[] out = new int[entryCount()];
     int i = 0;
-    for (long n = entries.first(); n != 0 && i < out.length; n = entries.nextKey(n)) {
-      out[i++] = updates(n);
+    long carried = carriedMaxLsn.get();
+    long n = entries.first();
+    while (n != 0 && i < out.length) { // one walk: each key's versions follow its newest
+      int versions = 1;
+      long oldest = n;
+      long x = entries.next(n);
+      while (x != 0 && entries.sameKey(x, n)) {
+        versions++;
+        oldest = x;
+        x = entries.next(x);
+      }
+      out[i++] = carried != 0 && entries.lsn(oldest) <= carried ? versions - 1 : versions;
+      n = x;
     }
     return i == out.length ? out : Arrays.copyOf(out, i);
   }
