@@ -170,27 +170,6 @@ final class ArenaSkipList {
     return n;
   }
 
-  /**
-   * The number of entries (versions) of {@code node}'s key from {@code node} on: for the newest
-   * version of a key, how many writes to it the list holds.
-   */
-  int versions(long node) {
-    int n = 1;
-    for (long x = link(node, 0); x != END && sameKey(x, node); x = link(x, 0)) {
-      n++;
-    }
-    return n;
-  }
-
-  /** The oldest version of {@code node}'s key: the last node of its run from {@code node} on. */
-  long oldestVersion(long node) {
-    long last = node;
-    for (long x = link(node, 0); x != END && sameKey(x, node); x = link(x, 0)) {
-      last = x;
-    }
-    return last;
-  }
-
   /** Arena bytes of {@code node}: header, links, key and value, aligned to 8 bytes. */
   /**
    * The {@link #nodeBytes} of every key's newest version, summed: the bytes the list would hold

@@ -90,7 +90,7 @@ public final class MemoryComponent {
     long bytes = key.length + (value == null ? 0 : value.length);
     userBytes.add(-bytes);
     carriedBytes.add(bytes);
-    carriedMaxLsn.accumulateAndGet(lsn, Math::max);
+    carriedMaxLsn.set(lsn); // above every earlier one (checked above)
   }
 
   /**
@@ -108,9 +108,14 @@ public final class MemoryComponent {
 
   /** The update counter of the key whose newest version is {@code node}. */
   private int updates(long node) {
-    int n = entries.versions(node);
+    int versions = 1;
+    long oldest = node;
+    for (long x = entries.next(node); x != 0 && entries.sameKey(x, node); x = entries.next(x)) {
+      versions++;
+      oldest = x;
+    }
     long carried = carriedMaxLsn.get();
-    return carried != 0 && entries.lsn(entries.oldestVersion(node)) <= carried ? n - 1 : n;
+    return carried != 0 && entries.lsn(oldest) <= carried ? versions - 1 : versions;
   }
 
   /** Key plus value bytes of the entries carried in from the previous component. */
@@ -125,19 +130,8 @@ public final class MemoryComponent {
   public int[] updateCounts() {
     int[] out = new int[entryCount()];
     int i = 0;
-    long carried = carriedMaxLsn.get();
-    long n = entries.first();
-    while (n != 0 && i < out.length) { // one walk: each key's versions follow its newest
-      int versions = 1;
-      long oldest = n;
-      long x = entries.next(n);
-      while (x != 0 && entries.sameKey(x, n)) {
-        versions++;
-        oldest = x;
-        x = entries.next(x);
-      }
-      out[i++] = carried != 0 && entries.lsn(oldest) <= carried ? versions - 1 : versions;
-      n = x;
+    for (long n = entries.first(); n != 0 && i < out.length; n = entries.nextKey(n)) {
+      out[i++] = updates(n);
     }
     return i == out.length ? out : Arrays.copyOf(out, i);
   }
