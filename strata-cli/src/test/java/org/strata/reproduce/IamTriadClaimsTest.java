@@ -1,6 +1,7 @@
 package org.strata.reproduce;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -286,5 +287,16 @@ class IamTriadClaimsTest {
     assertThat(d.get("T4-WS3-log-share").verdict()).isEqualTo(Verdict.NOT_COMPARABLE);
     assertThat(d.get("T4-WS3-log-share").reason()).contains("no timed run of TRIAD-LOG on WS3");
     assertThat(d.get("T4-log-over-baseline").verdict()).isEqualTo(Verdict.NOT_COMPARABLE);
+  }
+
+  @Test
+  void aBadThroughputDurationIsRefusedNamingTheField() {
+    for (double bad : new double[] {-1, 86_401}) {
+      assertThatThrownBy(() -> new TriadConfig(1000, 255, 65536, 0.5, 1000, List.of(0.1),
+          List.of(new TriadConfig.Workload("WS1", 0.01, 0.99)), 131072, 524288, 10, 4, 24, 0.4,
+          6, 1, 0, null, 0, 0, 60, bad, 7))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("throughputSeconds must be 0 to 86400");
+    }
   }
 }
