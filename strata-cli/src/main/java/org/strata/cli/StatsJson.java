@@ -58,6 +58,7 @@ final class StatsJson {
       n.put("endMillis", m.endMillis());
       n.put("pausedSeconds", m.pausedNanos() / 1e9);
       n.put("inputComponents", m.inputComponents());
+      n.put("levelZeroInputs", m.levelZeroInputs());
       n.put("inputPages", m.inputPages());
       n.put("outputPages", m.outputPages());
       n.put("outputBytes", m.outputBytes());

@@ -48,6 +48,12 @@ import java.util.List;
  *     seconds (the fixed-operation runs, which the byte, write-amplification and merge-time
  *     claims use, last as long as their operations take); 0 judges throughput from the
  *     fixed-operation runs
+ * @param pacedOpsPerSecond when above 0, the baseline and TRIAD-DISK also run the {@code
+ *     operations} on WS3 at the mix with the fewest reads paced at this many operations per
+ *     second, a rate the merges keep up with, for the claim on TRIAD-DISK's write amplification
+ *     there: TRIAD-DISK defers a level-0 merge only while level 0 holds at most {@code
+ *     maxL0Files} files, and a writer that outruns the merges leaves more than that whenever a
+ *     merge could start; 0 runs no paced runs
  * @param seed the seed of the keys, values and operations (the same for every variant)
  */
 public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
@@ -55,7 +61,7 @@ public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
     List<Workload> workloads, long fileSize, long level1Size, int sizeRatio, int l0Trigger,
     int l0Stop, double overlapRatio, int maxL0Files, double hotPercent, long commitLogBytes,
     String hotSelector, double hotKeyFraction, double flushThresholdFraction,
-    double minJudgeSeconds, double throughputSeconds, long seed) {
+    double minJudgeSeconds, double throughputSeconds, double pacedOpsPerSecond, long seed) {
 
   public TriadConfig {
     check(keys >= 100 && keys <= Integer.MAX_VALUE, "keys must be 100 to "
@@ -95,6 +101,8 @@ public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
     check(minJudgeSeconds >= 0, "minJudgeSeconds must be at least 0, got " + minJudgeSeconds);
     check(throughputSeconds >= 0 && throughputSeconds <= 86_400, "throughputSeconds must be 0"
         + " to 86400, got " + throughputSeconds);
+    check(pacedOpsPerSecond >= 0 && pacedOpsPerSecond <= 1e8, "pacedOpsPerSecond must be 0"
+        + " to 100000000, got " + pacedOpsPerSecond);
     readFractions = List.copyOf(readFractions);
     workloads = List.copyOf(workloads);
   }

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import org.strata.cli.RecordGenerator;
 import org.strata.lsm.ByteCounters;
 import org.strata.lsm.LsmStore;
@@ -68,10 +69,11 @@ public final class TriadReproduction implements PaperReproduction {
    * @param mergeTimeComplete whether every merge of the run was in the store's merge log
    * @param flushes flushes completed during the run
    * @param merges merges completed during the run
+   * @param levelZero the level-0 merges among the run's merges and the level-0 files they took
    */
   record Run(String workload, Variant variant, double readFraction, long operations,
       double seconds, long flushBytes, long levelZeroBytes, long mergeBytes, long logBytes, double mergeSeconds,
-      boolean mergeTimeComplete, long flushes, long merges) {
+      boolean mergeTimeComplete, long flushes, long merges, LevelZeroMerges levelZero) {
     double throughput() {
       return operations / seconds;
     }
@@ -91,23 +93,75 @@ public final class TriadReproduction implements PaperReproduction {
   }
 
   /**
+   * The merges of a run that took level-0 files (flushed runs no merge had rewritten), from the
+   * store's merge log: how many level-0 files each took shows whether TRIAD-DISK deferred (it
+   * lets level 0 grow from {@code l0-trigger} up to {@code max-l0-files} files while they overlap
+   * little) or could not (level 0 already held more files than that when a merge could start).
+   *
+   * @param merges level-0 merges
+   * @param files level-0 files they took, in all
+   * @param maxFiles the most level-0 files one of them took
+   */
+  record LevelZeroMerges(int merges, long files, int maxFiles) {
+    static final LevelZeroMerges NONE = new LevelZeroMerges(0, 0, 0);
+
+    static LevelZeroMerges of(List<MergeRecord> merges) {
+      int n = 0;
+      long files = 0;
+      int max = 0;
+      for (MergeRecord r : merges) {
+        if (r.levelZeroInputs() > 0) {
+          n++;
+          files += r.levelZeroInputs();
+          max = Math.max(max, r.levelZeroInputs());
+        }
+      }
+      return new LevelZeroMerges(n, files, max);
+    }
+
+    /** Level-0 files per level-0 merge, NaN without one. */
+    double meanFiles() {
+      return merges == 0 ? Double.NaN : (double) files / merges;
+    }
+  }
+
+  /**
    * The measured runs and the variants that could not be built, with the engine's reason.
    *
    * @param runs the fixed-operation runs (bytes, write amplification, merge time; throughput
    *     too when there are no timed runs)
    * @param timed the timed runs the throughput claims use, when the configuration asks for them
    *     ({@link TriadConfig#throughputSeconds()}); empty otherwise
+   * @param paced the baseline's and TRIAD-DISK's runs on WS3 paced at {@link
+   *     TriadConfig#pacedOpsPerSecond()}; empty when the configuration runs none
    * @param unavailable the variants not run, with the reason
    */
-  record Measured(List<Run> runs, List<Run> timed, Map<Variant, String> unavailable) {
+  record Measured(List<Run> runs, List<Run> timed, List<Run> paced,
+      Map<Variant, String> unavailable) {
     Measured {
       runs = List.copyOf(runs);
       timed = List.copyOf(timed);
+      paced = List.copyOf(paced);
+    }
+
+    /** Fixed-operation and timed runs, no paced ones. */
+    Measured(List<Run> runs, List<Run> timed, Map<Variant, String> unavailable) {
+      this(runs, timed, List.of(), unavailable);
     }
 
     /** Runs with the fixed operation count only (no timed runs). */
     Measured(List<Run> runs, Map<Variant, String> unavailable) {
       this(runs, List.of(), unavailable);
+    }
+
+    /** The paced run of {@code v} ({@link TriadConfig#pacedOpsPerSecond()}), or null. */
+    Run paced(Variant v) {
+      for (Run r : paced) {
+        if (r.variant() == v) {
+          return r;
+        }
+      }
+      return null;
     }
 
     Run get(String workload, Variant v, double mix) {
@@ -185,7 +239,7 @@ public final class TriadReproduction implements PaperReproduction {
     for (double mix : cfg.readFractions()) {
       for (TriadConfig.Workload w : cfg.workloads()) {
         for (Map.Entry<Variant, StoreConfig> e : stores.entrySet()) {
-          Run r = run(cfg, w, mix, e.getKey(), e.getValue(), ctx, cfg.operations(), 0);
+          Run r = run(cfg, w, mix, e.getKey(), e.getValue(), ctx, cfg.operations(), 0, 0);
           runs.add(r);
           ctx.log(String.format(Locale.ROOT, "triad: %s %s reads %.0f%%: %.0f ops/s,"
                   + " flushed %s, merged %s, log %s, WA %.3f, merge time %.2f s%s, %d flushes,"
@@ -206,7 +260,7 @@ public final class TriadReproduction implements PaperReproduction {
               continue;
             }
             Run r = run(cfg, w, mix, e.getKey(), e.getValue(), ctx, Long.MAX_VALUE,
-                cfg.throughputSeconds());
+                cfg.throughputSeconds(), 0);
             timed.add(r);
             ctx.log(String.format(Locale.ROOT, "triad: %s %s reads %.0f%%, timed: %,d"
                     + " operations in %.1f s, %.0f ops/s", w.name(), e.getKey().label,
@@ -215,7 +269,21 @@ public final class TriadReproduction implements PaperReproduction {
         }
       }
     }
-    Measured m = new Measured(runs, timed, unavailable);
+    List<Run> paced = new ArrayList<>();
+    TriadConfig.Workload ws3 = cfg.workloads().stream().filter(w -> w.name().equals("WS3"))
+        .findFirst().orElse(null);
+    if (cfg.pacedOpsPerSecond() > 0 && ws3 != null) {
+      for (Variant v : List.of(Variant.BASELINE, Variant.DISK)) {
+        Run r = run(cfg, ws3, cfg.writeMix(), v, stores.get(v), ctx, cfg.operations(), 0,
+            cfg.pacedOpsPerSecond());
+        paced.add(r);
+        ctx.log(String.format(Locale.ROOT, "triad: WS3 %s %s paced at %s ops/s: %.0f ops/s,"
+                + " WA %.3f, %d level-0 merges of %.2f level-0 files on average", v.label,
+            mixName(cfg.writeMix()), Numbers.format(cfg.pacedOpsPerSecond()), r.throughput(),
+            r.writeAmplification(), r.levelZero().merges(), r.levelZero().meanFiles()));
+      }
+    }
+    Measured m = new Measured(runs, timed, paced, unavailable);
     return new PaperResult(claims(cfg, m), figures(cfg, m, ctx), notes(cfg, m));
   }
 
@@ -270,11 +338,14 @@ public final class TriadReproduction implements PaperReproduction {
 
   /**
    * One run on a fresh store: the preload, then operations until {@code maxOperations} ran or,
-   * when {@code maxSeconds} is above 0, until that many seconds passed.
+   * when {@code maxSeconds} is above 0, until that many seconds passed; when {@code
+   * opsPerSecond} is above 0, operation i starts no earlier than i / opsPerSecond seconds after
+   * the first (an open-loop schedule: a writer that falls behind does not wait until it has
+   * caught up).
    */
   private static Run run(TriadConfig cfg, TriadConfig.Workload w, double mix, Variant v,
-      StoreConfig store, ReproductionContext ctx, long maxOperations, double maxSeconds)
-      throws Exception {
+      StoreConfig store, ReproductionContext ctx, long maxOperations, double maxSeconds,
+      double opsPerSecond) throws Exception {
     Path dir = ctx.scratch("triad-run");
     int n = (int) cfg.keys();
     long[] perm = RecordGenerator.permutation(n, cfg.seed());
@@ -299,6 +370,12 @@ public final class TriadReproduction implements PaperReproduction {
       for (long i = 0; i < maxOperations; i++) {
         if ((i & 0xff) == 0 && System.nanoTime() - deadline >= 0) {
           break;
+        }
+        if (opsPerSecond > 0) {
+          long due = t0 + (long) (i * 1e9 / opsPerSecond);
+          for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+            LockSupport.parkNanos(wait);
+          }
         }
         int k;
         if (hot >= n || ops.nextDouble() < w.hotProbability()) {
@@ -331,7 +408,7 @@ public final class TriadReproduction implements PaperReproduction {
       run = new Run(w.name(), v, mix, done, seconds, flushed,
           b1.levelZeroBytes() - b0.levelZeroBytes(), b1.mergeBytes() - b0.mergeBytes(), b1.logBytes() - b0.logBytes(),
           Math.max(0, mergeNanos) / 1e9, during.size() >= merges,
-          after.flushes() - before.flushes(), merges);
+          after.flushes() - before.flushes(), merges, LevelZeroMerges.of(during));
     }
     ctx.scratch("triad-run");
     return run;
@@ -417,6 +494,7 @@ public final class TriadReproduction implements PaperReproduction {
     out.add(cut(m, "WS3", wm, Variant.DISK, "T3-WS3-disk-wa", "WS3 (" + wmName + "): TRIAD-DISK"
         + " alone cuts write amplification by up to about 60%; ours is 1 − DISK / baseline",
         0.6, Tolerance.absolute(0.2)));
+    out.add(pacedDiskCut(cfg, m, wm));
     out.add(cut(m, "WS3", wm, Variant.LOG, "T3-WS3-log-wa", "WS3 (" + wmName + "): TRIAD-LOG"
         + " alone cuts write amplification by up to about 40%; ours is 1 − LOG / baseline",
         0.4, Tolerance.absolute(0.2)));
@@ -440,6 +518,13 @@ public final class TriadReproduction implements PaperReproduction {
     // Item 7: the precise form of the WS1 claim.
     out.add(preciseWs1(m, wm));
     return out;
+  }
+
+  /** The level-0 merges of a run and the files they took: two table cells. */
+  private static String levelZeroCells(Run r) {
+    LevelZeroMerges z = r.levelZero();
+    return z.merges() + " | " + (z.merges() == 0 ? "none"
+        : Numbers.format(z.meanFiles()) + " / " + z.maxFiles());
   }
 
   private static String mixName(double readFraction) {
@@ -526,6 +611,55 @@ public final class TriadReproduction implements PaperReproduction {
           + " its write amplification is undefined");
     }
     return Claim.numeric(id, text, paper, 1 - x / b, t);
+  }
+
+  /**
+   * T3-WS3-disk-wa from the paced runs ({@link TriadConfig#pacedOpsPerSecond()}): the same claim
+   * where the merges keep up with the writer, which TRIAD-DISK's rule needs to act at all.
+   */
+  private static Claim pacedDiskCut(TriadConfig cfg, Measured m, double wm) {
+    String id = "T3-WS3-disk-wa-paced";
+    String text = "WS3 (" + mixName(wm) + ") with the operations paced at "
+        + (cfg.pacedOpsPerSecond() > 0 ? Numbers.format(cfg.pacedOpsPerSecond()) : "a rate")
+        + " per second, which the merges keep up with: TRIAD-DISK alone cuts write"
+        + " amplification by up to about 60%; ours is 1 − DISK / baseline";
+    String paper = "0.6";
+    if (cfg.pacedOpsPerSecond() == 0) {
+      return Claim.notComparable(id, text, paper, "this configuration runs no paced runs"
+          + " (pacedOpsPerSecond is 0)");
+    }
+    String why = missing(m, "WS3", wm, Variant.BASELINE, Variant.DISK);
+    if (why != null) {
+      return Claim.notComparable(id, text, paper, why);
+    }
+    Run b = m.paced(Variant.BASELINE);
+    Run x = m.paced(Variant.DISK);
+    if (b == null || x == null) {
+      return Claim.notComparable(id, text, paper, "no paced run of "
+          + (b == null ? Variant.BASELINE : Variant.DISK).label);
+    }
+    for (Run r : List.of(b, x)) {
+      if (r.throughput() < 0.9 * cfg.pacedOpsPerSecond()) {
+        return Claim.notComparable(id, text, paper, "the " + r.variant().label + " run held"
+            + " only " + Numbers.format(r.throughput()) + " of the "
+            + Numbers.format(cfg.pacedOpsPerSecond()) + " operations per second asked: the"
+            + " pace is above what the store sustains, so the merges did not keep up");
+      }
+    }
+    double baselineFiles = b.levelZero().meanFiles();
+    if (!(baselineFiles <= cfg.maxL0Files())) {
+      return Claim.notComparable(id, text, paper, "the merges did not keep up at this pace: the"
+          + " baseline's level-0 merges took " + (Double.isNaN(baselineFiles) ? "no files (it"
+          + " made none)" : Numbers.format(baselineFiles) + " level-0 files on average, more"
+          + " than the " + cfg.maxL0Files() + " up to which TRIAD-DISK defers"));
+    }
+    double wb = b.writeAmplification();
+    double wx = x.writeAmplification();
+    if (Double.isNaN(wb) || Double.isNaN(wx)) {
+      return Claim.notComparable(id, text, paper, "a paced run flushed nothing, so its write"
+          + " amplification is undefined");
+    }
+    return Claim.numeric(id, text, 0.6, 1 - wx / wb, Tolerance.absolute(0.2));
   }
 
   /** Why throughput cannot be judged from these runs, or null. */
@@ -718,7 +852,8 @@ public final class TriadReproduction implements PaperReproduction {
     }
     StringBuilder t = new StringBuilder("| workload | mix | variant | ops/s | seconds | flushed"
         + " MB | level 0 MB | merged MB | log MB | WA (level 0 + merged) / level 0 | merge s |"
-        + " flushes | merges |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        + " flushes | merges | level-0 merges | level-0 files per level-0 merge (mean / max)"
+        + " |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Run r : m.runs()) {
       t.append("| ").append(r.workload()).append(" | ").append(mixName(r.readFraction()))
           .append(" | ").append(r.variant().label).append(" | ")
@@ -731,9 +866,29 @@ public final class TriadReproduction implements PaperReproduction {
           .append(Numbers.format(r.writeAmplification())).append(" | ")
           .append(Numbers.format(r.mergeSeconds()))
           .append(r.mergeTimeComplete() ? "" : " (incomplete)").append(" | ")
-          .append(r.flushes()).append(" | ").append(r.merges()).append(" |\n");
+          .append(r.flushes()).append(" | ").append(r.merges()).append(" | ")
+          .append(levelZeroCells(r)).append(" |\n");
     }
     notes.add(t.toString().strip());
+    if (!m.paced().isEmpty()) {
+      StringBuilder p = new StringBuilder(String.format(Locale.ROOT, "Paced runs, which"
+          + " T3-WS3-disk-wa-paced reads: the %,d operations of WS3 at %s on a fresh store after"
+          + " the same preload, operation i starting no earlier than i / %s s after the first."
+          + " TRIAD-DISK defers a level-0 merge while level 0 holds at most %d files that overlap"
+          + " less than %s; when the writer outruns the merges (the runs above), level 0 holds"
+          + " more than that whenever a merge can start, and the rule never acts.%n%n| variant |"
+          + " ops/s | seconds | level 0 MB | merged MB | WA | merges | level-0 merges | level-0"
+          + " files per level-0 merge (mean / max) |%n|---|---|---|---|---|---|---|---|---|%n",
+          cfg.operations(), mixName(cfg.writeMix()), Numbers.format(cfg.pacedOpsPerSecond()),
+          cfg.maxL0Files(), Numbers.format(cfg.overlapRatio())));
+      for (Run r : m.paced()) {
+        p.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d | %s |%n",
+            r.variant().label, Numbers.format(r.throughput()), Numbers.format(r.seconds()),
+            Numbers.format(r.levelZeroBytes() / 1e6), Numbers.format(r.mergeBytes() / 1e6),
+            Numbers.format(r.writeAmplification()), r.merges(), levelZeroCells(r)));
+      }
+      notes.add(p.toString().strip());
+    }
     if (!m.timed().isEmpty()) {
       StringBuilder u = new StringBuilder(String.format(Locale.ROOT, "Timed runs, which the"
           + " throughput claims read: each on a fresh store after the same preload, operations"

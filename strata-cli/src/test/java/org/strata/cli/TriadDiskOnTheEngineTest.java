@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LsmStore;
+import org.strata.lsm.MergeRecord;
 import org.strata.lsm.WriteBatch;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
@@ -58,6 +59,8 @@ class TriadDiskOnTheEngineTest {
       flush(store, 6 * KEYS_PER_FLUSH);
       assertThat(levelZeroRuns(store)).as("7 > max-l0-files: merged").isZero();
       assertThat(store.runs()).extracting(RunInfo::level).containsExactly(1);
+      assertThat(store.stats().mergeLog()).as("the merge log counts the level-0 files it took")
+          .extracting(MergeRecord::levelZeroInputs).containsExactly(7);
     }
   }
 
@@ -71,6 +74,8 @@ class TriadDiskOnTheEngineTest {
       flush(store, 0);
       assertThat(levelZeroRuns(store)).as("4 copies of the same keys: overlap 0.75").isZero();
       assertThat(store.stats().merges()).isEqualTo(1);
+      assertThat(store.stats().mergeLog()).extracting(MergeRecord::levelZeroInputs)
+          .containsExactly(4);
     }
   }
 }

@@ -14,7 +14,9 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.strata.lsm.MergeRecord;
 import org.strata.reproduce.IamReproduction.Load;
+import org.strata.reproduce.TriadReproduction.LevelZeroMerges;
 import org.strata.reproduce.TriadReproduction.Measured;
 import org.strata.reproduce.TriadReproduction.Run;
 import org.strata.reproduce.TriadReproduction.Variant;
@@ -136,10 +138,14 @@ class IamTriadClaimsTest {
   // ---------------------------------------------------------------------------------------------
 
   private static TriadConfig triadConfig(double minJudgeSeconds) {
+    return triadConfig(minJudgeSeconds, 0);
+  }
+
+  private static TriadConfig triadConfig(double minJudgeSeconds, double pacedOpsPerSecond) {
     return new TriadConfig(1000, 255, 65536, 0.5, 1000, List.of(0.1, 0.5), List.of(
         new TriadConfig.Workload("WS1", 0.01, 0.99), new TriadConfig.Workload("WS2", 0.2, 0.8),
         new TriadConfig.Workload("WS3", 1, 1)), 131072, 524288, 10, 4, 24, 0.4, 6, 1, 0, null,
-        0, 0, minJudgeSeconds, 0, 7);
+        0, 0, minJudgeSeconds, 0, pacedOpsPerSecond, 7);
   }
 
   /**
@@ -153,7 +159,7 @@ class IamTriadClaimsTest {
         for (Map.Entry<Variant, double[]> e : shape.entrySet()) {
           double[] s = e.getValue(); // seconds, flushed, merged, merge seconds
           runs.add(new Run(w, e.getKey(), mix, 100_000, s[0], (long) s[1], (long) s[1],
-              (long) s[2], 1000, s[3], true, 10, 5));
+              (long) s[2], 1000, s[3], true, 10, 5, LevelZeroMerges.NONE));
         }
       }
     }
@@ -173,6 +179,11 @@ class IamTriadClaimsTest {
     Map<String, Claim> c = byId(TriadReproduction.claims(triadConfig(0),
         new Measured(runs(shape), missing)));
     for (Claim x : c.values()) {
+      if (x.id().equals("T3-WS3-disk-wa-paced")) {
+        assertThat(x.verdict()).isEqualTo(Verdict.NOT_COMPARABLE);
+        assertThat(x.reason()).contains("runs no paced runs");
+        continue;
+      }
       boolean needsLog = !x.id().equals("T3-WS3-disk-wa") && !x.id().equals("T3-WS3-mem-wa")
           && !x.id().equals("T4-mem-over-baseline") && !x.id().equals("T4-disk-over-baseline");
       if (needsLog) {
@@ -260,7 +271,7 @@ class IamTriadClaimsTest {
           default -> 100_000;
         };
         timed.add(new Run(r.workload(), r.variant(), r.readFraction(), ops, 90, 0, 0, 0, 0, 0,
-            true, 0, 0));
+            true, 0, 0, LevelZeroMerges.NONE));
       }
     }
     Map<String, Claim> c = byId(TriadReproduction.claims(cfg,
@@ -290,11 +301,70 @@ class IamTriadClaimsTest {
   }
 
   @Test
+  void thePacedDiskClaimReadsThePacedRunsAndOnlyAtThePaceAsked() {
+    Map<Variant, double[]> shape = new LinkedHashMap<>();
+    for (Variant v : Variant.values()) { // fixed runs: DISK merges as much as the baseline
+      shape.put(v, new double[] {100, 1000, 4000, 10});
+    }
+    // paced runs of 100,000 operations in 90 s (1,111/s): WA 5 for the baseline, 2.4 for DISK
+    List<Run> paced = List.of(
+        new Run("WS3", Variant.BASELINE, 0.1, 100_000, 90, 1000, 1000, 4000, 1000, 4, true, 10,
+            9, new LevelZeroMerges(9, 40, 5)),
+        new Run("WS3", Variant.DISK, 0.1, 100_000, 90, 1000, 1000, 1400, 1000, 2, true, 10, 4,
+            new LevelZeroMerges(4, 28, 7)));
+    Map<String, Claim> c = byId(TriadReproduction.claims(triadConfig(0, 1000),
+        new Measured(runs(shape), List.of(), paced, Map.of())));
+    assertThat(c.get("T3-WS3-disk-wa").ours()).as("the fixed runs: no cut").isEqualTo("0");
+    assertThat(c.get("T3-WS3-disk-wa").verdict()).isEqualTo(Verdict.DOES_NOT_HOLD);
+    assertThat(c.get("T3-WS3-disk-wa-paced").ours()).as("1 - 2.4 / 5").isEqualTo("0.52");
+    assertThat(c.get("T3-WS3-disk-wa-paced").verdict()).isEqualTo(Verdict.HOLDS);
+
+    // asked for 5,000/s, the runs held 1,111/s: the merges did not keep up, nothing is judged
+    Map<String, Claim> d = byId(TriadReproduction.claims(triadConfig(0, 5000),
+        new Measured(runs(shape), List.of(), paced, Map.of())));
+    assertThat(d.get("T3-WS3-disk-wa-paced").verdict()).isEqualTo(Verdict.NOT_COMPARABLE);
+    assertThat(d.get("T3-WS3-disk-wa-paced").reason()).contains("held only 1111")
+        .contains("of the 5000");
+
+    // the pace held, but the baseline's level-0 merges took 8 files each: DISK cannot act
+    List<Run> lagging = List.of(new Run("WS3", Variant.BASELINE, 0.1, 100_000, 90, 1000, 1000,
+        4000, 1000, 4, true, 10, 9, new LevelZeroMerges(5, 40, 9)), paced.get(1));
+    Map<String, Claim> f = byId(TriadReproduction.claims(triadConfig(0, 1000),
+        new Measured(runs(shape), List.of(), lagging, Map.of())));
+    assertThat(f.get("T3-WS3-disk-wa-paced").verdict()).isEqualTo(Verdict.NOT_COMPARABLE);
+    assertThat(f.get("T3-WS3-disk-wa-paced").reason()).contains("took 8 level-0 files on"
+        + " average, more than the 6");
+
+    // paced runs asked for but missing
+    Map<String, Claim> e = byId(TriadReproduction.claims(triadConfig(0, 1000),
+        new Measured(runs(shape), List.of(), List.of(paced.get(0)), Map.of())));
+    assertThat(e.get("T3-WS3-disk-wa-paced").verdict()).isEqualTo(Verdict.NOT_COMPARABLE);
+    assertThat(e.get("T3-WS3-disk-wa-paced").reason()).contains("no paced run of TRIAD-DISK");
+  }
+
+  @Test
+  void levelZeroMergesCountOnlyMergesThatTookLevelZeroFiles() {
+    LevelZeroMerges z = LevelZeroMerges.of(List.of(
+        new MergeRecord(0, 1, 0, 5, 4, 10, 10, 100, 1, "ok"),
+        new MergeRecord(0, 1, 0, 3, 0, 10, 10, 100, 2, "ok"),
+        new MergeRecord(0, 1, 0, 9, 7, 10, 10, 100, 1, "ok")));
+    assertThat(z).isEqualTo(new LevelZeroMerges(2, 11, 7));
+    assertThat(z.meanFiles()).isEqualTo(5.5);
+    assertThat(LevelZeroMerges.of(List.of()).meanFiles()).isNaN();
+  }
+
+  @Test
+  void aBadPaceIsRefusedNamingTheField() {
+    assertThatThrownBy(() -> triadConfig(0, -1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("pacedOpsPerSecond must be 0 to 100000000");
+  }
+
+  @Test
   void aBadThroughputDurationIsRefusedNamingTheField() {
     for (double bad : new double[] {-1, 86_401}) {
       assertThatThrownBy(() -> new TriadConfig(1000, 255, 65536, 0.5, 1000, List.of(0.1),
           List.of(new TriadConfig.Workload("WS1", 0.01, 0.99)), 131072, 524288, 10, 4, 24, 0.4,
-          6, 1, 0, null, 0, 0, 60, bad, 7))
+          6, 1, 0, null, 0, 0, 60, bad, 0, 7))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("throughputSeconds must be 0 to 86400");
     }

@@ -196,8 +196,10 @@ final class MergeOperation implements IoOperation {
     List<ComponentFiles.Output> written = new ArrayList<>();
     List<DiskComponent> outputs = new ArrayList<>();
     int inputComponents = 0;
+    int levelZeroInputs = 0;
     for (Run r : inputs) {
       inputComponents += r.components().size();
+      levelZeroInputs += r.level() == 0 ? r.components().size() : 0;
     }
     boolean success = false;
     String outcome = "aborted"; // unless it completes, is cancelled or fails with an exception
@@ -214,7 +216,7 @@ final class MergeOperation implements IoOperation {
         outBytes += c.sizeBytes();
       }
       MergeRecord rec = new MergeRecord(startMillis, clock.currentTimeMillis(),
-          pausedNanos, inputComponents, totalInputPages, outPages, outBytes, outputLevel, "ok");
+          pausedNanos, inputComponents, levelZeroInputs, totalInputPages, outPages, outBytes, outputLevel, "ok");
       tree.completed(this, outputs, rec);
       success = true;
       outcome = "ok";
@@ -237,7 +239,7 @@ final class MergeOperation implements IoOperation {
           o.discard();
         }
         tree.abandoned(this, new MergeRecord(startMillis, clock.currentTimeMillis(),
-            pausedNanos, inputComponents, pagesConsumed, outPages, outBytes, outputLevel,
+            pausedNanos, inputComponents, levelZeroInputs, pagesConsumed, outPages, outBytes, outputLevel,
             outcome));
       }
       releaseInputs();
@@ -249,7 +251,7 @@ final class MergeOperation implements IoOperation {
   void abandonUnstarted() {
     if (started.compareAndSet(false, true)) {
       tree.abandoned(this, new MergeRecord(clock.currentTimeMillis(),
-          clock.currentTimeMillis(), 0, 0, 0, 0, 0, outputLevel, "cancelled"));
+          clock.currentTimeMillis(), 0, 0, 0, 0, 0, 0, outputLevel, "cancelled"));
       releaseInputs();
       tree.finished(this, false);
     }
