@@ -5,46 +5,17 @@ import java.nio.ByteBuffer;
 /**
  * A Bloom filter over key hashes ({@link KeyHash}). Bits and hash count follow from the entry count
  * and target false-positive rate p: bits = -n ln p / (ln 2)^2, hashes = round(bits / n * ln 2). Probe
- * positions use double hashing of the 64-bit hash (Kirsch and Mitzenmacher): probe i reads bit
- * (h1 + i·h2) mod bits, the sum taken in unsigned 64-bit arithmetic (docs/format.md). The positions
- * are stepped from one to the next with two divisions per key instead of one per probe.
+ * positions use double hashing of the 64-bit hash (Kirsch and Mitzenmacher).
  */
 public final class BloomFilter {
   private final long[] words;
   private final long bitCount;
   private final int hashCount;
-  /** 2^64 mod bitCount: what a wrap of the unsigned 64-bit sum takes off its remainder. */
-  private final long wrap;
 
   private BloomFilter(long[] words, long bitCount, int hashCount) {
     this.words = words;
     this.bitCount = bitCount;
     this.hashCount = hashCount;
-    this.wrap = (Long.remainderUnsigned(-1L, bitCount) + 1) % bitCount;
-  }
-
-  /** The second hash of double hashing: the halves of {@code hash} swapped, the low bit set. */
-  private static long secondHash(long hash) {
-    return (hash >>> 32) | (hash << 32) | 1;
-  }
-
-  /**
-   * The position after {@code bit}, the remainder of the unsigned sum {@code sum}: the remainder of
-   * {@code sum + h2}, given {@code step} = h2 mod bitCount. Positions are below bitCount (under
-   * 2^38), so nothing here overflows a signed long.
-   */
-  private long nextBit(long bit, long sum, long h2, long step) {
-    long next = bit + step;
-    if (next >= bitCount) {
-      next -= bitCount;
-    }
-    if (Long.compareUnsigned(sum + h2, sum) < 0) { // the 64-bit sum wrapped: 2^64 fell off it
-      next -= wrap;
-      if (next < 0) {
-        next += bitCount;
-      }
-    }
-    return next;
   }
 
   /** Builds a filter holding the given key hashes. */
@@ -63,30 +34,20 @@ public final class BloomFilter {
   }
 
   private void add(long hash) {
-    long h2 = secondHash(hash);
-    long step = Long.remainderUnsigned(h2, bitCount);
-    long sum = hash;
-    long bit = Long.remainderUnsigned(hash, bitCount);
-    words[(int) (bit >>> 6)] |= 1L << (bit & 63);
-    for (int i = 1; i < hashCount; i++) {
-      bit = nextBit(bit, sum, h2, step);
-      sum += h2;
+    long h1 = hash;
+    long h2 = (hash >>> 32) | (hash << 32) | 1;
+    for (int i = 0; i < hashCount; i++) {
+      long bit = Long.remainderUnsigned(h1 + i * h2, bitCount);
       words[(int) (bit >>> 6)] |= 1L << (bit & 63);
     }
   }
 
   /** False if the key was certainly never added; true if it may have been. */
   public boolean mightContain(long hash) {
-    long h2 = secondHash(hash);
-    long sum = hash;
-    long bit = Long.remainderUnsigned(hash, bitCount);
-    if ((words[(int) (bit >>> 6)] & (1L << (bit & 63))) == 0) {
-      return false; // about half the misses stop here, before the second division
-    }
-    long step = Long.remainderUnsigned(h2, bitCount);
-    for (int i = 1; i < hashCount; i++) {
-      bit = nextBit(bit, sum, h2, step);
-      sum += h2;
+    long h1 = hash;
+    long h2 = (hash >>> 32) | (hash << 32) | 1;
+    for (int i = 0; i < hashCount; i++) {
+      long bit = Long.remainderUnsigned(h1 + i * h2, bitCount);
       if ((words[(int) (bit >>> 6)] & (1L << (bit & 63))) == 0) {
         return false;
       }

@@ -9,9 +9,11 @@ import org.junit.jupiter.api.Test;
 /**
  * The Bloom filter's probe positions are part of the file format (docs/format.md): probe i of hash
  * h1 reads bit (h1 + i·h2) mod bits, the sum in unsigned 64-bit arithmetic, h2 the halves of h1
- * swapped with the low bit set. The filter steps from one position to the next instead of dividing
- * for each; these tests compare its bits and its answers with the formula itself, over filter sizes
- * whose 2^64 remainder differs and hashes whose sums wrap.
+ * swapped with the low bit set. These tests compare the filter's bits and answers with the formula
+ * written out here, over many filter sizes and hashes whose sums wrap, so that a faster way to
+ * compute the positions cannot change the format unnoticed (one such attempt, stepping from one
+ * position to the next with two divisions per key, kept the bits but measured slower:
+ * docs/performance.md).
  */
 class BloomFilterPositionsTest {
   /** The words of a filter of {@code bits} bits and {@code k} probes built by the formula. */
