@@ -24,7 +24,7 @@ import org.strata.ycsb.twophase.TwoPhaseResult;
  * Writes a comparison: {@code comparison.json} (per system: {@code system}, {@code label}, {@code
  * load.recordsPerSecond}, {@code testing.maxThroughput}, {@code running.arrivalRate}, {@code
  * running.throughput}, {@code running.writeLatency} {p50, p99, p99.9, max} in ms, {@code
- * running.stalls.seconds}, {@code running.backlogAtEnd}, {@code writeAmplification}, {@code
+ * running.arrivalLagMaxMillis}, {@code running.stalls.seconds}, {@code running.backlogAtEnd}, {@code writeAmplification}, {@code
  * spaceAmplification}, {@code sustainable} {verdict, reasons}, and each figure's ratio to the first
  * system), and {@code comparison.md} (one table with the ratios, the charts of {@link
  * ComparisonCharts}, the machine, and which figures to quote).
@@ -91,6 +91,9 @@ public final class ComparisonReport {
     f.put("p99 ms", o -> running(o) == null ? null : running(o).writeLatency().p99());
     f.put("p99.9 ms", o -> running(o) == null ? null : running(o).writeLatency().p999());
     f.put("max ms", o -> running(o) == null ? null : running(o).writeLatency().max());
+    f.put("arrival lag max ms", o -> running(o) == null
+        || Double.isNaN(running(o).arrivalLagMaxMillis()) ? null
+        : running(o).arrivalLagMaxMillis());
     f.put("stalled s", o -> running(o) == null ? null : running(o).stallSeconds());
     f.put("queued at end", o -> running(o) == null ? null : (double) running(o).queueAtEnd());
     f.put("WA", o -> running(o) == null ? null : running(o).writeAmplification());
@@ -169,6 +172,9 @@ public final class ComparisonReport {
         Latency l = p.writeLatency();
         run.putObject("writeLatency").put("p50", l.p50()).put("p99", l.p99())
             .put("p99.9", l.p999()).put("max", l.max());
+        if (!Double.isNaN(p.arrivalLagMaxMillis())) {
+          run.put("arrivalLagMaxMillis", p.arrivalLagMaxMillis());
+        }
         run.putObject("stalls").put("count", p.stallCount()).put("seconds", p.stallSeconds());
         ObjectNode backlog = run.putObject("backlogAtEnd");
         backlog.put("queuedWrites", p.queueAtEnd());
@@ -315,7 +321,10 @@ public final class ComparisonReport {
         + " (closed-loop writes/s after the warm-up), I/O budget use (bytes flushed and merged"
         + " per second over the write-rate limit, in the testing phase after its warm-up),"
         + " arrivals/s and served/s of the running"
-        + " phase, write latency from the intended arrival, stalled s (seconds writers were"
+        + " phase, write latency from the intended arrival, arrival lag max (the most the"
+        + " driver's generator was late putting a write on the queue: part of the write latency,"
+        + " so a lag near the write maximum means the whole process stood still, not the store"
+        + " alone), stalled s (seconds writers were"
         + " stalled), queued at end (writes waiting when arrivals stopped), WA (write"
         + " amplification: bytes flushed and merged over user bytes), SA (space amplification:"
         + " disk bytes over the loaded key and value bytes). docs/compare.md says where each"

@@ -16,7 +16,11 @@ import org.strata.scheduler.des.ArrivalProcess;
  * with its intended arrival time, computed from the arrival process and never delayed by the
  * writers, and puts it on an unbounded FIFO queue; writer threads take writes off the queue and
  * apply them. Write latency is completion minus intended arrival (queuing plus processing);
- * processing latency is completion minus dequeue. Both are recorded in microseconds.
+ * processing latency is completion minus dequeue; arrival lag is the generator's own lateness,
+ * enqueue minus intended arrival. All three are recorded in microseconds. Arrival lag is part of
+ * every write latency (the write arrived when intended, whether or not the generator ran then), so
+ * it says how much of a latency spike the driver's thread could not have prevented: a lag as large
+ * as the spike means the whole process (or the machine) stood still, not only the store.
  */
 final class OpenLoopDriver {
   private final ArrivalProcess arrivals;
@@ -24,6 +28,7 @@ final class OpenLoopDriver {
   private final WriteTarget target;
   private final Recorder writeLatency;
   private final Recorder processingLatency;
+  private final Recorder arrivalLag;
   private final LinkedBlockingQueue<Long> queue = new LinkedBlockingQueue<>();
   private final AtomicLong arrived = new AtomicLong();
   private final AtomicLong completed = new AtomicLong();
@@ -41,12 +46,13 @@ final class OpenLoopDriver {
   record Result(long arrived, long completed, long unfinished, long maxQueue, long queueAtEnd) {}
 
   OpenLoopDriver(ArrivalProcess arrivals, int writers, WriteTarget target, Recorder writeLatency,
-      Recorder processingLatency) {
+      Recorder processingLatency, Recorder arrivalLag) {
     this.arrivals = arrivals;
     this.writers = writers;
     this.target = target;
     this.writeLatency = writeLatency;
     this.processingLatency = processingLatency;
+    this.arrivalLag = arrivalLag;
   }
 
   long arrived() {
@@ -110,6 +116,7 @@ final class OpenLoopDriver {
           LockSupport.parkNanos(wait);
         }
         queue.add(intended);
+        arrivalLag.recordValue(Math.max(0, (System.nanoTime() - intended) / 1000));
         arrived.incrementAndGet();
         maxQueue.accumulateAndGet(queue.size(), Math::max);
       }

@@ -45,6 +45,22 @@ public record PhaseResult(String name, String scheduler, double utilization, dou
     GcPhase gc, IoBudgetUse ioBudget) {
 
   /**
+   * The most the open loop's generator was late putting a write on the queue during the phase, in
+   * milliseconds (the largest of the samples' {@link PhaseSample#arrivalLagMaxMillis()}), or NaN
+   * for a closed-loop phase. Every write latency includes its write's arrival lag.
+   */
+  public double arrivalLagMaxMillis() {
+    double max = Double.NaN;
+    for (PhaseSample s : samples) {
+      if (!Double.isNaN(s.arrivalLagMaxMillis())
+          && (Double.isNaN(max) || s.arrivalLagMaxMillis() > max)) {
+        max = s.arrivalLagMaxMillis();
+      }
+    }
+    return max;
+  }
+
+  /**
    * Queries run alongside a running phase.
    *
    * @param kind point, short-scan or long-scan

@@ -21,22 +21,26 @@ package org.strata.ycsb.twophase;
  *     or stalled time in this second after a second without any)
  * @param pendingMergeBytes merge input bytes scheduled but not yet merged at the end of the
  *     second (the system's estimate; see docs/compare.md)
+ * @param arrivalLagMaxMillis the open loop's generator: the most it was late putting a write of
+ *     the second on the queue (enqueue minus intended arrival), or NaN if none arrived or the
+ *     phase is closed-loop
  */
 public record PhaseSample(String phase, int second, long arrivals, long completed,
     long queueLength, long diskComponents, boolean stalled, double stallSeconds,
     long bytesFlushed, long bytesMerged, double writeP99Millis, double processingP99Millis,
-    long stallsStarted, long pendingMergeBytes) {
+    long stallsStarted, long pendingMergeBytes, double arrivalLagMaxMillis) {
 
   static final String CSV_HEADER = "phase,second,arrivals,completed,queue_length,disk_components,"
       + "stalled,stall_seconds,bytes_flushed,bytes_merged,write_p99_ms,processing_p99_ms,"
-      + "stalls_started,pending_merge_bytes";
+      + "stalls_started,pending_merge_bytes,arrival_lag_max_ms";
 
   String csv() {
     return String.join(",", phase, Integer.toString(second), Long.toString(arrivals),
         Long.toString(completed), Long.toString(queueLength), Long.toString(diskComponents),
         stalled ? "1" : "0", String.format(java.util.Locale.ROOT, "%.3f", stallSeconds),
         Long.toString(bytesFlushed), Long.toString(bytesMerged), num(writeP99Millis),
-        num(processingP99Millis), Long.toString(stallsStarted), Long.toString(pendingMergeBytes));
+        num(processingP99Millis), Long.toString(stallsStarted), Long.toString(pendingMergeBytes),
+        num(arrivalLagMaxMillis));
   }
 
   private static String num(double v) {

@@ -29,6 +29,7 @@ final class PhaseSampler implements AutoCloseable {
   private final IntSupplier queue;
   private final Recorder write;
   private final Recorder processing;
+  private final Recorder arrivalLag;
   private final Progress progress;
   private final int totalSeconds;
   private final List<PhaseSample> samples = new ArrayList<>();
@@ -36,9 +37,11 @@ final class PhaseSampler implements AutoCloseable {
   private final List<Map<String, Long>> ioCounters = new ArrayList<>();
   private final Histogram writeTotal = new Histogram(3);
   private final Histogram processingTotal = new Histogram(3);
+  private final Histogram arrivalLagTotal = new Histogram(3);
   private final List<AutoCloseable> logs = new ArrayList<>();
   private final HistogramLogWriter writeLog;
   private final HistogramLogWriter processingLog;
+  private final HistogramLogWriter arrivalLagLog;
   private final Thread thread;
   private final long startNanos;
   private volatile boolean stop;
@@ -48,15 +51,21 @@ final class PhaseSampler implements AutoCloseable {
   private long lastCompleted;
   private Histogram writeInterval;
   private Histogram processingInterval;
+  private Histogram arrivalLagInterval;
 
   /**
-   * Starts sampling. {@code write} and {@code processing} may be null (the testing phase records
-   * no latency); {@code logDir} receives {@code <phase>-write.hlog} and {@code
-   * <phase>-processing.hlog}.
+   * Starts sampling. {@code write}, {@code processing} and {@code arrivalLag} are all null (the
+   * testing phase records no latency) or all given; {@code logDir} then receives {@code
+   * <phase>-write.hlog}, {@code <phase>-processing.hlog} and {@code <phase>-arrival-lag.hlog}.
    */
-  PhaseSampler(String phase, java.util.function.Supplier<TargetStats> system, LongSupplier arrived, LongSupplier completed,
-      IntSupplier queue, Recorder write, Recorder processing, Path logDir, Progress progress,
-      int totalSeconds) throws IOException {
+  PhaseSampler(String phase, java.util.function.Supplier<TargetStats> system,
+      LongSupplier arrived, LongSupplier completed, IntSupplier queue, Recorder write,
+      Recorder processing, Recorder arrivalLag, Path logDir, Progress progress, int totalSeconds)
+      throws IOException {
+    if ((write == null) != (processing == null) || (write == null) != (arrivalLag == null)) {
+      throw new IllegalArgumentException("the write, processing and arrival-lag recorders are"
+          + " given together or not at all");
+    }
     this.phase = phase;
     this.system = system;
     this.arrived = arrived;
@@ -64,11 +73,14 @@ final class PhaseSampler implements AutoCloseable {
     this.queue = queue;
     this.write = write;
     this.processing = processing;
+    this.arrivalLag = arrivalLag;
     this.progress = progress;
     this.totalSeconds = totalSeconds;
     this.writeLog = write == null ? null : log(logDir.resolve(phase + "-write.hlog"));
     this.processingLog = processing == null ? null
         : log(logDir.resolve(phase + "-processing.hlog"));
+    this.arrivalLagLog = arrivalLag == null ? null
+        : log(logDir.resolve(phase + "-arrival-lag.hlog"));
     this.last = system.get();
     ioCounters.add(last.ioCounters());
     this.startNanos = System.nanoTime();
@@ -78,8 +90,11 @@ final class PhaseSampler implements AutoCloseable {
       writeLog.outputLegend();
       processingLog.outputStartTime(startMillis);
       processingLog.outputLegend();
+      arrivalLagLog.outputStartTime(startMillis);
+      arrivalLagLog.outputLegend();
       write.reset();
       processing.reset();
+      arrivalLag.reset();
     }
     this.thread = new Thread(this::loop, "strata-sampler-" + phase);
     this.thread.setDaemon(true);
@@ -115,6 +130,7 @@ final class PhaseSampler implements AutoCloseable {
     long c = completed.getAsLong();
     double wp99 = Double.NaN;
     double pp99 = Double.NaN;
+    double lagMax = Double.NaN;
     if (write != null) {
       writeInterval = write.getIntervalHistogram(writeInterval);
       processingInterval = processing.getIntervalHistogram(processingInterval);
@@ -122,6 +138,12 @@ final class PhaseSampler implements AutoCloseable {
       processingLog.outputIntervalHistogram(processingInterval);
       writeTotal.add(writeInterval);
       processingTotal.add(processingInterval);
+      arrivalLagInterval = arrivalLag.getIntervalHistogram(arrivalLagInterval);
+      arrivalLagLog.outputIntervalHistogram(arrivalLagInterval);
+      arrivalLagTotal.add(arrivalLagInterval);
+      if (arrivalLagInterval.getTotalCount() > 0) {
+        lagMax = arrivalLagInterval.getMaxValue() / 1000.0;
+      }
       if (writeInterval.getTotalCount() > 0) {
         wp99 = writeInterval.getValueAtPercentile(99) / 1000.0;
         pp99 = processingInterval.getValueAtPercentile(99) / 1000.0;
@@ -134,7 +156,7 @@ final class PhaseSampler implements AutoCloseable {
     PhaseSample s = new PhaseSample(phase, second, a - lastArrived, c - lastCompleted,
         queue.getAsInt(), now.diskComponents(), stalled, Math.max(0, stallDelta),
         now.bytesFlushed() - last.bytesFlushed(), now.bytesMerged() - last.bytesMerged(),
-        wp99, pp99, started, now.pendingMergeBytes());
+        wp99, pp99, started, now.pendingMergeBytes(), lagMax);
     lastStalled = stalled;
     samples.add(s);
     ioCounters.add(now.ioCounters());
@@ -189,5 +211,10 @@ final class PhaseSampler implements AutoCloseable {
 
   Histogram processingLatency() {
     return processingTotal;
+  }
+
+  /** The generator's lateness over the phase (empty for a closed-loop phase). */
+  Histogram arrivalLag() {
+    return arrivalLagTotal;
   }
 }

@@ -246,6 +246,9 @@ public final class ReportWriter {
     p.put("unfinished", r.unfinished());
     p.set("writeLatency", r.writeLatency().json());
     p.set("processingLatency", r.processingLatency().json());
+    if (!Double.isNaN(r.arrivalLagMaxMillis())) {
+      p.put("arrivalLagMaxMillis", r.arrivalLagMaxMillis());
+    }
     stalls(p, r);
     p.put("maxDiskComponents", r.maxDiskComponents());
     p.put("writeAmplification", r.writeAmplification());
@@ -445,17 +448,21 @@ public final class ReportWriter {
     stallCauses(b, t, c);
     b.append("## Running phases\n\n");
     b.append("Open loop, constant arrivals unless noted; write latency counts from the intended"
-        + " arrival (queuing + processing), processing latency from the dequeue. Milliseconds.\n\n");
+        + " arrival (queuing + processing), processing latency from the dequeue; arrival lag is"
+        + " how late the driver's generator put a write on the queue (part of its write latency:"
+        + " a lag near the write maximum means the whole process stood still, not only the"
+        + " store). Milliseconds.\n\n");
     b.append("| phase | scheduler | arrivals/s | completed | unfinished | write p50 | p90 | p99"
-        + " | p99.9 | max | processing p99 | stalls | stalled s | max components | WA"
-        + " | I/O budget use |\n");
-    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        + " | p99.9 | max | processing p99 | arrival lag max | stalls | stalled s"
+        + " | max components | WA | I/O budget use |\n");
+    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (PhaseResult r : result.runs()) {
       Latency w = r.writeLatency();
       b.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %,d | %,d | %.2f | %.2f | %.2f |"
-              + " %.2f | %.2f | %.2f | %d | %.1f | %d | %.2f | %s |%n", r.name(), r.scheduler(),
-          r.arrivalRate(), r.completed(), r.unfinished(), w.p50(), w.p90(), w.p99(), w.p999(),
-          w.max(), r.processingLatency().p99(), r.stallCount(), r.stallSeconds(),
+              + " %.2f | %.2f | %.2f | %.2f | %d | %.1f | %d | %.2f | %s |%n", r.name(),
+          r.scheduler(), r.arrivalRate(), r.completed(), r.unfinished(), w.p50(), w.p90(),
+          w.p99(), w.p999(), w.max(), r.processingLatency().p99(), r.arrivalLagMaxMillis(),
+          r.stallCount(), r.stallSeconds(),
           r.maxDiskComponents(), r.writeAmplification(), Double.isNaN(r.ioBudget().use()) ? "-"
               : String.format(Locale.ROOT, "%.2f", r.ioBudget().use())));
     }
@@ -491,8 +498,8 @@ public final class ReportWriter {
       b.append("![latency percentiles](").append(TwoPhaseCharts.LATENCY).append(")\n\n");
     }
     b.append("Files: `summary.json` (all figures and the configuration), `timeseries.csv` (per"
-        + " second), `<phase>-write.hlog` and `<phase>-processing.hlog` (HdrHistogram interval"
-        + " logs, one interval a second).\n");
+        + " second), `<phase>-write.hlog`, `<phase>-processing.hlog` and"
+        + " `<phase>-arrival-lag.hlog` (HdrHistogram interval logs, one interval a second).\n");
     return b.toString();
   }
 }

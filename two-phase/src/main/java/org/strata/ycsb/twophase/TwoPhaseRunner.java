@@ -341,7 +341,7 @@ public final class TwoPhaseRunner {
       ClosedLoopDriver driver = new ClosedLoopDriver(t.writers(), writes(sut));
       TargetStats before = sut.stats();
       PhaseSampler sampler = new PhaseSampler("testing", sut::stats,
-          driver::completed, driver::completed, () -> 0, null, null, out, progress,
+          driver::completed, driver::completed, () -> 0, null, null, null, out, progress,
           t.durationSeconds());
       gc.startPhase();
       try {
@@ -390,12 +390,13 @@ public final class TwoPhaseRunner {
       long phaseStart = System.currentTimeMillis();
       Recorder write = new Recorder(3);
       Recorder processing = new Recorder(3);
+      Recorder arrivalLag = new Recorder(3);
       double meanRate = arrivals.meanRate();
       OpenLoopDriver driver = new OpenLoopDriver(arrivals, r.writers(), writes(sut), write,
-          processing);
+          processing, arrivalLag);
       TargetStats before = sut.stats();
       PhaseSampler sampler = new PhaseSampler(name, sut::stats, driver::arrived,
-          driver::completed, driver::queueLength, write, processing, out, progress,
+          driver::completed, driver::queueLength, write, processing, arrivalLag, out, progress,
           durationSeconds);
       QueryLoad queries = null;
       if (r.queries().threads() > 0) {

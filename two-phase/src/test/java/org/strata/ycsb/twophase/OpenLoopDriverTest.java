@@ -41,17 +41,21 @@ class OpenLoopDriverTest {
     };
     Recorder write = new Recorder(3);
     Recorder processing = new Recorder(3);
+    Recorder lag = new Recorder(3);
     OpenLoopDriver driver = new OpenLoopDriver(ArrivalProcess.constant(1000), 1, store, write,
-        processing);
+        processing, lag);
     driverRef.set(driver);
     OpenLoopDriver.Result r = driver.run(3_000_000_000L, 60_000_000_000L);
     Histogram w = write.getIntervalHistogram();
     Histogram p = processing.getIntervalHistogram();
+    Histogram arrivalLag = lag.getIntervalHistogram();
     assertThat(stalled).as("the store stalled once").isTrue();
     // Intended arrival times are 1 ms apart from the start; those before the end arrive.
     assertThat(r.arrived()).isBetween(2999L, 3000L);
     assertThat(r.completed()).isEqualTo(r.arrived());
     assertThat(r.unfinished()).isZero();
+    assertThat(arrivalLag.getTotalCount()).as("one arrival lag per arrival")
+        .isEqualTo(r.arrived());
     assertThat(r.maxQueue()).as("the queue held the writes of the stall")
         .isGreaterThanOrEqualTo(STALL_ARRIVALS - 1);
 

@@ -105,6 +105,19 @@ class TwoPhaseRunnerTest {
       logged += ((org.HdrHistogram.Histogram) h).getTotalCount();
     }
     assertThat(logged).isEqualTo(s.at("/runs/0/writeLatency/count").asLong());
+    // The generator's lateness: one value per arrival, its maximum in the summary.
+    HistogramLogReader lagLog = new HistogramLogReader(out.resolve(
+        "running-fair-50pct-arrival-lag.hlog").toFile());
+    long lags = 0;
+    long lagMax = 0;
+    while ((h = lagLog.nextIntervalHistogram()) != null) {
+      lags += ((org.HdrHistogram.Histogram) h).getTotalCount();
+      lagMax = Math.max(lagMax, ((org.HdrHistogram.Histogram) h).getMaxValue());
+    }
+    assertThat(lags).isEqualTo(s.at("/runs/0/arrived").asLong());
+    assertThat(s.at("/runs/0/arrivalLagMaxMillis").asDouble())
+        .isCloseTo(lagMax / 1000.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(s.at("/testing/arrivalLagMaxMillis").isMissingNode()).isTrue();
 
     for (String png : List.of("throughput.png", "disk-components.png", "latency.png")) {
       BufferedImage img = ImageIO.read(out.resolve(png).toFile());
