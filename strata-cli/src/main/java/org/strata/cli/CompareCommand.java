@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import org.strata.peers.CompareConfig;
 import org.strata.peers.CompareConfigJson;
 import org.strata.peers.CompareRunner;
+import org.strata.peers.SystemSpec;
 import org.strata.ycsb.twophase.LookupResult;
 import org.strata.ycsb.twophase.PhaseResult;
 import picocli.CommandLine.Command;
@@ -52,6 +53,11 @@ final class CompareCommand implements Callable<Integer> {
       + " each running phase of --find-sustainable (default: running.duration-seconds).")
   Integer phaseSeconds;
 
+  @Option(names = "--system", paramLabel = "LABEL", description = "Run only the systems entry"
+      + " with this label (repeatable; the configuration's order is kept), e.g. one system of a"
+      + " long comparison at a time. Default: every entry.")
+  List<String> systems;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -71,7 +77,7 @@ final class CompareCommand implements Callable<Integer> {
     if (findSustainable && !phases.equals("all")) {
       throw new ParameterException(spec.commandLine(), "--find-sustainable needs --phases all");
     }
-    CompareConfig cfg = overrides.read(config, CompareConfigJson::parse);
+    CompareConfig cfg = only(overrides.read(config, CompareConfigJson::parse));
     CompareRunner.Mode mode = phases.equals("load") ? CompareRunner.Mode.LOAD
         : phases.equals("lookup") ? CompareRunner.Mode.LOOKUP
         : findSustainable ? CompareRunner.Mode.FIND_SUSTAINABLE : CompareRunner.Mode.ALL;
@@ -110,6 +116,22 @@ final class CompareCommand implements Callable<Integer> {
     o.println("report: " + out.resolve("comparison.md"));
     o.flush();
     return 0;
+  }
+
+  /** The configuration with only the entries {@code --system} names (all without it). */
+  private CompareConfig only(CompareConfig cfg) {
+    if (systems == null || systems.isEmpty()) {
+      return cfg;
+    }
+    List<String> labels = cfg.systems().stream().map(SystemSpec::label).toList();
+    for (String label : systems) {
+      if (!labels.contains(label)) {
+        throw new ParameterException(spec.commandLine(), "--system: '" + label + "' is not a"
+            + " label of the configuration's systems; allowed: " + String.join(", ", labels));
+      }
+    }
+    return new CompareConfig(cfg.twoPhase(), cfg.systems().stream()
+        .filter(x -> systems.contains(x.label())).toList(), cfg.lookup());
   }
 
 }

@@ -55,6 +55,26 @@ class CompareCommandTest {
     assertThat(r.err()).contains("--phase-seconds");
   }
 
+  /** --system runs only the entries it names, and refuses a label the file does not have. */
+  @Test
+  void systemRunsOnlyTheNamedEntries() throws Exception {
+    Path cfg = config("[{\"name\": \"rocksdb\", \"compaction\": \"leveled\"},"
+        + " {\"name\": \"rocksdb\", \"compaction\": \"universal\"}]");
+    Path out = tmp.resolve("out");
+    CliTest.Result r = CliTest.run("compare", "--config", cfg.toString(), "--out",
+        out.toString(), "--phases", "load", "--system", "rocksdb-tiered");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("--system: 'rocksdb-tiered'")
+        .contains("allowed: rocksdb-leveled, rocksdb-universal");
+    assertThat(out).doesNotExist();
+    r = CliTest.run("compare", "--config", cfg.toString(), "--out", out.toString(), "--phases",
+        "load", "--system", "rocksdb-universal");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("rocksdb-universal: load").doesNotContain("rocksdb-leveled");
+    assertThat(Files.readString(out.resolve("comparison.json"))).contains("rocksdb-universal")
+        .doesNotContain("rocksdb-leveled");
+  }
+
   /**
    * --set overrides reach the configuration and are checked as the same value in the file would
    * be: each override below is refused with the file's own message, which it could not be if the
