@@ -11,7 +11,9 @@ import java.util.Arrays;
  * lookups binary-search without decoding the whole page. Immutable; shared through the page cache.
  *
  * <p>Layout of a body (see docs/format.md): {@code count:u32}, the entries, then {@code
- * offsets:u32[count]} giving each entry's position in the body.
+ * offsets:u32[count]} giving each entry's position in the body. The body is read in place from
+ * an array that may hold more than it (the framed page as read from the file, or a merge's read
+ * buffer), starting at {@code base}.
  */
 public final class Page {
   /** Entry kind byte of a leaf entry that carries a value. */
@@ -20,21 +22,32 @@ public final class Page {
   public static final byte KIND_ANTIMATTER = 1;
 
   private final PageType type;
+  /** The array holding the body, at {@code base}; positions below are indexes into it. */
   private final byte[] body;
+  private final int base;
   private final int count;
+  /** Index in {@code body} of the offset array. */
   private final int offsetsStart;
 
+  /** A page whose body is all of {@code body}. */
   Page(PageType type, byte[] body) {
+    this(type, body, 0, body.length);
+  }
+
+  /** A page whose body is {@code buf[base, base+length)}, read in place (not copied). */
+  Page(PageType type, byte[] buf, int base, int length) {
     this.type = type;
-    this.body = body;
-    if (body.length < 4) {
+    this.body = buf;
+    this.base = base;
+    if (length < 4) {
       throw new IllegalArgumentException("page body shorter than its count");
     }
-    this.count = getInt(body, 0);
-    this.offsetsStart = body.length - 4 * count;
-    if (count < 0 || offsetsStart < 4) {
+    this.count = getInt(buf, base);
+    long start = (long) base + length - 4L * count;
+    if (count < 0 || start < base + 4L) {
       throw new IllegalArgumentException("page entry count " + count + " does not fit its body");
     }
+    this.offsetsStart = (int) start;
   }
 
   public PageType type() {
@@ -46,13 +59,16 @@ public final class Page {
     return count;
   }
 
-  /** Approximate memory held, for the page cache's budget. */
+  /**
+   * Approximate memory held, for the page cache's budget: the whole array the page reads from
+   * (for a page read from a file, its framed bytes) and the object.
+   */
   public int weight() {
     return body.length + 48;
   }
 
   private int entryOffset(int i) {
-    return getInt(body, offsetsStart + 4 * i);
+    return base + getInt(body, offsetsStart + 4 * i);
   }
 
   /** Unsigned comparison of entry {@code i}'s key with {@code key}. */

@@ -27,13 +27,25 @@ public final class PageCodec {
   }
 
   /**
-   * Checks the framed page in {@code buf[at, at+len)} and returns its body.
+   * Checks the framed page in {@code buf[at, at+len)} and returns its body, copied.
    *
    * @param expected the page type the caller expects
    * @param file and {@code offset} name the page in errors
    * @throws CorruptionException on a bad length, type or checksum
    */
   public static byte[] checkedBody(byte[] buf, int at, int len, PageType expected, Path file,
+      long offset) {
+    int bodyLen = check(buf, at, len, expected, file, offset);
+    return Arrays.copyOfRange(buf, at + PageBuilder.HEADER, at + PageBuilder.HEADER + bodyLen);
+  }
+
+  /**
+   * Checks the framed page in {@code buf[at, at+len)} and returns its body's length (the body
+   * starts {@link PageBuilder#HEADER} bytes after {@code at}).
+   *
+   * @throws CorruptionException on a bad length, type or checksum
+   */
+  private static int check(byte[] buf, int at, int len, PageType expected, Path file,
       long offset) {
     if (len < PageBuilder.HEADER + PageBuilder.TRAILER) {
       throw new CorruptionException(file, offset, "page of " + len + " bytes is too short");
@@ -57,15 +69,20 @@ public final class PageCodec {
       throw new CorruptionException(file, offset, "page type " + buf[at + 4] + " where a "
           + expected + " page was expected");
     }
-    return Arrays.copyOfRange(buf, at + PageBuilder.HEADER, at + PageBuilder.HEADER + bodyLen);
+    return bodyLen;
   }
 
-  /** Checks and decodes a LEAF or INTERIOR page. */
+  /**
+   * Checks and decodes a LEAF or INTERIOR page in place: the page reads its body from {@code buf}
+   * without a copy, so {@code buf[at, at+len)} must not change while the page is in use (a page
+   * read for the cache has an array of its own; the merge's leaf scanner drops each page before
+   * it reads over it).
+   */
   public static Page decode(byte[] buf, int at, int len, PageType expected, Path file,
       long offset) {
-    byte[] body = checkedBody(buf, at, len, expected, file, offset);
+    int bodyLen = check(buf, at, len, expected, file, offset);
     try {
-      return new Page(expected, body);
+      return new Page(expected, buf, at + PageBuilder.HEADER, bodyLen);
     } catch (IllegalArgumentException e) {
       throw new CorruptionException(file, offset, e.getMessage());
     }
