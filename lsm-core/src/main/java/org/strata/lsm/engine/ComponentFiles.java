@@ -192,7 +192,13 @@ final class ComponentFiles {
     private final String name;
     private final Path tmp;
     private final WritableFile file;
-    private final ComponentWriter writer;
+    /**
+     * The writer until {@link #finish()}; then null, so its buffers (the 256 KB write buffer, the
+     * key hashes for the Bloom filter, the leaf index) are garbage while a merge goes on writing
+     * its later outputs: a merge keeps every output it wrote until it installs them all.
+     */
+    private ComponentWriter writer;
+    private long pageCount;
     private boolean finished;
     private boolean renamed;
 
@@ -205,19 +211,31 @@ final class ComponentFiles {
       this.writer = writer;
     }
 
+    private ComponentWriter writer() {
+      if (finished) {
+        throw new IllegalStateException("component " + tmp + " is already finished");
+      }
+      return writer;
+    }
+
     /** Appends an entry (keys in ascending order; null value: anti-matter). */
     void add(byte[] key, byte[] value) throws IOException {
-      writer.add(key, value);
+      writer().add(key, value);
     }
 
     /** Bytes written so far. */
     long bytesProduced() {
-      return writer.bytesProduced();
+      return writer().bytesProduced();
     }
 
     /** Pages written (valid after {@link #finish()}). */
     long pageCount() {
-      return writer.pageCount();
+      return finished ? pageCount : writer.pageCount();
+    }
+
+    /** Whether this output still holds its writer (and so the writer's buffers). */
+    boolean holdsWriter() {
+      return writer != null;
     }
 
     /** The temporary file's path, for error messages. */
@@ -227,8 +245,10 @@ final class ComponentFiles {
 
     /** Writes the index levels, filter and footer; forces and closes the file. */
     void finish() throws IOException {
-      writer.finish();
+      writer().finish();
+      pageCount = writer.pageCount();
       finished = true;
+      writer = null;
     }
 
     /** Renames the finished file to its component name and opens it. */
