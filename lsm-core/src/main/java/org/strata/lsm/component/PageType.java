@@ -18,13 +18,17 @@ public enum PageType {
     return code;
   }
 
-  /** The type with {@code code}, or null. */
-  public static PageType of(int code) {
+  /** The types indexed by code (never written after class initialisation). */
+  private static final PageType[] BY_CODE = new PageType[6];
+
+  static {
     for (PageType t : values()) {
-      if (t.code == code) {
-        return t;
-      }
+      BY_CODE[t.code] = t;
     }
-    return null;
+  }
+
+  /** The type with {@code code}, or null. Called for every page read, so it allocates nothing. */
+  public static PageType of(int code) {
+    return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
   }
 }
