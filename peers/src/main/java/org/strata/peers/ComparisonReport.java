@@ -25,7 +25,7 @@ import org.strata.ycsb.twophase.TwoPhaseResult;
  * load.recordsPerSecond}, {@code testing.maxThroughput}, {@code running.arrivalRate}, {@code
  * running.throughput}, {@code running.writeLatency} {p50, p99, p99.9, max} in ms, {@code
  * running.arrivalLagMaxMillis}, {@code running.stalls.seconds}, {@code running.backlogAtEnd}, {@code writeAmplification}, {@code
- * spaceAmplification}, {@code sustainable} {verdict, reasons}, and each figure's ratio to the first
+ * spaceAmplification}, {@code meanSpaceAmplification}, {@code sustainable} {verdict, reasons}, and each figure's ratio to the first
  * system), and {@code comparison.md} (one table with the ratios, the charts of {@link
  * ComparisonCharts}, the machine, and which figures to quote).
  */
@@ -51,6 +51,16 @@ public final class ComparisonReport {
   private static double spaceAmplification(CompareRunner.Outcome o) {
     PhaseResult p = running(o);
     return p == null ? o.result().spaceAmplification() : o.result().spaceAmplificationAt(p);
+  }
+
+  /**
+   * Space amplification averaged over the same phase (its per-second samples), or null without a
+   * running phase.
+   */
+  private static Double meanSpaceAmplification(CompareRunner.Outcome o) {
+    PhaseResult p = running(o);
+    double m = p == null ? Double.NaN : o.result().meanSpaceAmplificationAt(p);
+    return Double.isNaN(m) ? null : m;
   }
 
   /** The figures of the table, in order, each from an outcome (null when it has none). */
@@ -98,6 +108,7 @@ public final class ComparisonReport {
     f.put("queued at end", o -> running(o) == null ? null : (double) running(o).queueAtEnd());
     f.put("WA", o -> running(o) == null ? null : running(o).writeAmplification());
     f.put("SA", o -> spaceAmplification(o));
+    f.put("SA mean", o -> meanSpaceAmplification(o));
     return f;
   }
 
@@ -187,6 +198,10 @@ public final class ComparisonReport {
         s.set("sustainable", ReportWriter.verdictJson(p.verdict()));
       }
       s.put("spaceAmplification", spaceAmplification(x));
+      Double mean = meanSpaceAmplification(x);
+      if (mean != null) {
+        s.put("meanSpaceAmplification", mean);
+      }
       if (r.lookups() != null) {
         s.set("lookups", r.lookups().json());
       }
@@ -327,7 +342,9 @@ public final class ComparisonReport {
         + " alone), stalled s (seconds writers were"
         + " stalled), queued at end (writes waiting when arrivals stopped), WA (write"
         + " amplification: bytes flushed and merged over user bytes), SA (space amplification:"
-        + " disk bytes over the loaded key and value bytes). docs/compare.md says where each"
+        + " disk bytes over the loaded key and value bytes, at the end of the running phase),"
+        + " SA mean (the same averaged over the running phase's seconds, which does not depend"
+        + " on where the phase ends in a merge cycle). docs/compare.md says where each"
         + " system's figures come from.\n");
     return b.toString();
   }

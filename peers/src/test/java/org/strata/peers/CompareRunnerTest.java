@@ -82,6 +82,8 @@ class CompareRunnerTest {
       assertThat(s.at("/running/backlogAtEnd/pendingMergeBytes").isNumber()).as(label).isTrue();
       assertThat(s.at("/writeAmplification").asDouble()).as(label).isGreaterThan(0.5);
       assertThat(s.at("/spaceAmplification").asDouble()).as(label).isGreaterThan(0.5);
+      // Averaged over the running phase's seconds: every system reports its space each second.
+      assertThat(s.at("/meanSpaceAmplification").asDouble()).as(label).isGreaterThan(0.5);
       assertThat(s.at("/sustainable/verdict").asText()).as(label)
           .isIn("sustainable", "unsustainable");
       assertThat(s.at("/sustainable/reasons").size()).as(label).isPositive();
@@ -113,7 +115,7 @@ class CompareRunnerTest {
     String header = md.lines().filter(l -> l.startsWith("| system |")).findFirst().orElseThrow();
     for (String column : List.of("load rec/s", "testing max W", "I/O budget use", "arrivals/s", "served/s",
         "write p50 ms", "p99 ms", "p99.9 ms", "max ms", "arrival lag max ms", "stalled s", "queued at end", "WA", "SA",
-        "verdict")) {
+        "SA mean", "verdict")) {
       assertThat(header).contains("| " + column + " |");
     }
     int columns = header.split("\\|", -1).length;

@@ -61,6 +61,24 @@ public record PhaseResult(String name, String scheduler, double utilization, dou
   }
 
   /**
+   * The space used averaged over the phase: the mean of its per-second samples' disk component
+   * bytes, or NaN if it has no sample. A phase's end falls anywhere in its merge cycle (a merge
+   * holds its inputs and its output until it installs, and a sorted run's size swings), so the
+   * end-of-phase figure ({@link #spaceBytesAtEnd()}) of two runs can differ by more than two
+   * systems do; the mean over the phase does not depend on where it ends.
+   */
+  public double meanSpaceBytes() {
+    if (samples.isEmpty()) {
+      return Double.NaN;
+    }
+    double sum = 0;
+    for (PhaseSample s : samples) {
+      sum += s.spaceBytes();
+    }
+    return sum / samples.size();
+  }
+
+  /**
    * Queries run alongside a running phase.
    *
    * @param kind point, short-scan or long-scan

@@ -24,15 +24,17 @@ package org.strata.ycsb.twophase;
  * @param arrivalLagMaxMillis the open loop's generator: the most it was late putting a write of
  *     the second on the queue (enqueue minus intended arrival), or NaN if none arrived or the
  *     phase is closed-loop
+ * @param spaceBytes bytes of the disk components (all trees) at the end of the second: the space
+ *     used, as the phase's end-of-phase figure but at every second
  */
 public record PhaseSample(String phase, int second, long arrivals, long completed,
     long queueLength, long diskComponents, boolean stalled, double stallSeconds,
     long bytesFlushed, long bytesMerged, double writeP99Millis, double processingP99Millis,
-    long stallsStarted, long pendingMergeBytes, double arrivalLagMaxMillis) {
+    long stallsStarted, long pendingMergeBytes, double arrivalLagMaxMillis, long spaceBytes) {
 
   static final String CSV_HEADER = "phase,second,arrivals,completed,queue_length,disk_components,"
       + "stalled,stall_seconds,bytes_flushed,bytes_merged,write_p99_ms,processing_p99_ms,"
-      + "stalls_started,pending_merge_bytes,arrival_lag_max_ms";
+      + "stalls_started,pending_merge_bytes,arrival_lag_max_ms,space_bytes";
 
   String csv() {
     return String.join(",", phase, Integer.toString(second), Long.toString(arrivals),
@@ -40,7 +42,7 @@ public record PhaseSample(String phase, int second, long arrivals, long complete
         stalled ? "1" : "0", String.format(java.util.Locale.ROOT, "%.3f", stallSeconds),
         Long.toString(bytesFlushed), Long.toString(bytesMerged), num(writeP99Millis),
         num(processingP99Millis), Long.toString(stallsStarted), Long.toString(pendingMergeBytes),
-        num(arrivalLagMaxMillis));
+        num(arrivalLagMaxMillis), Long.toString(spaceBytes));
   }
 
   private static String num(double v) {

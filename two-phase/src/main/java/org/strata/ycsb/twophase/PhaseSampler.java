@@ -156,7 +156,7 @@ final class PhaseSampler implements AutoCloseable {
     PhaseSample s = new PhaseSample(phase, second, a - lastArrived, c - lastCompleted,
         queue.getAsInt(), now.diskComponents(), stalled, Math.max(0, stallDelta),
         now.bytesFlushed() - last.bytesFlushed(), now.bytesMerged() - last.bytesMerged(),
-        wp99, pp99, started, now.pendingMergeBytes(), lagMax);
+        wp99, pp99, started, now.pendingMergeBytes(), lagMax, now.spaceBytes());
     lastStalled = stalled;
     samples.add(s);
     ioCounters.add(now.ioCounters());

@@ -199,6 +199,9 @@ public final class ReportWriter {
     load.put("verifiedKeys", result.verifiedKeys());
     load.set("gc", result.loadGc().json());
     o.put("spaceAmplification", result.spaceAmplification());
+    if (!Double.isNaN(result.meanSpaceAmplification())) {
+      o.put("meanSpaceAmplification", result.meanSpaceAmplification());
+    }
     if (result.lookups() != null) {
       o.set("lookups", result.lookups().json());
     }
@@ -258,6 +261,9 @@ public final class ReportWriter {
     backlog.put("unfinishedWrites", r.unfinished());
     backlog.put("pendingMergeBytes", r.pendingMergeBytesAtEnd());
     p.put("spaceBytesAtEnd", r.spaceBytesAtEnd());
+    if (!Double.isNaN(r.meanSpaceBytes())) {
+      p.put("meanSpaceBytes", r.meanSpaceBytes());
+    }
     p.set("ioBudgetUse", r.ioBudget().json());
     p.set("gc", r.gc().json());
     if (r.verdict() != null) {

@@ -49,6 +49,21 @@ public record TwoPhaseResult(TwoPhaseConfig config, String system, String label,
     return ratio(phase.spaceBytesAtEnd());
   }
 
+  /**
+   * Space amplification averaged over the first running phase ({@link
+   * PhaseResult#meanSpaceBytes()} over the loaded records' key and value bytes), or NaN without a
+   * running phase.
+   */
+  public double meanSpaceAmplification() {
+    return runs.isEmpty() ? Double.NaN : meanSpaceAmplificationAt(runs.get(0));
+  }
+
+  /** Space amplification averaged over {@code phase}, one of this result's running phases. */
+  public double meanSpaceAmplificationAt(PhaseResult phase) {
+    double mean = phase.meanSpaceBytes();
+    return liveDataBytes <= 0 || Double.isNaN(mean) ? Double.NaN : mean / liveDataBytes;
+  }
+
   private double ratio(long space) {
     return liveDataBytes <= 0 ? 0 : (double) space / liveDataBytes;
   }

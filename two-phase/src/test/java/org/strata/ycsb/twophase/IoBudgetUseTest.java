@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class IoBudgetUseTest {
   private static PhaseSample second(int s, long flushed, long merged) {
     return new PhaseSample("testing", s, 0, 0, 0, 0, false, 0, flushed, merged, Double.NaN,
-        Double.NaN, 0, 0, Double.NaN);
+        Double.NaN, 0, 0, Double.NaN, 0);
   }
 
   @Test

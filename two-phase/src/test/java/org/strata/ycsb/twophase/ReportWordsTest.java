@@ -14,7 +14,7 @@ import org.strata.lsm.StoreStats.StallTotals;
 class ReportWordsTest {
   private static PhaseSample sample(boolean stalled) {
     return new PhaseSample("testing", 10, 100, 100, 0, 7, stalled, stalled ? 0.9 : 0, 0, 0,
-        Double.NaN, Double.NaN, stalled ? 1 : 0, 0, Double.NaN);
+        Double.NaN, Double.NaN, stalled ? 1 : 0, 0, Double.NaN, 0);
   }
 
   private static String progressLine(PhaseSample s, String cause) {

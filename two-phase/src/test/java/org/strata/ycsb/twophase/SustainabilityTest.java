@@ -38,7 +38,7 @@ class SustainabilityTest {
           + scale * noise.nextGaussian() * MB));
       boolean stall = stallSeconds.contains(s);
       out.add(new PhaseSample("running", s, 1000, 1000, 0, c, stall, stall ? 0.2 : 0,
-          1 << 20, 1 << 20, 1, 1, stall ? 1 : 0, p, 0.01));
+          1 << 20, 1 << 20, 1, 1, stall ? 1 : 0, p, 0.01, 0));
     }
     return out;
   }

@@ -96,6 +96,17 @@ class TwoPhaseRunnerTest {
     long arrivals = csv.stream().filter(l -> l.startsWith("running-fair-50pct,"))
         .mapToLong(l -> Long.parseLong(l.split(",")[2])).sum();
     assertThat(arrivals).isEqualTo(s.at("/runs/0/arrived").asLong());
+    // The space used at every second; its mean over the first running phase, over the live
+    // data, is the summary's mean space amplification.
+    List<Long> space = csv.stream().filter(l -> l.startsWith("running-fair-50pct,"))
+        .map(l -> Long.parseLong(l.substring(l.lastIndexOf(',') + 1))).toList();
+    assertThat(space).isNotEmpty().allSatisfy(b -> assertThat(b).isPositive());
+    double meanSpace = space.stream().mapToLong(Long::longValue).average().orElseThrow();
+    assertThat(s.at("/runs/0/meanSpaceBytes").asDouble())
+        .isCloseTo(meanSpace, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(s.at("/meanSpaceAmplification").asDouble()).isCloseTo(
+        meanSpace / s.at("/load/liveDataBytes").asLong(),
+        org.assertj.core.data.Offset.offset(1e-9));
 
     HistogramLogReader log = new HistogramLogReader(out.resolve(
         "running-fair-50pct-write.hlog").toFile());
