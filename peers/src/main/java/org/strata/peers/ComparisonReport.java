@@ -24,10 +24,11 @@ import org.strata.ycsb.twophase.TwoPhaseResult;
  * Writes a comparison: {@code comparison.json} (per system: {@code system}, {@code label}, {@code
  * load.recordsPerSecond}, {@code testing.maxThroughput}, {@code running.arrivalRate}, {@code
  * running.throughput}, {@code running.writeLatency} {p50, p99, p99.9, max} in ms, {@code
- * running.arrivalLagMaxMillis}, {@code running.stalls.seconds}, {@code running.backlogAtEnd}, {@code writeAmplification}, {@code
- * spaceAmplification}, {@code meanSpaceAmplification}, {@code sustainable} {verdict, reasons}, and each figure's ratio to the first
- * system), and {@code comparison.md} (one table with the ratios, the charts of {@link
- * ComparisonCharts}, the machine, and which figures to quote).
+ * running.arrivalLagMaxMillis}, {@code running.stalls.seconds}, {@code running.backlogAtEnd},
+ * {@code writeAmplification}, {@code spaceAmplification}, {@code meanSpaceAmplification}, {@code
+ * sustainable} {verdict, reasons}, and each figure's ratio to the first system), and {@code
+ * comparison.md} (one table with the ratios, the charts of {@link ComparisonCharts}, the machine,
+ * and which figures to quote).
  */
 public final class ComparisonReport {
   private static final ObjectMapper MAPPER = new ObjectMapper()
