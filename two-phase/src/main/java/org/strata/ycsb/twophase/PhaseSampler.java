@@ -37,7 +37,6 @@ final class PhaseSampler implements AutoCloseable {
   private final List<Map<String, Long>> ioCounters = new ArrayList<>();
   private final Histogram writeTotal = new Histogram(3);
   private final Histogram processingTotal = new Histogram(3);
-  private final Histogram arrivalLagTotal = new Histogram(3);
   private final List<AutoCloseable> logs = new ArrayList<>();
   private final HistogramLogWriter writeLog;
   private final HistogramLogWriter processingLog;
@@ -140,7 +139,6 @@ final class PhaseSampler implements AutoCloseable {
       processingTotal.add(processingInterval);
       arrivalLagInterval = arrivalLag.getIntervalHistogram(arrivalLagInterval);
       arrivalLagLog.outputIntervalHistogram(arrivalLagInterval);
-      arrivalLagTotal.add(arrivalLagInterval);
       if (arrivalLagInterval.getTotalCount() > 0) {
         lagMax = arrivalLagInterval.getMaxValue() / 1000.0;
       }
@@ -211,10 +209,5 @@ final class PhaseSampler implements AutoCloseable {
 
   Histogram processingLatency() {
     return processingTotal;
-  }
-
-  /** The generator's lateness over the phase (empty for a closed-loop phase). */
-  Histogram arrivalLag() {
-    return arrivalLagTotal;
   }
 }
