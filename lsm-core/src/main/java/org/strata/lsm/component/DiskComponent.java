@@ -362,9 +362,17 @@ public final class DiskComponent {
     return new TreeCursor(from, to);
   }
 
-  /** Sequential scan of all leaves, bypassing the cache: what merges read. */
+  /** Sequential scan of all leaves, bypassing the cache, into a buffer of its own. */
   public SequentialLeafScanner sequentialScan() {
-    return new SequentialLeafScanner(this);
+    return sequentialScan(new ReadAheadBuffer());
+  }
+
+  /**
+   * Sequential scan of all leaves, bypassing the cache, reading into {@code readAhead}: what merges
+   * read. No other scanner may use {@code readAhead} until this one is closed.
+   */
+  public SequentialLeafScanner sequentialScan(ReadAheadBuffer readAhead) {
+    return new SequentialLeafScanner(this, readAhead);
   }
 
   ReadableFile channel() {

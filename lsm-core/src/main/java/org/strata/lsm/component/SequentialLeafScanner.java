@@ -9,13 +9,15 @@ import org.strata.lsm.StorageException;
  * Reads a component's leaf pages in file order with large reads, bypassing the page cache: the
  * input side of a merge. Every page's checksum is verified. Counts pages consumed so a merge can
  * report its remaining input pages.
+ *
+ * <p>It reads into a {@link ReadAheadBuffer} it does not own and decodes each page in place there;
+ * {@link #key} and {@link #value} are copies, valid after the scanner moves on or is closed.
  */
 public final class SequentialLeafScanner implements EntryCursor {
-  private static final int READ_AHEAD = 1 << 20;
-
   private final DiskComponent component;
   private final long end;
-  private byte[] buf = new byte[READ_AHEAD];
+  private final ReadAheadBuffer readAhead;
+  private byte[] buf;
   private int bufEnd;
   private long bufFileOffset;
   private long nextPageOffset;
@@ -25,8 +27,9 @@ public final class SequentialLeafScanner implements EntryCursor {
   private byte[] key;
   private byte[] value;
 
-  SequentialLeafScanner(DiskComponent component) {
+  SequentialLeafScanner(DiskComponent component, ReadAheadBuffer readAhead) {
     this.component = component;
+    this.readAhead = readAhead;
     this.end = component.meta().leafEnd();
     this.nextPageOffset = component.meta().leafStart();
     this.bufFileOffset = nextPageOffset;
@@ -72,16 +75,14 @@ public final class SequentialLeafScanner implements EntryCursor {
 
   /** Makes {@code buf} hold file bytes [offset, offset + len). */
   private void ensure(long offset, int len) {
-    if (offset >= bufFileOffset && offset + len <= bufFileOffset + bufEnd) {
+    if (buf != null && offset >= bufFileOffset && offset + len <= bufFileOffset + bufEnd) {
       return;
     }
-    int want = (int) Math.min(Math.max(len, READ_AHEAD), end - offset);
+    int want = (int) Math.min(Math.max(len, ReadAheadBuffer.DEFAULT_SIZE), end - offset);
     if (want < len) {
       throw new CorruptionException(component.path(), offset, "page runs past the leaf region");
     }
-    if (buf.length < want) {
-      buf = new byte[want];
-    }
+    buf = readAhead.array(want);
     try {
       ByteBuffer b = ByteBuffer.wrap(buf, 0, want);
       while (b.hasRemaining()) {

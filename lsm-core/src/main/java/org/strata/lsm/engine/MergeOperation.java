@@ -9,6 +9,7 @@ import org.apache.logging.log4j.Logger;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.EntryCursor;
+import org.strata.lsm.component.ReadAheadBuffer;
 import org.strata.lsm.component.SequentialLeafScanner;
 import org.strata.lsm.io.Clock;
 import org.strata.lsm.io.RepeatedFailures;
@@ -268,8 +269,11 @@ final class MergeOperation implements IoOperation {
     List<SequentialLeafScanner> scanners = new ArrayList<>();
     List<EntryCursor> sources = new ArrayList<>();
     for (Run r : inputs) {
+      // one read buffer per run: its components are read one after another (a run of many
+      // files would otherwise allocate a buffer of a whole G1 region per file)
+      ReadAheadBuffer readAhead = new ReadAheadBuffer();
       sources.add(new ConcatCursor(r.components(), c -> {
-        SequentialLeafScanner s = c.sequentialScan();
+        SequentialLeafScanner s = c.sequentialScan(readAhead);
         scanners.add(s);
         return s;
       }));

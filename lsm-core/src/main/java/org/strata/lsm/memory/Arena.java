@@ -1,13 +1,12 @@
 package org.strata.lsm.memory;
 
-import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.strata.lsm.io.HeapRegions;
 
 /**
  * Space for one memory component's entries, handed out from a few large on-heap chunks by an
@@ -198,17 +197,9 @@ final class Arena {
 
   /** {@link #MAX_CHUNK}: from the running JVM's collector and G1 region size. */
   private static int maxChunk() {
-    try {
-      HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(
-          HotSpotDiagnosticMXBean.class);
-      if (vm != null && "true".equals(vm.getVMOption("UseG1GC").getValue())) {
-        long region = Long.parseLong(vm.getVMOption("G1HeapRegionSize").getValue());
-        if (region >= 2L * OTHER_MAX_CHUNK && region <= 64L * 1024 * 1024) {
-          return (int) region - ARRAY_HEADER_SLACK;
-        }
-      }
-    } catch (IllegalArgumentException | UnsupportedOperationException | SecurityException e) {
-      // not a HotSpot JVM, or the option is unknown: the collector-neutral size below
+    long region = HeapRegions.G1_REGION_BYTES;
+    if (region >= 2L * OTHER_MAX_CHUNK && region <= 64L * 1024 * 1024) {
+      return (int) region - ARRAY_HEADER_SLACK;
     }
     return OTHER_MAX_CHUNK;
   }
