@@ -12,6 +12,7 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation.LSMIOOperationStatus;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation.LSMIOOperationType;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperationScheduler;
+import org.apache.hyracks.storage.am.lsm.common.impls.EmptyComponent;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.asterix.StrataIoScheduler;
@@ -92,8 +93,12 @@ public final class NodeSchedulers implements ILSMIOOperationScheduler, Closeable
     schedulerOf(op).scheduleOperation(op);
   }
 
-  private void flushCompleted(ILSMIOOperation op) {
-    if (op.getStatus() == LSMIOOperationStatus.SUCCESS && op.getNewComponent() != null) {
+  /** Records a completed flush's component size (package-private for its test). */
+  void flushCompleted(ILSMIOOperation op) {
+    // A flush that found nothing to write completes with AsterixDB's empty component (size 0),
+    // which the index does not add to its disk components: not a flush a simulator should replay.
+    if (op.getStatus() == LSMIOOperationStatus.SUCCESS && op.getNewComponent() != null
+        && op.getNewComponent() != EmptyComponent.INSTANCE) {
       synchronized (this) {
         flushSizes.computeIfAbsent(op.getIndexIdentifier(), k -> new ArrayList<>())
             .add(op.getNewComponent().getComponentSize());
