@@ -355,8 +355,9 @@ public final class ComparisonReport {
     MachineInfo m = machine(outcomes);
     StringBuilder b = new StringBuilder("\n## Collector pauses and peak heap\n\n");
     b.append(String.format(Locale.ROOT, "Collectors %s, maximum heap %.0f MiB (the same JVM runs"
-            + " every system, one after another). Pauses of the stop-the-world collectors in whole"
-            + " milliseconds, as the JVM reports them; peak heap is the most heap used before any"
+            + " every system, one after another). Pauses of the stop-the-world collectors (on JDK"
+            + " 17 G1's Remark and Cleanup pauses from JFR) in whole milliseconds, as the JVM"
+            + " reports them; peak heap is the most heap used before any"
             + " collection or at the phase's start or end. RocksDB keeps its memtables and block"
             + " cache in native memory, so its figures cover only the JVM side of the driver.%n%n",
         String.join(", ", m.garbageCollectors()), m.maxHeapBytes() / 1048576.0));

@@ -2,15 +2,27 @@ package org.strata.ycsb.twophase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.lang.management.MemoryUsage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
  * The pause recorder fed synthetic collections: which collectors count as pauses, the
- * percentiles and total per phase, and the peak heap from the before-collection heap pools.
+ * percentiles and total per phase, the peak heap from the before-collection heap pools, and pauses
+ * reported late by when they began; and the platform recorder in a child JVM whose G1 runs a
+ * concurrent cycle, whose Remark and Cleanup pauses only JFR reports on JDK 17.
  */
 class GcPauseRecorderTest {
   private static final long MB = 1 << 20;
@@ -95,5 +107,110 @@ class GcPauseRecorderTest {
       assertThat(p.maxHeapBytes()).isEqualTo(Runtime.getRuntime().maxMemory());
     }
     assertThat(GcPauseRecorder.collectorNames()).isNotEmpty();
+  }
+
+  /** A clock the test moves by hand. */
+  private static final class HandClock extends Clock {
+    private Instant now = Instant.parse("2026-11-24T12:00:00Z");
+
+    void advance(long millis) {
+      now = now.plusMillis(millis);
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      throw new UnsupportedOperationException();
+    }
+  }
+
+  @Test
+  void aPauseReportedLateCountsInThePhaseItBeganIn() {
+    HandClock clock = new HandClock();
+    GcPauseRecorder r = new GcPauseRecorder(Set.of("heap"), () -> MB, 64 * MB, clock);
+    Instant beforeFirst = clock.instant();
+    clock.advance(1_000);
+    r.startPhase();
+    Instant inFirst = clock.instant().plusMillis(400);
+    clock.advance(1_000);
+    Instant betweenPhases = clock.instant().plusMillis(100);
+    Instant inSecond = clock.instant().plusMillis(700);
+    // Reported before the first phase ends: one from before it, one inside it, and two that
+    // begin after its end (a reporter can run late for one pause and early for the next).
+    r.onTimedPause("late", beforeFirst, Duration.ofMillis(9));
+    r.onTimedPause("late", inFirst, Duration.ofNanos(6_170_000));
+    r.onTimedPause("late", betweenPhases, Duration.ofMillis(50));
+    r.onTimedPause("late", inSecond, Duration.ofMillis(2));
+    r.onCollection("G1 Young Generation", 3, Map.of());
+    GcPhase first = r.endPhase();
+    assertThat(first.pauses()).isEqualTo(2);
+    assertThat(first.pausingCollectors()).containsExactly("G1 Young Generation", "late");
+    assertThat(first.maxMillis()).isEqualTo(6); // 6.17 ms, truncated as the beans report
+    assertThat(first.totalMillis()).isEqualTo(9);
+
+    clock.advance(500);
+    r.startPhase();
+    clock.advance(1_000);
+    GcPhase second = r.endPhase();
+    assertThat(second.pauses()).isEqualTo(1);
+    assertThat(second.maxMillis()).isEqualTo(2);
+
+    r.startPhase();
+    clock.advance(1_000);
+    assertThat(r.endPhase().pauses()).as("each pause counts once").isZero();
+  }
+
+  @Test
+  void onlyG1WithoutTheConcurrentBeanNeedsJfr() {
+    assertThat(G1ConcurrentPauses.needed(List.of("G1 Young Generation", "G1 Old Generation")))
+        .isTrue();
+    assertThat(G1ConcurrentPauses.needed(List.of("G1 Young Generation", "G1 Old Generation",
+        "G1 Concurrent GC"))).isFalse();
+    assertThat(G1ConcurrentPauses.needed(List.of("PS Scavenge", "PS MarkSweep"))).isFalse();
+    assertThat(G1ConcurrentPauses.needed(List.of("ZGC Cycles", "ZGC Pauses"))).isFalse();
+  }
+
+  private static String classPath() {
+    String cp = System.getProperty("surefire.test.class.path");
+    return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
+  }
+
+  @Test
+  void thePlatformRecorderCountsG1sRemarkAndCleanupPauses() throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(java, "-XX:+UseG1GC", "-XX:+ExplicitGCInvokesConcurrent",
+        "-Xmx128m", "-cp", classPath(), ConcurrentCycleMain.class.getName())
+        .redirectErrorStream(true).start();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Thread reader = new Thread(() -> {
+      try {
+        p.getInputStream().transferTo(out);
+      } catch (java.io.IOException ignored) {
+        // the process ended
+      }
+    });
+    reader.start();
+    boolean ended = p.waitFor(60, TimeUnit.SECONDS);
+    if (!ended) {
+      p.destroyForcibly();
+    }
+    reader.join(10_000);
+    String text = out.toString(StandardCharsets.UTF_8);
+    assertThat(ended).as(text).isTrue();
+    assertThat(p.exitValue()).as(text).isZero();
+    // Remark and Cleanup from JFR (the concurrent start's young pause comes from the bean, whose
+    // notification may arrive after the phase has ended, so it is not required here).
+    assertThat(text).as(text).contains("collectors=" + G1ConcurrentPauses.COLLECTOR);
+    long pauses = Long.parseLong(text.replaceAll("(?s).*;pauses=(\\d+).*", "$1"));
+    assertThat(pauses).as(text).isGreaterThanOrEqualTo(2);
   }
 }
