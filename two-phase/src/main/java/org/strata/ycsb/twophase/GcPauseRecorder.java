@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,25 +20,23 @@ import javax.management.ListenerNotFoundException;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
-import org.HdrHistogram.Histogram;
 
 /**
- * Records the JVM's collector pauses and peak heap, one phase at a time, from the platform's
- * collection notifications ({@link GarbageCollectionNotificationInfo} on each {@link
- * GarbageCollectorMXBean}).
+ * Records the JVM's collector pauses and peak heap, one phase at a time.
  *
- * <p>Which collectors pause: every collector bean counts as stop-the-world except those whose
- * name ends in {@code " Cycles"} ({@code ZGC Cycles}, {@code ZGC Major Cycles}, {@code ZGC Minor
- * Cycles}, {@code Shenandoah Cycles}), which report whole concurrent cycles while the
- * application runs; their pauses come through {@code ZGC Pauses}, {@code ZGC Major Pauses} and
- * {@code Shenandoah Pauses}. G1's {@code G1 Young Generation} and {@code G1 Old Generation}
- * (full collections) pause; on JDK 20 and later {@code G1 Concurrent GC} reports G1's Remark and
- * Cleanup pauses, which JDK 17 reports through no bean at all: there {@link #platform()} reads them
- * from JFR (reported as {@code G1 Remark and Cleanup (JFR)}) and counts each in the phase it began
- * in. Parallel and Serial collectors pause for every collection.
+ * <p>Pauses: {@link #platform()} reads every stop-the-world pause from JFR ({@link JfrPauses}),
+ * to the nanosecond, each counted in the phase during which it began and named as JFR names it
+ * ({@code GC Pause}, {@code Pause Remark}, {@code Pause Mark Start}, ...). If this JVM cannot
+ * record JFR events it counts the collector beans' pauses instead ({@link
+ * GarbageCollectionNotificationInfo} on each {@link GarbageCollectorMXBean}, whole milliseconds,
+ * named by the bean): every bean counts as stop-the-world except those whose name ends in {@code
+ * " Cycles"} ({@code ZGC Cycles}, {@code ZGC Major Cycles}, {@code ZGC Minor Cycles}, {@code
+ * Shenandoah Cycles}), which report whole concurrent cycles while the application runs (their
+ * pauses come through {@code ZGC Pauses}, {@code ZGC Major Pauses} and {@code Shenandoah
+ * Pauses}); on JDK 17 that fallback misses G1's Remark and Cleanup pauses, which no bean reports.
  *
- * <p>Every notification, pausing or not, also gives the heap used just before the collection
- * (summed over the heap's memory pools) to a {@link HeapPeak}.
+ * <p>Heap: every bean notification, pausing or not, gives the heap used just before the
+ * collection (summed over the heap's memory pools) to a {@link HeapPeak}.
  */
 public final class GcPauseRecorder implements AutoCloseable {
   private final Set<String> heapPools;
@@ -45,20 +44,24 @@ public final class GcPauseRecorder implements AutoCloseable {
   private final long maxHeapBytes;
   private final HeapPeak heap = new HeapPeak();
   private final List<Runnable> unsubscribe = new ArrayList<>();
-  private final Histogram pauses = new Histogram(3);
-  private final Set<String> pausing = new TreeSet<>();
-  private long totalMillis;
+  /** The phase's pause durations, ns, in the order counted. */
+  private long[] pauseNanos = new long[64];
+  private int pauseCount;
+  private final Set<String> pauseKinds = new TreeSet<>();
+  /** Whether the collector beans' notifications count as pauses (not when JFR reports them). */
+  private boolean pausesFromBeans = true;
   private final Clock clock;
   private Instant phaseStart;
   /** Pauses known by when they began ({@link #onTimedPause}), not yet given to a phase. */
   private final List<TimedPause> timed = new ArrayList<>();
-  /** G1's Remark and Cleanup pauses from JFR, or null. */
-  private G1ConcurrentPauses concurrent;
+  /** Every pause from JFR, or null. */
+  private JfrPauses jfr;
 
-  private record TimedPause(String collector, Instant start, Duration duration) {}
+  private record TimedPause(String kind, Instant start, Duration duration) {}
 
   /**
-   * A recorder fed by {@link #onCollection} (tests feed it synthetic collections).
+   * A recorder fed by {@link #onCollection} and {@link #onTimedPause} (tests feed it synthetic
+   * collections); the collections of pausing beans count as pauses.
    *
    * @param heapPools names of the heap's memory pools (their before-collection use is summed)
    * @param heapUsedNow the heap used now, read at the start and end of each phase
@@ -101,9 +104,8 @@ public final class GcPauseRecorder implements AutoCloseable {
             i.getGcInfo().getMemoryUsageBeforeGc());
       }
     };
-    if (G1ConcurrentPauses.needed(collectorNames())) {
-      r.concurrent = G1ConcurrentPauses.start(r);
-    }
+    r.jfr = JfrPauses.start(r);
+    r.pausesFromBeans = r.jfr == null;
     for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
       if (b instanceof NotificationEmitter e) {
         e.addNotificationListener(listener, null, null);
@@ -132,8 +134,8 @@ public final class GcPauseRecorder implements AutoCloseable {
   }
 
   /**
-   * One collection: a pause of {@code durationMillis} if the collector pauses, and the heap used
-   * before it.
+   * One collection reported by a collector bean: the heap used before it, and a pause of {@code
+   * durationMillis} if the collector pauses and the beans are the pause source.
    *
    * @param before memory use before the collection by pool name (non-heap pools are ignored)
    */
@@ -148,31 +150,33 @@ public final class GcPauseRecorder implements AutoCloseable {
     heap.observe(used);
     if (isPauseCollector(collector)) {
       synchronized (this) {
-        record(collector, durationMillis);
+        if (pausesFromBeans) {
+          record(collector, Math.max(0, durationMillis) * 1_000_000L);
+        }
       }
     }
   }
 
   /**
-   * A pause reported late, by when it began (G1's Remark and Cleanup from JFR): it counts in the
-   * phase during which it began, once that phase ends, and in none if it began between phases.
-   * Its duration counts in whole milliseconds, truncated, as the collector beans report theirs.
+   * A pause reported by when it began (JFR's): it counts in the phase during which it began, once
+   * that phase ends, and in none if it began between phases.
    */
-  public synchronized void onTimedPause(String collector, Instant start, Duration duration) {
-    timed.add(new TimedPause(collector, start, duration));
+  public synchronized void onTimedPause(String kind, Instant start, Duration duration) {
+    timed.add(new TimedPause(kind, start, duration));
   }
 
-  private void record(String collector, long durationMillis) {
-    pauses.recordValue(Math.max(0, durationMillis));
-    totalMillis += Math.max(0, durationMillis);
-    pausing.add(collector);
+  private void record(String kind, long nanos) {
+    if (pauseCount == pauseNanos.length) {
+      pauseNanos = Arrays.copyOf(pauseNanos, pauseCount * 2);
+    }
+    pauseNanos[pauseCount++] = Math.max(0, nanos);
+    pauseKinds.add(kind);
   }
 
   /** Starts a phase: forgets earlier pauses and resets the peak to the heap used now. */
   public synchronized void startPhase() {
-    pauses.reset();
-    totalMillis = 0;
-    pausing.clear();
+    pauseCount = 0;
+    pauseKinds.clear();
     phaseStart = clock.instant();
     timed.removeIf(p -> p.start().isBefore(phaseStart));
     heap.reset(heapUsedNow.getAsLong());
@@ -180,48 +184,68 @@ public final class GcPauseRecorder implements AutoCloseable {
 
   /**
    * Ends a phase: its pauses and peak heap (the heap used now counts towards the peak). With JFR
-   * reading G1's Remark and Cleanup pauses, first waits (at most {@value #DELIVERY_BOUND_SECONDS}
-   * s, about one second as a rule) until those that began before now have arrived.
+   * reporting the pauses, first waits (at most {@value #DELIVERY_BOUND_SECONDS} s, about one
+   * second as a rule) until those that began before now have arrived.
    */
   public GcPhase endPhase() {
     Instant end = clock.instant();
-    if (concurrent != null) {
-      awaitConcurrentPauses();
+    if (jfr != null) {
+      awaitJfrPauses();
     }
     synchronized (this) {
       for (var it = timed.iterator(); it.hasNext(); ) {
         TimedPause p = it.next();
         if (p.start().isBefore(end)) {
           if (!p.start().isBefore(phaseStart)) {
-            record(p.collector(), p.duration().toMillis());
+            record(p.kind(), p.duration().toNanos());
           }
           it.remove();
         }
       }
       heap.observe(heapUsedNow.getAsLong());
-      long n = pauses.getTotalCount();
-      return new GcPhase(new ArrayList<>(pausing), n,
-          n == 0 ? 0 : pauses.getValueAtPercentile(50),
-          n == 0 ? 0 : pauses.getValueAtPercentile(99),
-          n == 0 ? 0 : pauses.getMaxValue(), totalMillis, heap.peak(), maxHeapBytes);
+      long[] sorted = Arrays.copyOf(pauseNanos, pauseCount);
+      Arrays.sort(sorted);
+      long total = 0;
+      for (long ns : sorted) {
+        total += ns;
+      }
+      return new GcPhase(new ArrayList<>(pauseKinds), pauseCount, millis(rank(sorted, 50)),
+          millis(rank(sorted, 99)), millis(rank(sorted, 100)), millis(total), heap.peak(),
+          maxHeapBytes);
     }
   }
 
-  /** How long {@link #endPhase} waits for JFR to deliver G1's Remark and Cleanup pauses. */
+  /**
+   * The nearest-rank percentile of sorted values: the smallest value that at least {@code
+   * percent}% of them do not exceed; 0 for none.
+   */
+  private static long rank(long[] sorted, int percent) {
+    if (sorted.length == 0) {
+      return 0;
+    }
+    int index = (int) Math.ceil(percent / 100.0 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+  }
+
+  private static double millis(long nanos) {
+    return nanos / 1e6;
+  }
+
+  /** How long {@link #endPhase} waits for JFR to deliver the phase's pauses. */
   static final long DELIVERY_BOUND_SECONDS = 30;
 
-  private void awaitConcurrentPauses() {
+  private void awaitJfrPauses() {
     boolean delivered;
     try {
-      delivered = concurrent.awaitDelivery(Duration.ofSeconds(DELIVERY_BOUND_SECONDS));
+      delivered = jfr.awaitDelivery(Duration.ofSeconds(DELIVERY_BOUND_SECONDS));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       delivered = false;
     }
     if (!delivered) {
-      System.err.println("gc: JFR did not deliver G1's Remark and Cleanup pauses within "
+      System.err.println("gc: JFR did not deliver the collector's pauses within "
           + DELIVERY_BOUND_SECONDS + " s of the phase's end; the phase's pause figures may miss"
-          + " some of them");
+          + " its last ones");
     }
   }
 
@@ -230,9 +254,9 @@ public final class GcPauseRecorder implements AutoCloseable {
   public void close() {
     unsubscribe.forEach(Runnable::run);
     unsubscribe.clear();
-    if (concurrent != null) {
-      concurrent.close();
-      concurrent = null;
+    if (jfr != null) {
+      jfr.close();
+      jfr = null;
     }
   }
 }

@@ -7,30 +7,31 @@ import java.util.Locale;
 
 /**
  * The JVM's collector pauses and peak heap during one phase ({@link GcPauseRecorder}). Pause
- * durations are the collectors' own, in whole milliseconds (the resolution of the platform's
- * collection notifications), so a pause under 1 ms counts as 0 ms.
+ * durations are JFR's, to the nanosecond (or, where this JVM cannot record JFR events, the
+ * collector beans' whole milliseconds); percentiles are nearest-rank over the phase's pauses.
  *
- * @param pausingCollectors the stop-the-world collectors that paused during the phase
+ * @param pauseKinds what paused during the phase: JFR's pause names ({@code GC Pause}, {@code
+ *     Pause Remark}, {@code Pause Mark Start}, ...), or the pausing beans' names
  * @param pauses pauses counted
  * @param p50Millis median pause, ms
- * @param p99Millis 99th percentile pause, ms
+ * @param p99Millis 99th percentile pause (nearest rank), ms
  * @param maxMillis longest pause, ms
  * @param totalMillis sum of the pauses, ms
  * @param peakHeapBytes the most heap used during the phase ({@link HeapPeak})
  * @param maxHeapBytes the JVM's maximum heap ({@code -Xmx} or its default)
  */
-public record GcPhase(List<String> pausingCollectors, long pauses, double p50Millis,
+public record GcPhase(List<String> pauseKinds, long pauses, double p50Millis,
     double p99Millis, double maxMillis, double totalMillis, long peakHeapBytes,
     long maxHeapBytes) {
 
   public GcPhase {
-    pausingCollectors = List.copyOf(pausingCollectors);
+    pauseKinds = List.copyOf(pauseKinds);
   }
 
   /** As JSON. */
   public ObjectNode json() {
     ObjectNode o = JsonNodeFactory.instance.objectNode();
-    pausingCollectors.forEach(o.putArray("pausingCollectors")::add);
+    pauseKinds.forEach(o.putArray("pauseKinds")::add);
     o.put("pauses", pauses);
     o.put("p50Millis", p50Millis);
     o.put("p99Millis", p99Millis);
@@ -43,7 +44,7 @@ public record GcPhase(List<String> pausingCollectors, long pauses, double p50Mil
 
   /** One markdown table row: phase, pauses, p50, p99, max, total (ms), peak heap (MiB). */
   public String row(String phase) {
-    return String.format(Locale.ROOT, "| %s | %d | %.0f | %.0f | %.0f | %.0f | %.1f |%n", phase,
+    return String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.2f | %.1f | %.1f |%n", phase,
         pauses, p50Millis, p99Millis, maxMillis, totalMillis, peakHeapBytes / 1048576.0);
   }
 

@@ -381,9 +381,8 @@ public final class ReportWriter {
     StringBuilder b = new StringBuilder("## Collector pauses and heap\n\n");
     MachineInfo m = result.machine();
     b.append(String.format(Locale.ROOT, "Collectors %s, maximum heap %.0f MiB, JVM options %s."
-            + " Pauses of the stop-the-world collectors (every collector but the concurrent"
-            + " `... Cycles` ones, and on JDK 17 G1's Remark and Cleanup pauses from JFR), in"
-            + " whole milliseconds as the JVM reports them; peak heap is"
+            + " Every stop-the-world pause, from JFR's jdk.GCPhasePause events, in ms"
+            + " (nearest-rank percentiles; see docs/two-phase.md); peak heap is"
             + " the most heap used before any collection or at the phase's start or end.%s%n%n",
         String.join(", ", m.garbageCollectors()), m.maxHeapBytes() / 1048576.0,
         m.jvmOptions().isEmpty() ? "(none)" : "`" + String.join(" ", m.jvmOptions()) + "`",

@@ -1,6 +1,7 @@
 package org.strata.ycsb.twophase;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import java.io.ByteArrayOutputStream;
 import java.lang.management.MemoryUsage;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,10 +21,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pause recorder fed synthetic collections: which collectors count as pauses, the
+ * The pause recorder fed synthetic collections: which collector beans count as pauses, the
  * percentiles and total per phase, the peak heap from the before-collection heap pools, and pauses
- * reported late by when they began; and the platform recorder in a child JVM whose G1 runs a
- * concurrent cycle, whose Remark and Cleanup pauses only JFR reports on JDK 17.
+ * reported late by when they began; and the platform recorder in child JVMs: G1 running a
+ * concurrent cycle, whose Remark and Cleanup pauses no bean reports on JDK 17, and ZGC, whose
+ * pauses the beans round down to 0 ms.
  */
 class GcPauseRecorderTest {
   private static final long MB = 1 << 20;
@@ -49,7 +52,7 @@ class GcPauseRecorderTest {
     heapNow.set(12 * MB);
     GcPhase p = r.endPhase();
     assertThat(p.pauses()).isEqualTo(6);
-    assertThat(p.pausingCollectors()).containsExactly("G1 Old Generation", "G1 Young Generation");
+    assertThat(p.pauseKinds()).containsExactly("G1 Old Generation", "G1 Young Generation");
     assertThat(p.p50Millis()).isEqualTo(3);
     assertThat(p.maxMillis()).isEqualTo(40);
     assertThat(p.p99Millis()).isEqualTo(40);
@@ -57,8 +60,8 @@ class GcPauseRecorderTest {
     // Metaspace (900 MB) is not heap; the largest heap sum is the cycle's 70 MB.
     assertThat(p.peakHeapBytes()).isEqualTo(70 * MB);
     assertThat(p.maxHeapBytes()).isEqualTo(512 * MB);
-    assertThat(p.json().at("/pausingCollectors").size()).isEqualTo(2);
-    assertThat(p.row("load")).startsWith("| load | 6 | 3 | 40 | 40 | 59 | 70.0 |");
+    assertThat(p.json().at("/pauseKinds").size()).isEqualTo(2);
+    assertThat(p.row("load")).startsWith("| load | 6 | 3.00 | 40.00 | 40.00 | 59.0 | 70.0 |");
 
     heapNow.set(15 * MB);
     r.startPhase();
@@ -66,7 +69,7 @@ class GcPauseRecorderTest {
     heapNow.set(11 * MB);
     GcPhase q = r.endPhase();
     assertThat(q.pauses()).isEqualTo(1);
-    assertThat(q.pausingCollectors()).containsExactly("ZGC Pauses");
+    assertThat(q.pauseKinds()).containsExactly("ZGC Pauses");
     assertThat(q.totalMillis()).isEqualTo(1);
     // The heap at the phase's start (15 MB) beats the collection's 8 MB and the end's 11 MB.
     assertThat(q.peakHeapBytes()).isEqualTo(15 * MB);
@@ -81,7 +84,7 @@ class GcPauseRecorderTest {
     GcPhase p = r.endPhase();
     assertThat(p.pauses()).isZero();
     assertThat(p.maxMillis()).isZero();
-    assertThat(p.pausingCollectors()).isEmpty();
+    assertThat(p.pauseKinds()).isEmpty();
     assertThat(p.peakHeapBytes()).isEqualTo(9 * MB);
   }
 
@@ -153,9 +156,10 @@ class GcPauseRecorderTest {
     r.onCollection("G1 Young Generation", 3, Map.of());
     GcPhase first = r.endPhase();
     assertThat(first.pauses()).isEqualTo(2);
-    assertThat(first.pausingCollectors()).containsExactly("G1 Young Generation", "late");
-    assertThat(first.maxMillis()).isEqualTo(6); // 6.17 ms, truncated as the beans report
-    assertThat(first.totalMillis()).isEqualTo(9);
+    assertThat(first.pauseKinds()).containsExactly("G1 Young Generation", "late");
+    assertThat(first.maxMillis()).isEqualTo(6.17); // to the nanosecond, not the beans' whole ms
+    assertThat(first.p50Millis()).isEqualTo(3);
+    assertThat(first.totalMillis()).isEqualTo(9.17);
 
     clock.advance(500);
     r.startPhase();
@@ -170,13 +174,21 @@ class GcPauseRecorderTest {
   }
 
   @Test
-  void onlyG1WithoutTheConcurrentBeanNeedsJfr() {
-    assertThat(G1ConcurrentPauses.needed(List.of("G1 Young Generation", "G1 Old Generation")))
-        .isTrue();
-    assertThat(G1ConcurrentPauses.needed(List.of("G1 Young Generation", "G1 Old Generation",
-        "G1 Concurrent GC"))).isFalse();
-    assertThat(G1ConcurrentPauses.needed(List.of("PS Scavenge", "PS MarkSweep"))).isFalse();
-    assertThat(G1ConcurrentPauses.needed(List.of("ZGC Cycles", "ZGC Pauses"))).isFalse();
+  void percentilesAreNearestRankOverThePhasesPauses() {
+    HandClock clock = new HandClock();
+    GcPauseRecorder r = new GcPauseRecorder(Set.of("heap"), () -> MB, 64 * MB, clock);
+    r.startPhase();
+    Instant in = clock.instant().plusMillis(10);
+    clock.advance(1_000);
+    for (int i = 1; i <= 200; i++) {
+      r.onTimedPause("GC Pause", in, Duration.ofNanos(i * 10_000L)); // 0.01 .. 2.00 ms
+    }
+    GcPhase p = r.endPhase();
+    assertThat(p.pauses()).isEqualTo(200);
+    assertThat(p.p50Millis()).isEqualTo(1.00); // the 100th of 200
+    assertThat(p.p99Millis()).isEqualTo(1.98); // the 198th of 200
+    assertThat(p.maxMillis()).isEqualTo(2.00);
+    assertThat(p.totalMillis()).isCloseTo(201.0, offset(1e-9));
   }
 
   private static String classPath() {
@@ -184,12 +196,13 @@ class GcPauseRecorderTest {
     return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
   }
 
-  @Test
-  void thePlatformRecorderCountsG1sRemarkAndCleanupPauses() throws Exception {
+  /** Runs {@link PausePhaseMain} in a child JVM with these options; its one output line. */
+  private static String childPhase(String... jvmOptions) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-XX:+UseG1GC", "-XX:+ExplicitGCInvokesConcurrent",
-        "-Xmx128m", "-cp", classPath(), ConcurrentCycleMain.class.getName())
-        .redirectErrorStream(true).start();
+    List<String> command = new ArrayList<>(List.of(java));
+    command.addAll(List.of(jvmOptions));
+    command.addAll(List.of("-Xmx128m", "-cp", classPath(), PausePhaseMain.class.getName()));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     Thread reader = new Thread(() -> {
       try {
@@ -207,10 +220,34 @@ class GcPauseRecorderTest {
     String text = out.toString(StandardCharsets.UTF_8);
     assertThat(ended).as(text).isTrue();
     assertThat(p.exitValue()).as(text).isZero();
-    // Remark and Cleanup from JFR (the concurrent start's young pause comes from the bean, whose
-    // notification may arrive after the phase has ended, so it is not required here).
-    assertThat(text).as(text).contains("collectors=" + G1ConcurrentPauses.COLLECTOR);
-    long pauses = Long.parseLong(text.replaceAll("(?s).*;pauses=(\\d+).*", "$1"));
-    assertThat(pauses).as(text).isGreaterThanOrEqualTo(2);
+    return text;
+  }
+
+  private static long pauses(String text) {
+    return Long.parseLong(text.replaceAll("(?s).*;pauses=(\\d+).*", "$1"));
+  }
+
+  private static List<String> kinds(String text) {
+    return List.of(text.replaceAll("(?s).*kinds=([^;]*);.*", "$1").split(","));
+  }
+
+  @Test
+  void thePlatformRecorderCountsG1sConcurrentCyclePauses() throws Exception {
+    String text = childPhase("-XX:+UseG1GC", "-XX:+ExplicitGCInvokesConcurrent");
+    // The cycle's young pause that starts it, its Remark and its Cleanup: the last two reach no
+    // collector bean on JDK 17, and the first one's notification may come after the phase ends.
+    assertThat(kinds(text)).as(text).contains("GC Pause", "Pause Remark", "Pause Cleanup");
+    assertThat(pauses(text)).as(text).isGreaterThanOrEqualTo(3);
+  }
+
+  @Test
+  void thePlatformRecorderMeasuresZgcPausesBelowAMillisecond() throws Exception {
+    String text = childPhase("-XX:+UseZGC");
+    assertThat(kinds(text)).as(text)
+        .contains("Pause Mark Start", "Pause Mark End", "Pause Relocate Start");
+    assertThat(pauses(text)).as(text).isGreaterThanOrEqualTo(3);
+    // The beans would say 0 ms for each; JFR gives the nanoseconds.
+    double max = Double.parseDouble(text.replaceAll("(?s).*;maxMillis=([0-9.]+).*", "$1"));
+    assertThat(max).as(text).isPositive();
   }
 }

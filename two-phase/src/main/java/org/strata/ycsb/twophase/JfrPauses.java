@@ -1,8 +1,6 @@
 package org.strata.ycsb.twophase;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import jdk.jfr.Category;
@@ -12,21 +10,25 @@ import jdk.jfr.Name;
 import jdk.jfr.consumer.RecordingStream;
 
 /**
- * G1's Remark and Cleanup pauses, the two stops of a concurrent marking cycle, read from JFR's
- * {@code jdk.GCPhasePause} events and given to a {@link GcPauseRecorder}. Before JDK 20 no
- * collector bean reports them ({@code G1 Concurrent GC} is new in 20), so on JDK 17 a phase in
- * which a concurrent cycle ran would otherwise miss a pause that can be its longest (a Remark of
- * 5.6-6.8 ms in the 1,800 s runs of docs/performance.md, where the young pauses stayed under 5).
+ * Every stop-the-world pause of this JVM's collector, read from JFR's {@code jdk.GCPhasePause}
+ * events (the whole pauses; JFR's per-step events are other types) and given to a {@link
+ * GcPauseRecorder} by when it began, to the nanosecond, under the pause's JFR name: {@code GC
+ * Pause} (a young, mixed or full collection of G1, Parallel or Serial), {@code Pause Remark} and
+ * {@code Pause Cleanup} (G1's concurrent cycle), {@code Pause Mark Start}, {@code Pause Mark End}
+ * and {@code Pause Relocate Start} (ZGC), {@code Pause Init Mark ...} and the like (Shenandoah).
+ *
+ * <p>Why JFR and not the collector beans: the beans report whole milliseconds, so a ZGC pause of
+ * 0.09 ms counts as 0 and a G1 pause of 5.9 ms as 5; on JDK 17 no bean reports G1's Remark and
+ * Cleanup pauses ({@code G1 Concurrent GC} is new in 20), which were the longest pauses of the
+ * 1,800 s runs in docs/performance.md; and a bean's notification arrives on its own thread after
+ * the collection, so a pause near a phase's end could count in the next phase or in none.
  *
  * <p>JFR hands events to the stream in batches, about once a second. {@link #awaitDelivery}
  * commits a marker event and waits, signalled and bounded, until the batch holding it has been
  * dispatched: every pause that ended before the marker was committed has then reached the
  * recorder, so a phase that ends sees all of its pauses.
  */
-final class G1ConcurrentPauses implements AutoCloseable {
-  /** The name the recorder reports these pauses under. */
-  static final String COLLECTOR = "G1 Remark and Cleanup (JFR)";
-  private static final Set<String> PAUSES = Set.of("Pause Remark", "Pause Cleanup");
+final class JfrPauses implements AutoCloseable {
   private static final String MARK = "org.strata.twophase.DeliveryMark";
 
   /** The marker committed by {@link #awaitDelivery}; carries the number it waits for. */
@@ -47,15 +49,12 @@ final class G1ConcurrentPauses implements AutoCloseable {
   private long dispatched;
   private long committed;
 
-  private G1ConcurrentPauses(GcPauseRecorder sink) {
+  private JfrPauses(GcPauseRecorder sink) {
     stream = new RecordingStream();
     stream.enable("jdk.GCPhasePause").withThreshold(Duration.ZERO);
     stream.enable(DeliveryMark.class);
-    stream.onEvent("jdk.GCPhasePause", e -> {
-      if (PAUSES.contains(e.getString("name"))) {
-        sink.onTimedPause(COLLECTOR, e.getStartTime(), e.getDuration());
-      }
-    });
+    stream.onEvent("jdk.GCPhasePause",
+        e -> sink.onTimedPause(e.getString("name"), e.getStartTime(), e.getDuration()));
     stream.onEvent(MARK, e -> {
       lock.lock();
       try {
@@ -77,24 +76,17 @@ final class G1ConcurrentPauses implements AutoCloseable {
   }
 
   /**
-   * True if this JVM's collector beans (by name) leave G1's Remark and Cleanup pauses unreported:
-   * G1 runs and there is no {@code G1 Concurrent GC} bean.
-   */
-  static boolean needed(List<String> collectorNames) {
-    return collectorNames.contains("G1 Young Generation")
-        && !collectorNames.contains("G1 Concurrent GC");
-  }
-
-  /**
    * Starts reading the pauses into {@code sink}, or returns null, with a warning on standard
-   * error, if this JVM cannot record JFR events (then those pauses go uncounted, as before).
+   * error, if this JVM cannot record JFR events (the recorder then counts the collector beans'
+   * pauses, in whole milliseconds).
    */
-  static G1ConcurrentPauses start(GcPauseRecorder sink) {
+  static JfrPauses start(GcPauseRecorder sink) {
     try {
-      return new G1ConcurrentPauses(sink);
+      return new JfrPauses(sink);
     } catch (RuntimeException | LinkageError e) {
-      System.err.println("gc: cannot read G1's Remark and Cleanup pauses from JFR (" + e
-          + "); the phases' pause figures leave them out");
+      System.err.println("gc: cannot read the collector's pauses from JFR (" + e + "); the"
+          + " pause figures come from the collector beans instead: whole milliseconds, and on"
+          + " JDK 17 without G1's Remark and Cleanup pauses");
       return null;
     }
   }
