@@ -357,8 +357,9 @@ public final class ComparisonReport {
     b.append(String.format(Locale.ROOT, "Collectors %s, maximum heap %.0f MiB (the same JVM runs"
             + " every system, one after another). Every stop-the-world pause, from JFR's"
             + " jdk.GCPhasePause events, in ms (nearest-rank percentiles); peak heap is the most"
-            + " heap used before any collection or at the phase's start or end. RocksDB keeps its memtables and block"
-            + " cache in native memory, so its figures cover only the JVM side of the driver.%n%n",
+            + " heap used before any collection or at the phase's start or end. RocksDB keeps its"
+            + " memtables and block cache in native memory, so its figures cover only the JVM side"
+            + " of the driver.%n%n",
         String.join(", ", m.garbageCollectors()), m.maxHeapBytes() / 1048576.0));
     b.append("| system | phase | pauses | p50 ms | p99 ms | max ms | total ms | peak heap MiB |\n"
         + "|---|---|---|---|---|---|---|---|\n");
