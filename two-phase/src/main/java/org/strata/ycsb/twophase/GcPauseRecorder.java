@@ -151,7 +151,7 @@ public final class GcPauseRecorder implements AutoCloseable {
     if (isPauseCollector(collector)) {
       synchronized (this) {
         if (pausesFromBeans) {
-          record(collector, Math.max(0, durationMillis) * 1_000_000L);
+          record(collector, durationMillis * 1_000_000L); // record clamps below 0
         }
       }
     }
