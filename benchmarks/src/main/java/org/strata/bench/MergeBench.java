@@ -26,8 +26,9 @@ import org.strata.lsm.engine.MergingCursor;
 import org.strata.lsm.memory.MemoryComponent;
 
 /**
- * The k-way merge of a merge's read side: a {@link MergingCursor} over N runs, drained to the end,
- * with 100,000 entries in all (20-byte keys, 100-byte values) dealt at random to the N runs, so
+ * The k-way merge of a merge's read side: a {@link MergingCursor} over N runs, drained to the end
+ * as a merge drains it (each key, and each value as the slice a merge writes out), with 100,000
+ * entries in all (20-byte keys, values of {@code valueBytes}) dealt at random to the N runs, so
  * every run spans the whole key range. {@code memory}: the runs are memory components (the merge
  * heap and the cursors alone); {@code disk}: they are real component files read with the
  * sequential leaf scanner a merge uses (1 MB reads from the operating system's page cache, CRC32C
@@ -50,13 +51,17 @@ public class MergeBench {
   @Param({"memory", "disk"})
   public String source;
 
+  /** Bytes per value: 100, or 1,000 as in the comparison runs' records. */
+  @Param({"100", "1000"})
+  public int valueBytes;
+
   private TempDir dir;
   private final List<MemoryComponent> memory = new ArrayList<>();
   private final List<DiskComponent> disk = new ArrayList<>();
 
   @Setup(Level.Trial)
   public void setUp() {
-    byte[][] values = BenchData.values(64, 100, 6);
+    byte[][] values = BenchData.values(64, valueBytes, 6);
     List<List<byte[]>> perRun = new ArrayList<>();
     for (int r = 0; r < runs; r++) {
       perRun.add(new ArrayList<>());
@@ -128,7 +133,9 @@ public class MergeBench {
         n++;
         if (bh != null) {
           bh.consume(merge.key());
-          bh.consume(merge.value());
+          bh.consume(merge.valueArray());
+          bh.consume(merge.valueOffset());
+          bh.consume(merge.valueLength());
         } else if (previous != null
             && Arrays.compareUnsigned(previous, merge.key()) >= 0) {
           throw new IllegalStateException("the merge's output is not in ascending key order");

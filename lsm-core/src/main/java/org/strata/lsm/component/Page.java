@@ -107,6 +107,23 @@ public final class Page {
     return Arrays.copyOfRange(body, pos, pos + (int) vv);
   }
 
+  /**
+   * Where leaf entry {@code i}'s value lies in {@link #array()}, without copying it: its position
+   * in the high 32 bits and its length in the low 32 bits; -1 for anti-matter.
+   */
+  long valueSlice(int i) {
+    int p = afterKey(i);
+    if (body[p] == KIND_ANTIMATTER) {
+      return -1;
+    }
+    return Varint.get(body, p + 1);
+  }
+
+  /** The array the page reads from (see {@link #valueSlice}); never modified through a page. */
+  byte[] array() {
+    return body;
+  }
+
   /** Interior entry {@code i}'s child page offset. */
   public long childOffset(int i) {
     return getLong(body, afterKey(i));

@@ -11,7 +11,9 @@ import org.strata.lsm.StorageException;
  * report its remaining input pages.
  *
  * <p>It reads into a {@link ReadAheadBuffer} it does not own and decodes each page in place there;
- * {@link #key} and {@link #value} are copies, valid after the scanner moves on or is closed.
+ * {@link #key} and {@link #value} are copies, valid after the scanner moves on or is closed. The
+ * value is copied only when asked for: a merge takes it as a slice of the read buffer ({@link
+ * #valueArray}), which holds it until the scanner moves on, and writes it out from there.
  */
 public final class SequentialLeafScanner implements EntryCursor {
   private final DiskComponent component;
@@ -25,7 +27,11 @@ public final class SequentialLeafScanner implements EntryCursor {
   private int idx;
   private long pagesRead;
   private byte[] key;
+  /** The current value's copy once {@link #value} made it (null for anti-matter). */
   private byte[] value;
+  private boolean valueCopied = true;
+  /** The current value's place in {@code leaf.array()}, as {@link Page#valueSlice}; -1: none. */
+  private long slice = -1;
 
   SequentialLeafScanner(DiskComponent component, ReadAheadBuffer readAhead) {
     this.component = component;
@@ -46,13 +52,18 @@ public final class SequentialLeafScanner implements EntryCursor {
       if (nextPageOffset >= end) {
         key = null;
         value = null;
+        valueCopied = true;
+        slice = -1;
         return false;
       }
       leaf = readPage();
       idx = -1;
     }
     key = leaf.key(idx);
-    value = component.resolve(key, leaf.value(idx));
+    value = null;
+    valueCopied = false;
+    // a CL-SSTable's leaf holds a log pointer, not the value: its value is always resolved
+    slice = component.logSegment() == null ? leaf.valueSlice(idx) : -1;
     return true;
   }
 
@@ -106,6 +117,34 @@ public final class SequentialLeafScanner implements EntryCursor {
 
   @Override
   public byte[] value() {
+    if (!valueCopied) {
+      value = component.resolve(key, leaf.value(idx));
+      valueCopied = true;
+    }
     return value;
+  }
+
+  @Override
+  public boolean isAntimatter() {
+    return key == null || leaf.isAntimatter(idx);
+  }
+
+  @Override
+  public byte[] valueArray() {
+    return slice >= 0 ? leaf.array() : value();
+  }
+
+  @Override
+  public int valueOffset() {
+    return slice >= 0 ? (int) (slice >>> 32) : 0;
+  }
+
+  @Override
+  public int valueLength() {
+    if (slice >= 0) {
+      return (int) slice;
+    }
+    byte[] v = value();
+    return v == null ? 0 : v.length;
   }
 }

@@ -7,6 +7,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.component.ComponentWriter;
 import org.strata.lsm.component.DiskComponent;
+import org.strata.lsm.component.EntryCursor;
 import org.strata.lsm.component.PageCache;
 import org.strata.lsm.io.Clock;
 import org.strata.lsm.io.Directories;
@@ -221,6 +222,19 @@ final class ComponentFiles {
     /** Appends an entry (keys in ascending order; null value: anti-matter). */
     void add(byte[] key, byte[] value) throws IOException {
       writer().add(key, value);
+    }
+
+    /**
+     * Adds the current entry of {@code cursor} under {@code key}, its value taken as a slice
+     * (not copied out of the cursor's buffer).
+     */
+    void addCurrent(byte[] key, EntryCursor cursor) throws IOException {
+      if (cursor.isAntimatter()) {
+        writer().add(key, null);
+      } else {
+        writer().add(key, 0, key.length, cursor.valueArray(), cursor.valueOffset(),
+            cursor.valueLength(), false);
+      }
     }
 
     /** Bytes written so far. */

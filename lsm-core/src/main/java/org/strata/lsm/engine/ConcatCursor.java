@@ -48,6 +48,26 @@ final class ConcatCursor implements EntryCursor {
   }
 
   @Override
+  public boolean isAntimatter() {
+    return current.isAntimatter();
+  }
+
+  @Override
+  public byte[] valueArray() {
+    return current.valueArray();
+  }
+
+  @Override
+  public int valueOffset() {
+    return current.valueOffset();
+  }
+
+  @Override
+  public int valueLength() {
+    return current.valueLength();
+  }
+
+  @Override
   public void close() {
     if (current != null) {
       current.close();

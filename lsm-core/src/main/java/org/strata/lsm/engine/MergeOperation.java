@@ -321,7 +321,7 @@ final class MergeOperation implements IoOperation {
               out = null;
             }
           }
-          if (cursor.value() == null && dropAntimatter
+          if (cursor.isAntimatter() && dropAntimatter
               && routed.routes().get(route).dropAntimatter()) {
             continue;
           }
@@ -330,7 +330,7 @@ final class MergeOperation implements IoOperation {
           out = files.create(tree.newFileNumber(), minId, maxId, maxLsn, false);
           written.add(out);
         }
-        out.add(cursor.key(), cursor.value());
+        out.addCurrent(cursor.key(), cursor); // the value straight from its input's read buffer
         if (out.bytesProduced() >= target) {
           out.finish();
           pages += out.pageCount();

@@ -11,6 +11,11 @@ import org.strata.lsm.component.EntryCursor;
  * merges that include the oldest data). Each step advances the top head in place and sifts it
  * down once (a priority queue's poll and add would sift twice).
  *
+ * <p>The source of the current entry stays on it until the next call of {@link #next()}, so its
+ * value is read from the source only if asked for, and a source that reads pages in place can
+ * hand it over as a slice ({@link #valueArray()}) without copying it: a merge writes each value
+ * straight from its input's read buffer, and never copies the older versions it drops.
+ *
  * <p>Public so the k-way merge can be measured on its own (the {@code benchmarks} module); the
  * engine builds it for scans and merges. Closing it closes every source.
  */
@@ -20,14 +25,14 @@ public final class MergingCursor implements EntryCursor {
   private int size;
   private final List<? extends EntryCursor> sources;
   private final boolean skipAntimatter;
+  /** The head on the current entry, at the top of the heap until the next call; null: none. */
+  private Head current;
   private byte[] key;
-  private byte[] value;
 
   private static final class Head {
     final EntryCursor cursor;
     final int rank;
     byte[] key;
-    byte[] value;
 
     Head(EntryCursor cursor, int rank) {
       this.cursor = cursor;
@@ -37,9 +42,9 @@ public final class MergingCursor implements EntryCursor {
     boolean advance() {
       if (cursor.next()) {
         key = cursor.key();
-        value = cursor.value();
         return true;
       }
+      key = null;
       return false;
     }
 
@@ -71,22 +76,30 @@ public final class MergingCursor implements EntryCursor {
 
   @Override
   public boolean next() {
+    if (current != null) {
+      current = null;
+      passKey(key); // the entry returned last, then its older versions
+    }
     while (size > 0) {
       Head h = heap[0];
-      key = h.key;
-      value = h.value;
-      advanceTop();
-      while (size > 0 && Arrays.equals(heap[0].key, key)) {
-        advanceTop(); // an older version of the same key
-      }
-      if (value == null && skipAntimatter) {
+      if (skipAntimatter && h.cursor.isAntimatter()) {
+        passKey(h.key);
         continue;
       }
+      current = h;
+      key = h.key;
       return true;
     }
     key = null;
-    value = null;
     return false;
+  }
+
+  /** Moves every head on {@code k} (the top head and the older versions below it) past it. */
+  private void passKey(byte[] k) {
+    advanceTop();
+    while (size > 0 && Arrays.equals(heap[0].key, k)) {
+      advanceTop(); // an older version of the same key
+    }
   }
 
   /** Moves the top head to its next entry and restores the heap, or drops it when it ends. */
@@ -126,7 +139,27 @@ public final class MergingCursor implements EntryCursor {
 
   @Override
   public byte[] value() {
-    return value;
+    return current == null ? null : current.cursor.value();
+  }
+
+  @Override
+  public boolean isAntimatter() {
+    return current == null || current.cursor.isAntimatter();
+  }
+
+  @Override
+  public byte[] valueArray() {
+    return current == null ? null : current.cursor.valueArray();
+  }
+
+  @Override
+  public int valueOffset() {
+    return current == null ? 0 : current.cursor.valueOffset();
+  }
+
+  @Override
+  public int valueLength() {
+    return current == null ? 0 : current.cursor.valueLength();
   }
 
   @Override
