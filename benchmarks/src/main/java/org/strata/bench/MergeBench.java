@@ -22,6 +22,7 @@ import org.openjdk.jmh.infra.Blackhole;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.EntryCursor;
 import org.strata.lsm.component.PageCache;
+import org.strata.lsm.component.ReadAheadBuffer;
 import org.strata.lsm.engine.MergingCursor;
 import org.strata.lsm.memory.MemoryComponent;
 
@@ -58,6 +59,12 @@ public class MergeBench {
   private TempDir dir;
   private final List<MemoryComponent> memory = new ArrayList<>();
   private final List<DiskComponent> disk = new ArrayList<>();
+  /**
+   * One read buffer per disk run, kept across invocations as a merge keeps one for all the files
+   * of a run: without it each invocation allocated N fresh 1 MB buffers, and the score swung
+   * with how much fresh heap the collector had to hand out, not with the merge.
+   */
+  private final List<ReadAheadBuffer> readAhead = new ArrayList<>();
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -89,6 +96,7 @@ public class MergeBench {
           Arrays.sort(sorted, Arrays::compareUnsigned);
           disk.add(ComponentFiles.write(dir.path().resolve("run-" + r + ".cmp"), r + 1, sorted,
               values, cache));
+          readAhead.add(new ReadAheadBuffer());
         }
       }
       default -> throw new IllegalArgumentException("source must be memory or disk, not "
@@ -123,8 +131,8 @@ public class MergeBench {
     for (MemoryComponent m : memory) {
       cursors.add(m.cursor(null, null));
     }
-    for (DiskComponent d : disk) {
-      cursors.add(d.sequentialScan());
+    for (int r = 0; r < disk.size(); r++) {
+      cursors.add(disk.get(r).sequentialScan(readAhead.get(r)));
     }
     int n = 0;
     byte[] previous = null;
