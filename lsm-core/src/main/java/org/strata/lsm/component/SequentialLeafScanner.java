@@ -141,10 +141,6 @@ public final class SequentialLeafScanner implements EntryCursor {
 
   @Override
   public int valueLength() {
-    if (slice >= 0) {
-      return (int) slice;
-    }
-    byte[] v = value();
-    return v == null ? 0 : v.length;
+    return slice >= 0 ? (int) slice : EntryCursor.super.valueLength();
   }
 }
