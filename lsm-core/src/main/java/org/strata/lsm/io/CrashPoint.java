@@ -14,7 +14,10 @@ public enum CrashPoint {
   MERGE_BEFORE_DELETE("merge-before-delete"),
   /** {@code MANIFEST.tmp} is written and forced, not yet renamed over {@code MANIFEST}. */
   MANIFEST_BEFORE_RENAME("manifest-before-rename"),
-  /** The log rolled: the old segment is forced and closed, the new one created. */
+  /**
+   * A seal rolled the log: the roll is marked in the log's buffer; the next force carries it out
+   * (forces the old segment, then creates the new one).
+   */
   LOG_ROTATION("log-rotation"),
   /** A flush is durably listed; the log segments it made obsolete are not yet deleted. */
   LOG_TRUNCATION("log-truncation"),

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +33,8 @@ import org.strata.lsm.io.WritableFile;
  * callers share one force (group commit). The store rolls to a new segment whenever it seals a
  * memory component, so a segment can be deleted once every LSN in it is in a disk component. A
  * roll is only marked by the sealing writer; the next force carries it out (old segment written
- * and forced, then the new one created), so the writer never waits for that force.
+ * and forced, then the new one created; under {@code none} the log's background thread does so at
+ * once), so the writer never waits for that force, whatever the durability.
  *
  * <p>Writing out and forcing take separate locks: a writer that writes out a large buffer never
  * waits for a force in progress (a force can take hundreds of milliseconds while merges write),
@@ -58,7 +60,8 @@ public final class WriteAheadLog implements Closeable {
   // Serializes write-outs to the current segment.
   private final Object writeLock = new Object();
   private final TreeMap<Long, Path> segments = new TreeMap<>();
-  private final ScheduledExecutorService groupCommitter;
+  // The group commit under group; the carrier of rolls under none (see roll()); null under sync.
+  private final ScheduledExecutorService background;
 
   // Guarded by this.
   private byte[] pending = new byte[64 * 1024];
@@ -92,17 +95,20 @@ public final class WriteAheadLog implements Closeable {
     this.lastAppendedLsn = lastLsn;
     this.durableLsn = lastLsn;
     this.writtenLsn = lastLsn;
-    if (durability == Durability.GROUP) {
+    if (durability == Durability.SYNC) {
+      this.background = null;
+    } else {
+      String name = durability == Durability.GROUP ? "strata-wal-group-commit" : "strata-wal-roll";
       ScheduledThreadPoolExecutor ex = new ScheduledThreadPoolExecutor(1, r -> {
-        Thread t = new Thread(r, "strata-wal-group-commit");
+        Thread t = new Thread(r, name);
         t.setDaemon(true);
         return t;
       });
-      ex.scheduleWithFixedDelay(this::groupCommit, groupCommitMillis, groupCommitMillis,
-          TimeUnit.MILLISECONDS);
-      this.groupCommitter = ex;
-    } else {
-      this.groupCommitter = null;
+      if (durability == Durability.GROUP) {
+        ex.scheduleWithFixedDelay(this::groupCommit, groupCommitMillis, groupCommitMillis,
+            TimeUnit.MILLISECONDS);
+      }
+      this.background = ex;
     }
   }
 
@@ -354,17 +360,15 @@ public final class WriteAheadLog implements Closeable {
   }
 
   /**
-   * Ends the current segment, written out up to {@code nextFirstLsn - 1}: forces it (unless
-   * durability is none), closes it and starts the segment of {@code nextFirstLsn}. Only the last
-   * segment may end in a torn record (LogScan): the old one is whole on disk before the new one
-   * exists. Must hold forceLock and writeLock.
+   * Ends the current segment, written out up to {@code nextFirstLsn - 1}: forces it (whatever the
+   * durability, see {@link #roll()}), closes it and starts the segment of {@code nextFirstLsn}.
+   * Only the last segment may end in a torn record (LogScan): the old one is whole on disk before
+   * the new one exists. Must hold forceLock and writeLock.
    */
   private void carryOutRoll(long nextFirstLsn) throws IOException {
-    if (durability != Durability.NONE) {
-      forceDirectoryIfPending();
-      segment.force();
-      durableLsn = Math.max(durableLsn, nextFirstLsn - 1);
-    }
+    forceDirectoryIfPending();
+    segment.force();
+    durableLsn = Math.max(durableLsn, nextFirstLsn - 1);
     segment.close();
     startSegment(nextFirstLsn);
   }
@@ -383,29 +387,19 @@ public final class WriteAheadLog implements Closeable {
 
   /**
    * Starts a new segment at the next LSN (the store rolls when it seals a memory component). The
-   * caller must ensure no append runs concurrently. Under {@code none} the roll happens here;
-   * otherwise it is only marked in the buffer, and the next force (a {@code sync} writer's, the
-   * group commit's, {@link #completeRolls()} before a flush, or close) carries it out first: it
-   * writes the old segment out, forces it, and only then creates the new one. So the writer that
-   * seals never waits for a force, and no record after the roll reaches a file before every
-   * record before it is on disk.
+   * caller must ensure no append runs concurrently. The roll is only marked in the buffer, whatever
+   * the durability; the next force (a {@code sync} writer's, the group commit's, {@link
+   * #completeRolls()} before a flush, or close) carries it out first: it writes the old segment
+   * out, forces it, and only then creates the new one. So the writer that seals never waits for a
+   * force, no record after the roll reaches a file before every record before it is on disk, and
+   * only the last segment can lose records in a machine crash. Under {@code none} too: a segment
+   * ended unforced would let a later {@link #sync} return while the records before the roll were
+   * still only in the operating system's cache, and let a machine crash keep a later segment's
+   * records without an earlier one's. Under {@code none}, where no force may come for a long time,
+   * a background thread of the log carries the roll out at once (while a roll is pending, writers
+   * do not write the buffer out, so it would grow).
    */
   public void roll() {
-    if (durability == Durability.NONE) {
-      synchronized (forceLock) {
-        synchronized (writeLock) {
-          writeOutLocked();
-          try {
-            carryOutRoll(lastLsn() + 1);
-          } catch (IOException e) {
-            failure = e;
-            throw new StorageException(segmentPath, "cannot roll the write-ahead log segment "
-                + segmentPath + ": " + e, e);
-          }
-        }
-      }
-      return;
-    }
     synchronized (this) {
       if (closed) {
         throw new StorageException("the write-ahead log is closed", null);
@@ -416,11 +410,30 @@ public final class WriteAheadLog implements Closeable {
       }
       pendingRolls.add(new long[] {pendingLen, lastAppendedLsn + 1});
     }
+    if (durability == Durability.NONE) {
+      try {
+        background.execute(this::rollInBackground);
+      } catch (RejectedExecutionException e) {
+        // Closing: close() carries out the pending rolls itself.
+      }
+    }
+  }
+
+  private void rollInBackground() {
+    if (failure != null) {
+      return; // the log is failed for good: writers get the error
+    }
+    try {
+      completeRolls();
+    } catch (RuntimeException e) {
+      LOG.error("rolling the write-ahead log in {} failed; the log accepts no more writes", dir,
+          e);
+    }
   }
 
   /**
    * Carries out the rolls asked for so far (see {@link #roll()}): afterwards every operation
-   * before the last roll is in a closed segment, on disk unless durability is none. A flush calls
+   * before the last roll is in a closed, forced segment. A flush calls
    * this before it writes a sealed memory component, so no disk component holds an operation the
    * log could still lose (a dataset's indexes would disagree) and TRIAD-LOG finds its sealed
    * segment.
@@ -439,21 +452,15 @@ public final class WriteAheadLog implements Closeable {
   /**
    * What a flush does before it writes a sealed memory component whose operations end at {@code
    * lsn}: carries out the pending rolls ({@link #completeRolls()}) and then makes sure the log's
-   * files hold every operation up to {@code lsn}, forced unless durability is none. So no disk
+   * files hold every operation up to {@code lsn}, forced, whatever the durability. So no disk
    * component ever holds an operation a crash can take from the log, even if the component was
-   * sealed before its roll was asked for (a dataset's indexes would disagree after the crash).
+   * sealed before its roll was asked for: a dataset's indexes share the log, and one index's
+   * component holding a write the log lost for the others would make them disagree after a machine
+   * crash. Usually the roll's force already covers {@code lsn}, and this forces nothing more.
    */
   public void holdThrough(long lsn) {
     completeRolls();
-    if (durability == Durability.NONE) {
-      synchronized (forceLock) {
-        if (writtenLsn < lsn) {
-          writeOut();
-        }
-      }
-    } else {
-      sync(lsn);
-    }
+    sync(lsn);
   }
 
   /** Deletes segments all of whose operations have LSN at most {@code flushedLsn}. */
@@ -502,11 +509,11 @@ public final class WriteAheadLog implements Closeable {
   /** Writes and forces what is buffered, then closes the current segment. */
   @Override
   public void close() {
-    if (groupCommitter != null) {
+    if (background != null) {
       // No interrupt: an interrupted force would close the log's channel under us.
-      groupCommitter.shutdown();
+      background.shutdown();
       try {
-        groupCommitter.awaitTermination(10, TimeUnit.SECONDS);
+        background.awaitTermination(10, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
