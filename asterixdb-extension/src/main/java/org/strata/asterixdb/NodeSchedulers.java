@@ -1,18 +1,14 @@
 package org.strata.asterixdb;
 
 import java.io.Closeable;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadFactory;
 import org.apache.hyracks.storage.am.lsm.common.api.IIoOperationFailedCallback;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation;
-import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation.LSMIOOperationStatus;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation.LSMIOOperationType;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperationScheduler;
-import org.apache.hyracks.storage.am.lsm.common.impls.EmptyComponent;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.asterix.StrataIoScheduler;
@@ -32,8 +28,7 @@ public final class NodeSchedulers implements ILSMIOOperationScheduler, Closeable
   private final ExtensionSettings settings;
   private final ThreadFactory threads;
   private final Map<Map<String, String>, StrataIoScheduler> schedulers = new LinkedHashMap<>();
-  private final Map<String, List<Long>> flushSizes = new HashMap<>();
-  private final Map<String, Long> mergedBytes = new HashMap<>();
+  private final OperationSizes sizes = new OperationSizes();
   private boolean closed;
 
   /**
@@ -85,39 +80,17 @@ public final class NodeSchedulers implements ILSMIOOperationScheduler, Closeable
 
   @Override
   public void scheduleOperation(ILSMIOOperation op) {
-    if (op.getIOOpertionType() == LSMIOOperationType.FLUSH) {
-      op.addCompleteListener(this::flushCompleted);
-    } else if (op.getIOOpertionType() == LSMIOOperationType.MERGE) {
-      op.addCompleteListener(this::mergeCompleted);
+    LSMIOOperationType type = op.getIOOpertionType();
+    if (type == LSMIOOperationType.FLUSH || type == LSMIOOperationType.MERGE) {
+      sizes.scheduled(op);
+      op.addCompleteListener(sizes::completed);
     }
     schedulerOf(op).scheduleOperation(op);
   }
 
-  /** Records a completed flush's component size (package-private for its test). */
-  void flushCompleted(ILSMIOOperation op) {
-    // A flush that found nothing to write completes with AsterixDB's empty component (size 0),
-    // which the index does not add to its disk components: not a flush a simulator should replay.
-    if (op.getStatus() == LSMIOOperationStatus.SUCCESS && op.getNewComponent() != null
-        && op.getNewComponent() != EmptyComponent.INSTANCE) {
-      synchronized (this) {
-        flushSizes.computeIfAbsent(op.getIndexIdentifier(), k -> new ArrayList<>())
-            .add(op.getNewComponent().getComponentSize());
-      }
-    }
-  }
-
-  private void mergeCompleted(ILSMIOOperation op) {
-    if (op.getStatus() == LSMIOOperationStatus.SUCCESS && op.getNewComponent() != null) {
-      synchronized (this) {
-        mergedBytes.merge(op.getIndexIdentifier(), op.getNewComponent().getComponentSize(),
-            Long::sum);
-      }
-    }
-  }
-
   /** Bytes of the components each index's merges wrote since the node started, by index. */
-  public synchronized Map<String, Long> mergedBytes() {
-    return Map.copyOf(mergedBytes);
+  public Map<String, Long> mergedBytes() {
+    return sizes.mergedBytes();
   }
 
   @Override
@@ -128,12 +101,10 @@ public final class NodeSchedulers implements ILSMIOOperationScheduler, Closeable
   /**
    * The sizes of the components each index flushed since the node started, in flush order, by
    * the index's identifier (its directory): what a merge-policy simulator needs to replay the
-   * node's flush sequence.
+   * node's flush sequence ({@link OperationSizes} says when each size is read).
    */
-  public synchronized Map<String, List<Long>> flushSizes() {
-    Map<String, List<Long>> out = new HashMap<>();
-    flushSizes.forEach((k, v) -> out.put(k, List.copyOf(v)));
-    return out;
+  public Map<String, List<Long>> flushSizes() {
+    return sizes.flushSizes();
   }
 
   /** True when no scheduler of the node has a flush or merge running or waiting. */
