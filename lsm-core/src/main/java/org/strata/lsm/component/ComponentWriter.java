@@ -5,9 +5,7 @@ import org.strata.lsm.io.BigEndian;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import org.strata.lsm.io.IoThrottle;
 import org.strata.lsm.io.WritableFile;
 import org.strata.lsm.spi.KeySketch;
@@ -49,9 +47,11 @@ public final class ComponentWriter implements AutoCloseable {
   private byte[] firstKey;
   private byte[] lastKey = new byte[64];
   private int lastKeyLen = -1;
-  private byte[] pageFirstKey;
+  // The first key of the page being built, copied into a reused buffer.
+  private byte[] pageFirstKey = new byte[64];
+  private int pageFirstKeyLen;
 
-  private final List<byte[]> leafKeys = new ArrayList<>();
+  private final SeparatorKeys leafKeys = new SeparatorKeys();
   private long[] leafOffsets = new long[256];
   private int[] leafLengths = new int[256];
   private long pageCount;
@@ -121,7 +121,11 @@ public final class ComponentWriter implements AutoCloseable {
       closeLeaf();
     }
     if (page.isEmpty()) {
-      pageFirstKey = Arrays.copyOfRange(key, keyOff, keyOff + keyLen);
+      if (pageFirstKey.length < keyLen) {
+        pageFirstKey = new byte[Math.max(keyLen, pageFirstKey.length * 2)];
+      }
+      System.arraycopy(key, keyOff, pageFirstKey, 0, keyLen);
+      pageFirstKeyLen = keyLen;
     }
     page.addLeaf(key, keyOff, keyLen, value, valOff, valLen, antimatter);
     if (entryCount == hashes.length) {
@@ -166,7 +170,7 @@ public final class ComponentWriter implements AutoCloseable {
       leafOffsets = Arrays.copyOf(leafOffsets, n * 2);
       leafLengths = Arrays.copyOf(leafLengths, n * 2);
     }
-    leafKeys.add(pageFirstKey);
+    leafKeys.add(pageFirstKey, 0, pageFirstKeyLen);
     leafOffsets[n] = fileOffset + outUsed;
     leafLengths[n] = page.encodedSize();
     emitPage(PageType.LEAF);
@@ -231,17 +235,19 @@ public final class ComponentWriter implements AutoCloseable {
     long leafEnd = fileOffset + outUsed;
     long leafPages = leafKeys.size();
     // Interior levels, bottom-up: each level indexes the one below by first key.
-    List<byte[]> keys = new ArrayList<>(leafKeys);
+    SeparatorKeys keys = leafKeys;
     long[] offs = Arrays.copyOf(leafOffsets, keys.size());
     int[] lens = Arrays.copyOf(leafLengths, keys.size());
     int height = 1;
     while (keys.size() > 1) {
-      List<byte[]> upKeys = new ArrayList<>();
+      SeparatorKeys upKeys = new SeparatorKeys();
       long[] upOffs = new long[keys.size()];
       int[] upLens = new int[keys.size()];
       int up = 0;
       for (int i = 0; i < keys.size(); i++) {
-        int entrySize = PageBuilder.interiorEntrySize(keys.get(i).length);
+        int keyOff = keys.offset(i);
+        int keyLen = keys.length(i);
+        int entrySize = PageBuilder.interiorEntrySize(keyLen);
         if (page.count() >= 2 && page.encodedSizeWith(entrySize) > pageSize) {
           upOffs[up] = fileOffset + outUsed;
           upLens[up] = page.encodedSize();
@@ -249,9 +255,9 @@ public final class ComponentWriter implements AutoCloseable {
           emitPage(PageType.INTERIOR);
         }
         if (page.isEmpty()) {
-          upKeys.add(keys.get(i));
+          upKeys.add(keys.array(), keyOff, keyLen);
         }
-        page.addInterior(keys.get(i), offs[i], lens[i]);
+        page.addInterior(keys.array(), keyOff, keyLen, offs[i], lens[i]);
       }
       upOffs[up] = fileOffset + outUsed;
       upLens[up] = page.encodedSize();

@@ -80,12 +80,13 @@ public final class PageBuilder {
     }
   }
 
-  void addInterior(byte[] key, long childOffset, int childLength) {
-    ensure(interiorEntrySize(key.length));
+  /** Adds an interior entry: the child page's first key (a slice) and where the child is. */
+  void addInterior(byte[] key, int keyOff, int keyLen, long childOffset, int childLength) {
+    ensure(interiorEntrySize(keyLen));
     offsets[count++] = pos;
-    pos = Varint.put(body, pos, key.length);
-    System.arraycopy(key, 0, body, pos, key.length);
-    pos += key.length;
+    pos = Varint.put(body, pos, keyLen);
+    System.arraycopy(key, keyOff, body, pos, keyLen);
+    pos += keyLen;
     BigEndian.putLong(body, pos, childOffset);
     BigEndian.putInt(body, pos + 8, childLength);
     pos += 12;

@@ -79,6 +79,60 @@ class ComponentFormatTest {
     }
   }
 
+  /**
+   * Keys of many lengths (up to several hundred bytes, longer than the writer's first-key buffer
+   * and than one interior page holds many of) index correctly through every interior level: the
+   * separator keys of each level are kept end to end in one array ({@link SeparatorKeys}).
+   */
+  @Test
+  void keysOfManyLengthsAreFoundThroughEveryInteriorLevel() throws Exception {
+    Random rnd = new Random(7);
+    TreeMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
+    while (model.size() < 6_000) {
+      byte[] key = new byte[1 + (rnd.nextInt(10) == 0 ? rnd.nextInt(700) : rnd.nextInt(40))];
+      rnd.nextBytes(key);
+      byte[] v = new byte[rnd.nextInt(60)];
+      rnd.nextBytes(v);
+      model.put(key, v);
+    }
+    Path file = tmp.resolve("long-keys.cmp");
+    ComponentMeta meta;
+    try (WritableFile f = FileIo.standard().create(file);
+        ComponentWriter w = new ComponentWriter(f, IoThrottle.unlimited(), 0, 1024, 0.01, 1, 1,
+            1, 1)) {
+      for (var e : model.entrySet()) {
+        w.add(e.getKey(), e.getValue());
+      }
+      meta = w.finish();
+    }
+    assertThat(meta.treeHeight()).isGreaterThanOrEqualTo(4);
+    DiskComponent c = DiskComponent.open(file, 1, new PageCache(64 << 10));
+    try {
+      for (var e : model.entrySet()) {
+        DiskComponent.Lookup l = c.get(e.getKey(), KeyHash.hash64(e.getKey()));
+        assertThat(l).as("key of %d bytes", e.getKey().length).isNotNull();
+        assertThat(l.value()).isEqualTo(e.getValue());
+      }
+      for (int i = 0; i < 2_000; i++) {
+        byte[] absent = new byte[1 + rnd.nextInt(300)];
+        rnd.nextBytes(absent);
+        if (!model.containsKey(absent)) {
+          assertThat(c.get(absent, KeyHash.hash64(absent))).isNull();
+        }
+      }
+      List<byte[]> scanned = new ArrayList<>();
+      try (EntryCursor cur = c.cursor(null, null)) {
+        while (cur.next()) {
+          scanned.add(cur.key());
+        }
+      }
+      assertThat(scanned).containsExactlyElementsOf(model.keySet());
+      assertThat(ComponentVerifier.verify(c).faults()).isEmpty();
+    } finally {
+      c.release();
+    }
+  }
+
   @Test
   void bloomFilterHasNoFalseNegativesAndAboutTheTargetFalsePositiveRate() {
     int n = 50_000;
