@@ -29,7 +29,8 @@ class ExampleComparisonsTest {
     }
     CompareConfig longRun = CompareConfigJson.read(Path.of("..", "examples", "compare-long.json"));
     assertThat(longRun.systems().stream().map(SystemSpec::label).toList())
-        .containsExactly("rocksdb-universal", "rocksdb-leveled", "strata-pl-36-store");
+        .containsExactly("rocksdb-universal", "rocksdb-leveled", "strata-pl-36-store",
+            "strata-lazy-32-store");
     assertThat(longRun.twoPhase().running().durationSeconds()).isEqualTo(1800);
   }
 }
