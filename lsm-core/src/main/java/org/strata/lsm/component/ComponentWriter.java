@@ -47,10 +47,7 @@ public final class ComponentWriter implements AutoCloseable {
   private byte[] firstKey;
   private byte[] lastKey = new byte[64];
   private int lastKeyLen = -1;
-  // The first key of the page being built, copied into a reused buffer.
-  private byte[] pageFirstKey = new byte[64];
-  private int pageFirstKeyLen;
-
+  // The first key of every leaf, the one being built included (added when it gets its first entry).
   private final SeparatorKeys leafKeys = new SeparatorKeys();
   private long[] leafOffsets = new long[256];
   private int[] leafLengths = new int[256];
@@ -121,11 +118,7 @@ public final class ComponentWriter implements AutoCloseable {
       closeLeaf();
     }
     if (page.isEmpty()) {
-      if (pageFirstKey.length < keyLen) {
-        pageFirstKey = new byte[Math.max(keyLen, pageFirstKey.length * 2)];
-      }
-      System.arraycopy(key, keyOff, pageFirstKey, 0, keyLen);
-      pageFirstKeyLen = keyLen;
+      leafKeys.add(key, keyOff, keyLen);
     }
     page.addLeaf(key, keyOff, keyLen, value, valOff, valLen, antimatter);
     if (entryCount == hashes.length) {
@@ -165,12 +158,11 @@ public final class ComponentWriter implements AutoCloseable {
   }
 
   private void closeLeaf() throws IOException {
-    int n = leafKeys.size();
+    int n = leafKeys.size() - 1; // the leaf being closed; its first key is already listed
     if (n == leafOffsets.length) {
       leafOffsets = Arrays.copyOf(leafOffsets, n * 2);
       leafLengths = Arrays.copyOf(leafLengths, n * 2);
     }
-    leafKeys.add(pageFirstKey, 0, pageFirstKeyLen);
     leafOffsets[n] = fileOffset + outUsed;
     leafLengths[n] = page.encodedSize();
     emitPage(PageType.LEAF);
