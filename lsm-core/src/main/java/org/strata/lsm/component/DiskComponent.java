@@ -41,6 +41,7 @@ public final class DiskComponent {
   private volatile ReadableFile channel;
   private final AtomicInteger refs = new AtomicInteger(1);
   private volatile boolean obsolete;
+  private long metaChecksum; // set once by open, before the component is shared
 
   private DiskComponent(Path path, long fileId, PageCache cache, FileIo io, ReadableFile channel,
       ComponentMeta meta, BloomFilter bloom, KeySketch sketch, long fileSize,
@@ -141,7 +142,11 @@ public final class DiskComponent {
         sketch = KeySketch.of(java.util.Arrays.copyOfRange(body, 8, body.length),
             org.strata.lsm.io.BigEndian.getLong(body, 0));
       }
-      return new DiskComponent(path, fileId, cache, io, ch, meta, bloom, sketch, size, segment);
+      DiskComponent c = new DiskComponent(path, fileId, cache, io, ch, meta, bloom, sketch, size,
+          segment);
+      c.metaChecksum = org.strata.lsm.io.BigEndian.getInt(metaPage, metaPage.length - 4)
+          & 0xFFFFFFFFL;
+      return c;
     } catch (IOException e) {
       closeQuietly(ch);
       throw new StorageException("cannot open component " + path + ": " + e, e);
@@ -184,6 +189,20 @@ public final class DiskComponent {
 
   public ComponentMeta meta() {
     return meta;
+  }
+
+  /**
+   * The CRC32C of the meta page (the checksum its framing carries): it covers the component ids,
+   * creation time, counts, maximum sequence number and key range, so two components' differ with
+   * overwhelming probability. The manifest records it to tell a file from another with its name.
+   */
+  public long metaChecksum() {
+    return metaChecksum;
+  }
+
+  /** The log segment of a CL-SSTable, or null for a B+-tree component. */
+  public Path logSegmentPath() {
+    return segment == null ? null : segment.path();
   }
 
   /** Bytes of the component file (for a CL-SSTable, of its index file: what a flush wrote). */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import org.strata.lsm.Durability;
+import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.LogRecoveryMode;
 
 /**
@@ -11,7 +12,9 @@ import org.strata.lsm.LogRecoveryMode;
  *
  * @param durability {@code log.durability}: when a write's log record is forced, default {@code
  *     group}; null means the default
- * @param dir {@code log.dir}: directory of the log, or null (the default) for {@code <store>/wal}
+ * @param dir {@code log.dir}: directory of the log, or null (the default) for {@code <store>/wal};
+ *     a relative path is taken relative to the store (or dataset) directory, never the working
+ *     directory, and an open saves it absolute; an empty path is refused
  * @param groupCommitIntervalMs {@code log.group-commit-interval-ms}: group-commit period, 1 to
  *     60000, default 10; null means the default
  * @param recoveryMode {@code log.recovery-mode}: what recovery does with a bad log record, default
@@ -25,6 +28,10 @@ public record LogConfig(
 
   public LogConfig {
     durability = durability == null ? Durability.GROUP : durability;
+    if (dir != null && dir.isBlank()) {
+      throw InvalidConfigurationException.of("log.dir", dir, "a directory path (absolute, or"
+          + " relative to the store directory); leave log.dir out for <store>/wal");
+    }
     groupCommitIntervalMs = ConfigChecks.integer("log.group-commit-interval-ms",
         groupCommitIntervalMs, 10, 1, 60_000);
     recoveryMode = recoveryMode == null ? LogRecoveryMode.TOLERATE_TORN_TAIL : recoveryMode;

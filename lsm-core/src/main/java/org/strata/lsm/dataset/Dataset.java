@@ -26,6 +26,7 @@ import org.strata.lsm.Utf8;
 import org.strata.lsm.component.KeyHash;
 import org.strata.lsm.config.PageCacheConfig;
 import org.strata.lsm.config.StoreConfig;
+import org.strata.lsm.engine.LogLocation;
 import org.strata.lsm.engine.LsmTree;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.io.CreatedPaths;
@@ -113,13 +114,26 @@ public final class Dataset implements AutoCloseable {
     } catch (InvalidConfigurationException e) {
       throw config != null ? e : namingFile(saved, e);
     }
-    if (config == null && cfg.store().log().dir() != null
-        && !Files.isDirectory(Path.of(cfg.store().log().dir()))) {
-      // A damaged log.dir would otherwise open empty new logs and lose the unflushed writes.
-      throw InvalidConfigurationException.keyed("log.dir", "'" + cfg.store().log().dir()
-          + "' in " + saved + " is not a directory, but the dataset exists: the saved"
-          + " configuration is damaged or the log directory was removed; open with a"
-          + " configuration naming the logs' directory");
+    String logDir = cfg.store().log().dir();
+    if (logDir != null) {
+      // Relative to the dataset directory, never the working directory; saved absolute.
+      boolean legacy = config == null
+          && LogLocation.writtenBeforeLogIds(dir.resolve("p0").resolve(SecondaryIndexSpec.PRIMARY));
+      if (legacy && !Path.of(logDir).isAbsolute()) {
+        throw InvalidConfigurationException.keyed("log.dir", "'" + logDir + "' in " + saved
+            + " is a relative path, which the build that wrote this dataset resolved against the"
+            + " working directory of each process; give the logs' absolute directory in a"
+            + " configuration once, and it is saved absolute");
+      }
+      Path abs = dir.toAbsolutePath().normalize().resolve(logDir).normalize();
+      if (legacy && !Files.isDirectory(abs)) {
+        // A damaged log.dir would otherwise open empty new logs and lose the unflushed writes.
+        throw InvalidConfigurationException.keyed("log.dir", "'" + logDir + "' in " + saved
+            + " is not a directory, but the dataset exists: the saved configuration is damaged or"
+            + " the log directory was removed; open with a configuration naming the logs'"
+            + " directory");
+      }
+      cfg = cfg.withStore(cfg.store().withLog(cfg.store().log().withDir(abs.toString())));
     }
     // A saved configuration must describe the directories on disk: a damaged dataset.json that
     // names another partition count or index would route reads to empty partitions or indexes.

@@ -176,8 +176,28 @@ public final class DatasetVerifier {
           minFlushed = 0; // the manifest fault is reported above
         }
       }
+      java.util.UUID logId = null;
+      for (String index : layout.get(p)) {
+        StoreVerifier.RecordedLog rec = StoreVerifier.recordedLog(pdir.resolve(index));
+        if (rec.id() == null) {
+          continue;
+        }
+        if (logId != null && !logId.equals(rec.id())) {
+          faults.add(pdir.resolve(index).resolve("MANIFEST") + ": index " + index + " recorded"
+              + " log " + rec.id() + ", another index of partition " + p + " recorded log "
+              + logId + ": index directories of different partitions were mixed up");
+        }
+        logId = rec.id();
+        Path configuredLog = partitionLog(dir, store, p).toAbsolutePath().normalize();
+        if (rec.dir() != null && !Path.of(rec.dir()).equals(configuredLog)) {
+          faults.add(pdir.resolve(index).resolve("MANIFEST") + ": the log of partition " + p
+              + " was last opened in " + rec.dir() + " but the configuration puts it in "
+              + configuredLog);
+        }
+      }
       LogVerifier.Result log = LogVerifier.verify(partitionLog(dir, store, p),
-          minFlushed == Long.MAX_VALUE ? 0 : minFlushed, store.log().recoveryMode());
+          minFlushed == Long.MAX_VALUE ? 0 : minFlushed, store.log().recoveryMode(),
+          new org.strata.lsm.wal.LogOwner(logId, pdir));
       faults.addAll(log.faults());
       notes.addAll(log.notes());
       segments += log.segments();
@@ -196,7 +216,7 @@ public final class DatasetVerifier {
   /** The directory of partition {@code p}'s shared log. */
   private static Path partitionLog(Path dir, StoreConfig store, int p) {
     return store.log().dir() == null ? dir.resolve("p" + p).resolve("wal")
-        : Path.of(store.log().dir()).resolve("p" + p);
+        : dir.toAbsolutePath().normalize().resolve(store.log().dir()).resolve("p" + p);
   }
 
   /** Per partition, the index directory names the configuration says it has. */

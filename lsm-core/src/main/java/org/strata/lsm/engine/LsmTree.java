@@ -97,6 +97,8 @@ public final class LsmTree implements LsmStore {
   private final ClSsTableFlush logIndexFlush;
   /** Files a crash left, noted by {@link #recover()} and deleted by {@link #start()}. */
   private final List<Path> leftovers = new ArrayList<>();
+  /** An old, fully flushed log to remove once the open has succeeded ({@link LogLocation}). */
+  private Path staleLogDir;
 
   LsmTree(Path dir, StoreConfig config, StoreEnvironment env, DirectoryLock dirLock,
       MergePolicy policy, MergeScheduler scheduler, TreeGroup group, FlushExecutor executor) {
@@ -174,7 +176,17 @@ public final class LsmTree implements LsmStore {
 
   /** The directory of a standalone tree's log: {@code log.dir}, or {@code wal/} in {@code dir}. */
   static Path logDir(Path dir, StoreConfig config) {
-    return config.log().dir() == null ? dir.resolve("wal") : Path.of(config.log().dir());
+    return LogLocation.configured(dir, config);
+  }
+
+  /** The manifest's record of this tree's log: its id (or null) and directory (or null). */
+  java.util.UUID recordedLogId() {
+    return versions.logId();
+  }
+
+  /** See {@link #recordedLogId()}. */
+  String recordedLogDir() {
+    return versions.logDir();
   }
 
   /** See {@link LsmStore#open(Path, StoreConfig, StoreEnvironment)}. */
@@ -198,7 +210,9 @@ public final class LsmTree implements LsmStore {
     MemoryComponent active = memory.start();
     Manifest m = Recovery.recoverComponents(dir, files, versions, active, LOG, leftovers);
     if (group == null) {
-      wal = Recovery.replayLog(dir, config, env.fileIo(), m.flushedLsn(), active, LOG);
+      Path[] stale = new Path[1];
+      wal = Recovery.replayLog(dir, config, env.fileIo(), m, active, LOG, stale);
+      staleLogDir = stale[0];
       WriteAheadLog log = wal;
       lock.lock();
       try {
@@ -216,8 +230,15 @@ public final class LsmTree implements LsmStore {
    * write a manifest that a refused open would leave behind.
    */
   void start() throws IOException {
+    if (group == null) {
+      recordLog(wal.logId(), wal.directory());
+    }
     Recovery.deleteLeftovers(leftovers, env.fileIo(), LOG);
     leftovers.clear();
+    if (staleLogDir != null) {
+      LogLocation.removeStale(staleLogDir, env.fileIo());
+      staleLogDir = null;
+    }
     executor.start();
     merges.afterComponentChange(false);
   }
@@ -403,6 +424,17 @@ public final class LsmTree implements LsmStore {
   /** The side of this tree its {@link TreeGroup} uses. */
   GroupMember member() {
     return member;
+  }
+
+  /**
+   * Records in the manifest the log this tree's unflushed writes are in (its id and directory),
+   * writing the manifest at once if they changed: a new store, a log moved or started afresh, or a
+   * store written before logs had ids. From then on an open refuses any other log.
+   */
+  void recordLog(java.util.UUID logId, Path logDir) throws IOException {
+    if (versions.log(logId, logDir.toAbsolutePath().normalize().toString())) {
+      versions.writeManifest(() -> { });
+    }
   }
 
   /** Saves a member's configuration once its group has recovered the shared log. */

@@ -63,14 +63,8 @@ final class Recovery {
       config = Files.exists(savedConfig) ? StoreConfigJson.read(savedConfig, env.fileIo())
           : StoreConfig.defaults();
     }
-    if (requested == null && group == null && config.log().dir() != null
-        && Files.exists(dir.resolve(Manifest.FILE))
-        && !Files.isDirectory(Path.of(config.log().dir()))) {
-      // A damaged log.dir would otherwise open an empty new log and lose the unflushed writes.
-      throw InvalidConfigurationException.keyed("log.dir", "'" + config.log().dir() + "' in "
-          + savedConfig + " is not a directory, but the store exists (it has a "
-          + Manifest.FILE + "): the saved configuration is damaged or the log directory was"
-          + " removed; open with a configuration naming the log's directory");
+    if (group == null) {
+      config = withAbsoluteLogDir(dir, config, requested == null ? savedConfig : null, env);
     }
     // Validate plug-ins before anything is written; a bad name in the saved file names the file.
     MergePolicy policy;
@@ -139,6 +133,46 @@ final class Recovery {
     }
   }
 
+  /**
+   * {@code config} with its {@code log.dir} resolved against the store directory {@code dir}
+   * (absolute), as it is saved. A relative {@code log.dir} in a saved configuration of a store
+   * written before log ids ({@code savedFrom} not null, the manifest holding no log id) was resolved
+   * against the working directory by the build that wrote it: that is refused, since nothing tells
+   * which directory the log is in. For such a store, a saved {@code log.dir} that is not a
+   * directory is refused too (there is no record of where the log was).
+   */
+  static StoreConfig withAbsoluteLogDir(Path dir, StoreConfig config, Path savedFrom,
+      StoreEnvironment env) {
+    String d = config.log().dir();
+    if (d == null) {
+      return config;
+    }
+    boolean legacy = false;
+    if (savedFrom != null && Files.exists(dir.resolve(Manifest.FILE))) {
+      try {
+        Manifest m = Manifest.read(dir, env.fileIo());
+        legacy = m != null && m.logId() == null;
+      } catch (IOException | RuntimeException e) {
+        legacy = false; // the open reports the manifest itself
+      }
+    }
+    if (legacy && !Path.of(d).isAbsolute()) {
+      throw InvalidConfigurationException.keyed("log.dir", "'" + d + "' in " + savedFrom
+          + " is a relative path, which the build that wrote this store resolved against the"
+          + " working directory of each process; give the log's absolute directory in a"
+          + " configuration (--config) once, and it is saved absolute");
+    }
+    Path abs = LogLocation.configured(dir, config);
+    if (legacy && !Files.isDirectory(abs)) {
+      // A damaged log.dir would otherwise open an empty new log and lose the unflushed writes.
+      throw InvalidConfigurationException.keyed("log.dir", "'" + d + "' in " + savedFrom
+          + " is not a directory, but the store exists (it has a " + Manifest.FILE + "): the"
+          + " saved configuration is damaged or the log directory was removed; open with a"
+          + " configuration naming the log's directory");
+    }
+    return config.withLog(config.log().withDir(abs.toString()));
+  }
+
   /** Creates {@code log.dir}, refusing the open with a message naming the key if it cannot be. */
   static void createLogDir(CreatedPaths created, Path logDir) {
     try {
@@ -170,6 +204,7 @@ final class Recovery {
       MemoryComponent active, Logger log, List<Path> leftovers) throws IOException {
     Manifest m = Manifest.read(dir, files.io());
     if (m == null) {
+      refuseComponentsWithoutManifest(dir);
       m = Manifest.empty();
     }
     Set<String> listed = new HashSet<>();
@@ -200,7 +235,8 @@ final class Recovery {
     }
     nextFileNumber = Math.max(nextFileNumber, logSegmentLeftovers(files.logDir(), listed, log,
         leftovers));
-    m = new Manifest(nextFileNumber, m.nextComponentId(), m.flushedLsn(), m.runs(), m.counters());
+    m = new Manifest(nextFileNumber, m.nextComponentId(), m.flushedLsn(), m.runs(), m.counters(),
+        m.identities(), m.logId(), m.logDir());
     List<Run> runs = new ArrayList<>();
     try {
       for (Manifest.RunEntry r : m.runs()) {
@@ -210,7 +246,9 @@ final class Recovery {
             throw new CorruptionException(dir.resolve(Manifest.FILE), -1,
                 "the manifest lists component " + f + " but the file is missing");
           }
-          cs.add(files.open(f));
+          DiskComponent c = files.open(f);
+          cs.add(c);
+          checkIdentity(dir, m, f, c);
         }
         runs.add(new Run(0, r.level(), cs)); // the version set numbers the runs
       }
@@ -222,6 +260,43 @@ final class Recovery {
     }
     versions.recovered(m, runs, active);
     return m;
+  }
+
+  /**
+   * Refuses a directory without a manifest that holds component files: a store's manifest is
+   * written when it is created, before any component, so its absence there means it was removed
+   * (an open would take every component for a leftover and delete it).
+   */
+  private static void refuseComponentsWithoutManifest(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    long n;
+    try (Stream<Path> s = Files.list(dir)) {
+      n = s.filter(p -> ComponentFiles.isComponentFile(p.getFileName().toString())).count();
+    }
+    if (n > 0) {
+      throw new CorruptionException(dir.resolve(Manifest.FILE), -1, "the manifest is missing but"
+          + " the directory holds " + n + " component file(s); the manifest lists which of them"
+          + " are the store, so nothing is opened (restore the MANIFEST from a backup)");
+    }
+  }
+
+  /**
+   * Refuses a component file that is not the one the manifest listed under its name ({@link
+   * ComponentIdentity}); a manifest written before identities records none and any file passes.
+   */
+  static void checkIdentity(Path dir, Manifest m, String name, DiskComponent c) {
+    ComponentIdentity recorded = m.identities().get(name);
+    if (recorded == null) {
+      return;
+    }
+    String mismatch = recorded.mismatch(ComponentIdentity.of(c));
+    if (mismatch != null) {
+      throw new CorruptionException(dir.resolve(name), -1, "not the component the manifest"
+          + " lists under this name: " + mismatch + " (the file was swapped, copied over, or"
+          + " restored from another copy of the store)");
+    }
   }
 
   /**
@@ -261,15 +336,18 @@ final class Recovery {
   }
 
   /**
-   * Opens the write-ahead log of a standalone index ({@code log.dir}, or {@code wal/} in {@code
-   * dir}) and replays what is above {@code flushedLsn} into {@code active}.
+   * Opens the write-ahead log of a standalone index where {@link LogLocation} finds it and replays
+   * what is above the manifest's flushed sequence number into {@code active}.
    */
-  static WriteAheadLog replayLog(Path dir, StoreConfig config, FileIo io, long flushedLsn,
-      MemoryComponent active, Logger log) {
-    Path logDir = LsmTree.logDir(dir, config);
-    WriteAheadLog wal = WriteAheadLog.open(logDir, config.log().durability(),
+  static WriteAheadLog replayLog(Path dir, StoreConfig config, FileIo io, Manifest m,
+      MemoryComponent active, Logger log, Path[] stale) throws IOException {
+    long flushedLsn = m.flushedLsn();
+    LogLocation.Located where = LogLocation.locate(dir, LogLocation.configured(dir, config),
+        m.logId(), m.logDir(), flushedLsn, config.log().recoveryMode(), io);
+    stale[0] = where.stale();
+    WriteAheadLog wal = WriteAheadLog.open(where.dir(), config.log().durability(),
         config.log().groupCommitIntervalMs(), io, config.log().recoveryMode(), flushedLsn,
-        (lsn, op) -> active.put(op.key(), op.value(), lsn));
+        flushedLsn, where.owner(), (lsn, op) -> active.put(op.key(), op.value(), lsn));
     if (!active.isEmpty()) {
       log.info("recovered {} keys from the write-ahead log of {}", active.entryCount(), dir);
     }

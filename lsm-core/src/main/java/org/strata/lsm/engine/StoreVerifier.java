@@ -18,6 +18,7 @@ import org.strata.lsm.config.LogConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
 import org.strata.lsm.io.DirectoryLock;
+import org.strata.lsm.wal.LogOwner;
 import org.strata.lsm.wal.LogVerifier;
 
 /**
@@ -94,6 +95,22 @@ public final class StoreVerifier {
     return m == null ? 0 : m.flushedLsn();
   }
 
+  /**
+   * The log an index's manifest records: its id and directory, each null when the manifest records
+   * none (or cannot be read: its fault is reported by {@link #verifyIndex}).
+   */
+  public record RecordedLog(java.util.UUID id, String dir) {}
+
+  /** The log {@code dir}'s manifest records (see {@link RecordedLog}). */
+  public static RecordedLog recordedLog(Path dir) {
+    try {
+      Manifest m = Manifest.read(dir);
+      return m == null ? new RecordedLog(null, null) : new RecordedLog(m.logId(), m.logDir());
+    } catch (IOException | RuntimeException e) {
+      return new RecordedLog(null, null);
+    }
+  }
+
   /** Refuses a directory that is missing or holds no store, before anything is read. */
   static void checkIsStore(Path dir) {
     if (!Files.isDirectory(dir)) {
@@ -147,6 +164,11 @@ public final class StoreVerifier {
             continue;
           }
           try {
+            Recovery.checkIdentity(dir, m, f, c);
+          } catch (RuntimeException e) {
+            faults.add(e.getMessage());
+          }
+          try {
             ComponentVerifier.Result r = ComponentVerifier.verify(c);
             faults.addAll(r.faults());
             entries += r.entries();
@@ -170,9 +192,14 @@ public final class StoreVerifier {
     int segments = 0;
     long records = 0;
     if (withLog) {
-      Path logDir = config.log().dir() == null ? dir.resolve("wal") : Path.of(config.log().dir());
+      Path logDir = LogLocation.configured(dir, config);
+      if (m != null && m.logDir() != null && !Path.of(m.logDir()).equals(logDir)) {
+        faults.add(dir.resolve(LsmTree.CONFIG_FILE) + ": log.dir is " + logDir + " but the store"
+            + " last opened its log in " + m.logDir() + " (see docs/format.md, \"Where the log"
+            + " is\"); the log was checked where the configuration says");
+      }
       LogVerifier.Result log = LogVerifier.verify(logDir, m == null ? 0 : m.flushedLsn(),
-          config.log().recoveryMode());
+          config.log().recoveryMode(), new LogOwner(m == null ? null : m.logId(), dir));
       faults.addAll(log.faults());
       notes.addAll(log.notes());
       segments = log.segments();

@@ -81,6 +81,10 @@ public final class TreeGroup implements AutoCloseable {
   private WriteAheadLog.Replayed replayedLog;
   /** The shared log, once started. */
   private WriteAheadLog wal;
+  /** An old, fully flushed log to remove once the group has started ({@link LogLocation}). */
+  private Path staleLogDir;
+  /** How the group's files are written (the log's old directory is removed through it). */
+  private org.strata.lsm.io.FileIo fileIo;
   private boolean closing;
 
   private TreeGroup(Path dir, long memoryBudget, StoreConfig logSettings, IoThrottle throttle,
@@ -144,12 +148,40 @@ public final class TreeGroup implements AutoCloseable {
         replayFrom = Math.min(replayFrom, flushed[i]);
         lsnFloor = Math.max(lsnFloor, flushed[i]);
       }
-      Path logDir = logSettings.log().dir() == null ? dir.resolve("wal")
-          : Path.of(logSettings.log().dir());
+      // The partition's log: the one its indexes' manifests recorded, where LogLocation finds it.
+      java.util.UUID recordedId = null;
+      String recordedDir = null;
+      String recordedBy = null;
+      for (int i = 0; i < members.size(); i++) {
+        LsmTree t = g.trees.get(i);
+        java.util.UUID id = t.recordedLogId();
+        if (id == null) {
+          continue; // a new index, or one whose first manifest a crash interrupted
+        }
+        if (recordedId != null && !recordedId.equals(id)) {
+          throw new CorruptionException(t.directory().resolve(Manifest.FILE), -1, "index "
+              + members.get(i).name() + " of " + dir + " recorded log " + id + ", but index "
+              + recordedBy + " recorded log " + recordedId + ": the index directories of"
+              + " different partitions were mixed up; nothing was opened or changed");
+        }
+        recordedId = id;
+        recordedDir = t.recordedLogDir();
+        recordedBy = members.get(i).name();
+      }
+      LogLocation.Located where;
+      try {
+        where = LogLocation.locate(dir, LogLocation.configured(dir, logSettings), recordedId,
+            recordedDir, replayFrom, logSettings.log().recoveryMode(), env.fileIo());
+      } catch (java.io.IOException e) {
+        throw new StorageException("cannot open the log of " + dir + ": " + e, e);
+      }
+      g.staleLogDir = where.stale();
+      g.fileIo = env.fileIo();
+      Path logDir = where.dir();
       long[] replayed = new long[members.size()];
       g.replayedLog = WriteAheadLog.replay(logDir, logSettings.log().durability(),
           logSettings.log().groupCommitIntervalMs(), env.fileIo(), logSettings.log().recoveryMode(),
-          replayFrom, lsnFloor,
+          replayFrom, lsnFloor, where.owner(),
           (lsn, op) -> {
             int t = op.key()[0] & 0xFF;
             if (t >= flushed.length) {
@@ -196,11 +228,16 @@ public final class TreeGroup implements AutoCloseable {
     replayedLog = null;
     for (LsmTree t : trees) {
       try {
+        t.recordLog(wal.logId(), wal.directory());
         t.saveConfig();
       } catch (java.io.IOException e) {
         throw new StorageException("cannot save the configuration of " + t.directory() + ": "
             + e, e);
       }
+    }
+    if (staleLogDir != null) {
+      LogLocation.removeStale(staleLogDir, fileIo);
+      staleLogDir = null;
     }
     for (LsmTree t : trees) {
       try {

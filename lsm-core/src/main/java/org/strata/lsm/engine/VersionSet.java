@@ -44,6 +44,9 @@ final class VersionSet {
   private long nextComponentId;
   private long nextRunId = 1;
   private long flushedLsn;
+  /** The log this index's unflushed writes are in, and its directory; null until known. */
+  private java.util.UUID logId;
+  private String logDir;
   /** Lowest LSN of a flushed component whose manifest is not yet written; MAX_VALUE if none. */
   private long becomingDurableMinLsn = Long.MAX_VALUE;
   /** The policy's view of {@code current.runs}, with the components that are merging. */
@@ -82,6 +85,8 @@ final class VersionSet {
       nextFileNumber = m.nextFileNumber();
       nextComponentId = m.nextComponentId();
       flushedLsn = m.flushedLsn();
+      logId = m.logId();
+      logDir = m.logDir();
       stats.restore(m.counters());
       List<Run> numbered = new ArrayList<>(runs.size());
       List<RunInfo> infos = new ArrayList<>(runs.size());
@@ -149,6 +154,42 @@ final class VersionSet {
       if (nextComponentId == id + 1) {
         nextComponentId = id;
       }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Records the log this index's unflushed writes are in (its id and directory); the next
+   * manifest carries them. Returns whether they changed (the caller then writes a manifest).
+   */
+  boolean log(java.util.UUID id, String dir) {
+    lock.lock();
+    try {
+      boolean changed = !id.equals(logId) || !dir.equals(logDir);
+      logId = id;
+      logDir = dir;
+      return changed;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The log id the manifest recorded, or null. */
+  java.util.UUID logId() {
+    lock.lock();
+    try {
+      return logId;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The log directory the manifest recorded, or null. */
+  String logDir() {
+    lock.lock();
+    try {
+      return logDir;
     } finally {
       lock.unlock();
     }
@@ -263,14 +304,17 @@ final class VersionSet {
   /** The manifest of the current version. Caller holds the tree lock. */
   Manifest snapshot() {
     List<Manifest.RunEntry> runs = new ArrayList<>();
+    Map<String, ComponentIdentity> identities = new HashMap<>();
     for (Run r : current.runs) {
       List<String> files = new ArrayList<>();
       for (DiskComponent c : r.components()) {
         files.add(componentName(c));
+        identities.put(componentName(c), ComponentIdentity.of(c));
       }
       runs.add(new Manifest.RunEntry(r.level(), files));
     }
-    return new Manifest(nextFileNumber, nextComponentId, flushedLsn, runs, stats.persisted());
+    return new Manifest(nextFileNumber, nextComponentId, flushedLsn, runs, stats.persisted(),
+        identities, logId, logDir);
   }
 
   /** Writes the manifest of the current version (at close). */

@@ -14,6 +14,13 @@ import java.util.zip.CRC32C;
  * body}, where the body is {@code firstLsn:u64, count:u32} followed by {@code count} operations
  * {@code kind:u8 (1 upsert, 2 delete), keyLength:u32, key, [valueLength:u32, value]}. The i-th
  * operation has sequence number firstLsn + i. A record is applied entirely or not at all.
+ *
+ * <p>A record of no operations is a <em>force mark</em>: its body is {@code nextLsn:u64, 0:u32,
+ * forcedEnd:u64}, and it says that every byte of its segment before offset {@code forcedEnd} was
+ * forced to stable storage before the mark was written. The log writes one right after each force,
+ * so recovery can tell a damaged record the log had forced (corruption) from the torn tail a crash
+ * leaves. It holds no sequence number of its own: {@code nextLsn} is the number of the next
+ * operation, so the LSN checks of resynchronisation hold for it as for any record.
  */
 final class LogRecordCodec {
   static final int HEADER = 8;
@@ -23,6 +30,10 @@ final class LogRecordCodec {
   static final int MIN_OP_BYTES = 5;
   static final byte UPSERT = 1;
   static final byte DELETE = 2;
+  /** Body bytes of a force mark. */
+  static final int MARK_BODY = 20;
+  /** Bytes of a force mark, framing included. */
+  static final int MARK_SIZE = HEADER + MARK_BODY;
 
   private LogRecordCodec() {}
 
@@ -60,6 +71,32 @@ final class LogRecordCodec {
     crc.update(buf, at + HEADER, bodyLen);
     putInt(buf, at + 4, (int) crc.getValue());
     return p;
+  }
+
+  /**
+   * Encodes a force mark into {@code buf} at {@code at}: every byte of the segment before {@code
+   * forcedEnd} is forced; {@code nextLsn} is the sequence number the next operation will get.
+   * Returns the position after it.
+   */
+  static int encodeMark(long nextLsn, long forcedEnd, byte[] buf, int at) {
+    putLong(buf, at + HEADER, nextLsn);
+    putInt(buf, at + HEADER + 8, 0);
+    putLong(buf, at + HEADER + 12, forcedEnd);
+    putInt(buf, at, MARK_BODY);
+    CRC32C crc = new CRC32C();
+    crc.update(buf, at + HEADER, MARK_BODY);
+    putInt(buf, at + 4, (int) crc.getValue());
+    return at + MARK_SIZE;
+  }
+
+  /** Whether the valid record at {@code at} is a force mark. */
+  static boolean isMark(byte[] buf, int at) {
+    return opCount(buf, at) == 0;
+  }
+
+  /** The forced offset a valid force mark at {@code at} certifies. */
+  static long markForcedEnd(byte[] buf, int at) {
+    return getLong(buf, at + HEADER + 12);
   }
 
   /**
@@ -126,6 +163,9 @@ final class LogRecordCodec {
     int count = getInt(buf, at + HEADER + 8);
     if (count < 0 || count > bodyLen / MIN_OP_BYTES || (keys != null && count > keys.length)) {
       return -1;
+    }
+    if (count == 0) { // a force mark
+      return bodyLen == MARK_BODY ? end : -1;
     }
     for (int i = 0; i < count; i++) {
       if (p + MIN_OP_BYTES > end) {

@@ -46,16 +46,23 @@ public final class LogRecordLocator {
    */
   public static Locations locate(Path segment) throws IOException {
     byte[] data = Files.readAllBytes(segment);
+    SegmentHeader.Form form = SegmentHeader.read(data, new SegmentHeader[1]);
+    if (form == SegmentHeader.Form.DAMAGED) {
+      throw new CorruptionException(segment, 0, "the segment's header is damaged");
+    }
+    int start = form == SegmentHeader.Form.HEADER ? SegmentHeader.SIZE : 0;
     long first = Long.MAX_VALUE;
     long last = Long.MIN_VALUE;
-    int pos = 0;
+    int pos = start;
     while (pos < data.length) {
       int next = LogRecordCodec.validate(data, pos, data.length);
       if (next < 0) {
         throw new CorruptionException(segment, pos, "log record fails its framing or checksum");
       }
-      first = Math.min(first, LogRecordCodec.firstLsn(data, pos));
-      last = Math.max(last, LogRecordCodec.lastLsn(data, pos));
+      if (!LogRecordCodec.isMark(data, pos)) {
+        first = Math.min(first, LogRecordCodec.firstLsn(data, pos));
+        last = Math.max(last, LogRecordCodec.lastLsn(data, pos));
+      }
       pos = next;
     }
     if (first > last) {
@@ -69,7 +76,7 @@ public final class LogRecordLocator {
     long[] offsets = new long[n];
     int[] indexes = new int[n];
     Arrays.fill(indexes, -1);
-    pos = 0;
+    pos = start;
     while (pos < data.length) {
       int next = LogRecordCodec.validate(data, pos, data.length);
       long lsn = LogRecordCodec.firstLsn(data, pos);

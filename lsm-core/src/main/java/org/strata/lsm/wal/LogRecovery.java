@@ -18,11 +18,12 @@ import org.strata.lsm.wal.LogScan.DamageKind;
 import org.strata.lsm.wal.LogScan.Segment;
 
 /**
- * Recovery of a write-ahead log under a {@link LogRecoveryMode}: scans every segment ({@link
- * LogScan}), decides from the bad ranges found whether to refuse and replays what the mode allows
- * ({@link #replay}, which changes no file); only then, in a second step ({@link #finish}), changes
- * files: cuts a torn tail, or (point-in-time) moves everything after the first corruption aside. A
- * refusal changes nothing on disk.
+ * Recovery of a write-ahead log under a {@link LogRecoveryMode}: scans the log ({@link LogScan}),
+ * decides from what is wrong with it whether to refuse and replays what the mode allows ({@link
+ * #replay}, which changes no file); only then, in a second step ({@link #finish}), changes files:
+ * deletes segments truncation had dropped, cuts a torn tail, or (point-in-time) sets aside
+ * everything after the first loss. A refusal changes nothing on disk. A log that belongs to
+ * another store or partition is refused in every mode.
  */
 final class LogRecovery {
   private static final Logger LOG = LogManager.getLogger(LogRecovery.class);
@@ -30,24 +31,29 @@ final class LogRecovery {
   /**
    * What a scan and replay found, before any file is changed.
    *
-   * @param scan the segments read
+   * @param scan the log read
    * @param torn a torn tail to cut off, or null
-   * @param stop point-in-time: the first corruption, where replay stopped and from which the log
-   *     is set aside, or null
+   * @param stop point-in-time: the first loss, where replay stopped and from which the log is set
+   *     aside, or null
    */
   record Replayed(LogScan scan, Damage torn, Damage stop) {}
 
   /**
    * What {@link #finish} leaves for {@link WriteAheadLog} to complete.
    *
-   * @param segments the segment files still in the log, by first sequence number
+   * @param segments the segments still in the log, by first sequence number, each with its size
+   *     and format
    * @param lastLsn highest sequence number any record in the log or set aside carries: new writes
    *     must start above it
-   * @param cutAfterNewSegment a segment to truncate at {@code cutOffset} once the new segment
-   *     exists (point-in-time), or null
+   * @param setAside point-in-time: what is being set aside (the catalogue records it until {@link
+   *     #completeSetAside} has run), or null
+   * @param later point-in-time: the segments after the stop, to rename aside
    */
-  record Outcome(TreeMap<Long, Path> segments, long lastLsn, Path cutAfterNewSegment,
-      long cutOffset) {}
+  record Outcome(TreeMap<Long, Kept> segments, long lastLsn, LogCatalog.SetAside setAside,
+      Path cutFile, List<Path> later) {}
+
+  /** A segment that stays in the log: its file, its size once recovery is done, its format. */
+  record Kept(Path file, long size, int format) {}
 
   private LogRecovery() {}
 
@@ -56,12 +62,25 @@ final class LogRecovery {
    * no file: a refusal here, or a later one by the caller, leaves the log as it was.
    */
   static Replayed replay(Path dir, FileIo io, LogRecoveryMode mode, long replayFrom,
-      LogReplayer replayer) throws IOException {
-    LogScan scan = LogScan.read(dir, replayFrom, io);
+      LogOwner owner, LogReplayer replayer) throws IOException {
+    LogScan scan = LogScan.read(dir, replayFrom, io, owner);
     for (Path p : scan.unexpected()) {
       LOG.warn("ignoring unexpected file {} in the log directory", p);
     }
-    Damage firstLoss = null; // the first range that may hold operations not in disk components
+    if (scan.logFault() != null) {
+      if (scan.logFaultKind() == LogScan.LogFaultKind.FOREIGN
+          || mode == LogRecoveryMode.ABSOLUTE_CONSISTENCY
+          || mode == LogRecoveryMode.TOLERATE_TORN_TAIL) {
+        throw new CorruptionException(dir.resolve(LogCatalog.FILE), -1, scan.logFault()
+            + "; nothing was opened or changed" + (scan.logFaultKind()
+            == LogScan.LogFaultKind.FOREIGN ? "" : ". To open the store anyway, losing what the"
+            + " log held that is not in disk components, set log.recovery-mode to"
+            + " skip-corrupted or point-in-time; see docs/format.md"));
+      }
+      LOG.error("log recovery ({}) goes on: {}; it replays the segments whose headers name this"
+          + " log", mode.configName(), scan.logFault());
+    }
+    Damage firstLoss = null; // the first damage that may hold operations not in disk components
     Damage torn = null;
     for (Damage d : scan.damages()) {
       if (mode == LogRecoveryMode.ABSOLUTE_CONSISTENCY) {
@@ -70,12 +89,11 @@ final class LogRecovery {
       switch (d.kind()) {
         case FLUSHED -> LOG.warn("log {}; passing over it", d.describe());
         case TORN_TAIL -> torn = d;
-        case CORRUPTION -> {
+        default -> {
           if (firstLoss == null) {
             firstLoss = d;
           }
         }
-        default -> throw new IllegalStateException();
       }
     }
     Damage stop = null; // point-in-time: where replay stops
@@ -85,7 +103,7 @@ final class LogRecovery {
         case POINT_IN_TIME -> stop = firstLoss;
         case SKIP_CORRUPTED -> {
           for (Damage d : scan.damages()) {
-            if (d.kind() == DamageKind.CORRUPTION) {
+            if (d.losesOperations()) {
               LOG.error("log recovery (skip-corrupted) skips {}", d.describe());
             }
           }
@@ -103,21 +121,44 @@ final class LogRecovery {
   }
 
   /**
-   * Makes the changes a replay decided on, once the open goes ahead: cuts a torn tail, or
-   * (point-in-time) sets aside everything after the first corruption.
+   * Makes the first changes a replay decided on, once the open goes ahead: deletes the segments
+   * truncation had dropped, finishes a point-in-time recovery a crash interrupted, cuts a torn
+   * tail, or (point-in-time) copies the bytes after the stop aside. The caller then creates the
+   * new segment and writes the catalogue, and only then calls {@link #completeSetAside}.
    */
   static Outcome finish(Replayed r) throws IOException {
     LogScan scan = r.scan();
-    TreeMap<Long, Path> kept = new TreeMap<>();
+    FileIo io = scan.io();
+    for (Path p : scan.leftovers()) {
+      LOG.info("deleting log segment {}, whose operations are all flushed (a crash came between"
+          + " dropping it from the log's catalogue and deleting it)", p.getFileName());
+      io.delete(p);
+    }
+    for (Path p : scan.pendingSetAside()) {
+      Path to = unique(p, 0);
+      LOG.warn("finishing an interrupted point-in-time recovery: setting {} aside as {}",
+          p.getFileName(), to.getFileName());
+      io.rename(p, to);
+    }
+    Damage cut = scan.pendingCut();
+    if (cut != null) {
+      LOG.warn("finishing an interrupted point-in-time recovery: cutting {} at offset {} (the"
+          + " bytes after it were set aside)", cut.file().getFileName(), cut.offset());
+      io.truncate(cut.file(), cut.offset());
+    }
+    if (!scan.pendingSetAside().isEmpty() || cut != null) {
+      io.forceDirectory(scan.directory());
+    }
+    TreeMap<Long, Kept> kept = new TreeMap<>();
     for (Segment s : scan.segments()) {
-      kept.put(s.firstLsn(), s.file());
+      long size = cut != null && s.file().equals(cut.file()) ? cut.offset() : s.length();
+      kept.put(s.firstLsn(), new Kept(s.file(), size, s.format()));
     }
     // Set-aside records keep their sequence numbers: new writes start above all of them.
     long last = scan.lastLsn();
     Damage stop = r.stop();
     if (stop != null) {
-      setAside(scan, stop, kept);
-      return new Outcome(kept, last, stop.file(), stop.offset());
+      return setAside(scan, stop, kept, last);
     }
     Damage torn = r.torn();
     if (torn != null) {
@@ -125,43 +166,84 @@ final class LogRecovery {
           torn.file().getFileName(), torn.length(), torn.offset(), torn.lengthFits()
           ? " (its length fits the file: unless the machine crashed, the last record was corrupt"
           + " and its operations are lost; absolute-consistency would have refused)" : "");
-      scan.io().truncate(torn.file(), torn.offset());
+      io.truncate(torn.file(), torn.offset());
+      Kept k = kept.get(scan.segments().get(torn.segment()).firstLsn());
+      kept.put(scan.segments().get(torn.segment()).firstLsn(),
+          new Kept(k.file(), torn.offset(), k.format()));
     }
-    return new Outcome(kept, last, null, 0);
+    return new Outcome(kept, last, null, null, List.of());
   }
 
   /**
-   * Point-in-time: copies the bytes from the first corruption to the end of its segment into
-   * {@code <segment>.corrupt-<offset>} and renames every later segment to {@code
-   * <segment>.corrupt-0}, each forced, so a person can still recover them. The corrupt segment is
-   * truncated later, after the new segment exists ({@link Outcome#cutAfterNewSegment}), so that a
-   * crash in between can never let a later open hand out a sequence number a set-aside record
-   * carries: the new segment's name keeps them reserved.
+   * Point-in-time, first half: copies the bytes from the stop to the end of its segment into
+   * {@code <segment>.corrupt-<offset>}, forced (or, for a stop at a segment's first record, leaves
+   * the whole segment to be renamed). The segments after it, and the bytes after the stop, leave
+   * the log in {@link #completeSetAside}, after the catalogue records the set-aside: so a crash at
+   * any step leaves a log the next open can finish, and never one that hands out a sequence number
+   * a set-aside record carries (the new segment, created before, is named above all of them).
    */
-  private static void setAside(LogScan scan, Damage stop, TreeMap<Long, Path> kept)
-      throws IOException {
-    List<String> moved = new ArrayList<>();
-    Segment first = scan.segments().get(stop.segment());
-    Path tail = unique(first.file(), stop.offset());
+  private static Outcome setAside(LogScan scan, Damage stop, TreeMap<Long, Kept> kept,
+      long last) throws IOException {
+    List<Segment> segs = scan.segments();
     FileIo io = scan.io();
-    byte[] bytes = io.readAll(first.file());
-    try (WritableFile out = io.create(tail)) {
-      out.write(ByteBuffer.wrap(bytes, stop.offset(), bytes.length - stop.offset()));
-      out.force();
+    List<Path> later = new ArrayList<>();
+    Path cutFile = null;
+    LogCatalog.SetAside record = null;
+    int from = stop.segment();
+    if (from < segs.size()) {
+      Segment first = segs.get(from);
+      if (stop.offset() <= first.dataStart()) {
+        later.add(first.file()); // the whole segment goes
+      } else {
+        byte[] bytes = io.readAll(first.file());
+        if (stop.offset() < bytes.length) {
+          Path tail = unique(first.file(), stop.offset());
+          try (WritableFile out = io.create(tail)) {
+            out.write(ByteBuffer.wrap(bytes, stop.offset(), bytes.length - stop.offset()));
+            out.force();
+          }
+          io.forceDirectory(scan.directory());
+          cutFile = first.file();
+          LOG.error("log recovery (point-in-time) copied bytes {} to {} of {} aside into {}",
+              stop.offset(), bytes.length, first.file().getFileName(), tail.getFileName());
+        }
+        kept.put(first.firstLsn(), new Kept(first.file(), stop.offset(), first.format()));
+        record = new LogCatalog.SetAside(first.firstLsn(), stop.offset());
+      }
+      for (int i = from + 1; i < segs.size(); i++) {
+        later.add(segs.get(i).file());
+      }
+      for (Path p : later) {
+        kept.values().removeIf(k -> k.file().equals(p));
+      }
+      if (record == null && !later.isEmpty()) {
+        // Whole segments only: every segment above the one before the stop that the catalogue
+        // does not list is being set aside.
+        record = new LogCatalog.SetAside(segs.get(from).firstLsn() - 1, 0);
+      }
     }
-    moved.add(tail.getFileName() + " (bytes " + stop.offset() + " to " + first.length() + " of "
-        + first.file().getFileName() + ")");
-    for (int i = stop.segment() + 1; i < scan.segments().size(); i++) {
-      Segment later = scan.segments().get(i);
-      Path to = unique(later.file(), 0);
-      io.rename(later.file(), to);
-      kept.remove(later.firstLsn());
-      moved.add(to.getFileName().toString());
-    }
-    io.forceDirectory(scan.directory());
     LOG.error("log recovery (point-in-time) stopped at {}; not replayed and set aside in {}: {}"
-        + " intact records ({} operations) in {}", stop.describe(), scan.directory(),
-        stop.recordsAfter(), stop.operationsAfter(), String.join(", ", moved));
+        + " intact records ({} operations){}", stop.describe(), scan.directory(),
+        stop.recordsAfter(), stop.operationsAfter(), later.isEmpty() ? "" : ", segments "
+        + later.stream().map(p -> p.getFileName().toString()).toList());
+    return new Outcome(kept, last, record, cutFile, later);
+  }
+
+  /**
+   * Point-in-time, second half, once the new segment exists and the catalogue records the
+   * set-aside: renames the later segments to {@code <segment>.corrupt-0} and cuts the stopped
+   * segment at the stop, forcing the directory.
+   */
+  static void completeSetAside(Outcome o, Path dir, FileIo io) throws IOException {
+    for (Path p : o.later()) {
+      io.rename(p, unique(p, 0));
+    }
+    if (o.cutFile() != null) {
+      io.truncate(o.cutFile(), o.setAside().offset());
+    }
+    if (!o.later().isEmpty() || o.cutFile() != null) {
+      io.forceDirectory(dir);
+    }
   }
 
   private static Path unique(Path segment, long offset) {
@@ -173,18 +255,20 @@ final class LogRecovery {
   }
 
   private static CorruptionException refusal(Damage d, LogRecoveryMode mode, int damages) {
-    String more = damages > 1 ? " (" + damages + " bad ranges in the log in all)" : "";
+    String more = damages > 1 ? " (" + damages + " damages in the log in all)" : "";
     String what;
     if (d.kind() == DamageKind.CORRUPTION) {
-      what = "a log record fails its checksum or framing (" + d.length() + " bad bytes) and "
-          + d.recordsAfter() + " intact records (" + d.operationsAfter() + " operations) follow it"
-          + " to the end of the log" + (d.laterSegments() > 0 ? ", in this segment and "
-          + d.laterSegments() + " later segment(s)" : "") + more + "; they may hold acknowledged"
-          + " writes, so the store is not opened (log.recovery-mode " + mode.configName() + ")."
-          + " To open it anyway set log.recovery-mode to skip-corrupted (replays every intact"
-          + " record; loses only the operations of the bad bytes) or point-in-time (replays up to"
-          + " this offset and moves the rest of the log aside into *.corrupt-* files); see"
-          + " docs/format.md";
+      what = "a log record fails its checksum or framing (" + d.length() + " bad bytes" + (d.detail()
+          == null ? "" : ", " + d.detail().replaceAll(",$", "")) + ") and " + d.recordsAfter()
+          + " intact records (" + d.operationsAfter() + " operations) follow it to the end of the"
+          + " log" + (d.laterSegments() > 0 ? ", in this segment and " + d.laterSegments()
+          + " later segment(s)" : "") + more + "; they may hold acknowledged writes, so the store"
+          + " is not opened (log.recovery-mode " + mode.configName() + ")." + OPEN_ANYWAY;
+    } else if (d.losesOperations()) {
+      String describe = d.describe();
+      what = describe.substring(describe.indexOf(": ") + 2) + more + "; acknowledged writes may"
+          + " be lost, so the store is not opened (log.recovery-mode " + mode.configName() + ")."
+          + OPEN_ANYWAY;
     } else {
       what = (d.kind() == DamageKind.TORN_TAIL
           ? "the last log segment ends with a torn record (" + d.length() + " bytes)"
@@ -195,4 +279,9 @@ final class LogRecovery {
     }
     return new CorruptionException(d.file(), d.offset(), what);
   }
+
+  private static final String OPEN_ANYWAY = " To open it anyway set log.recovery-mode to"
+      + " skip-corrupted (replays every intact record; loses only what is damaged or missing) or"
+      + " point-in-time (replays up to here and moves the rest of the log aside into *.corrupt-*"
+      + " files); see docs/format.md";
 }

@@ -4,31 +4,42 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.stream.Stream;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.io.FileIo;
 
 /**
- * A read-only look at every segment of a write-ahead log: for each segment its runs of intact
- * records and its bad ranges, and each bad range classified as a torn tail, as corruption, or as
- * harmless because every operation it can hold is already in a disk component. Recovery ({@link
- * WriteAheadLog#open}) and verification both start from it; reading changes nothing on disk.
+ * A read-only look at a write-ahead log: its catalogue ({@link LogCatalog}), every segment with
+ * its runs of intact records and its bad ranges, and what is wrong with the log as a whole or with
+ * each segment: a bad range, a segment the catalogue lists that is missing, cut short or longer
+ * than it was sealed at, a segment of another log, or a log that belongs to another store.
+ * Recovery ({@link WriteAheadLog#open}) and verification both start from it; reading changes
+ * nothing on disk.
  *
  * <p>Classification of a bad range at offset X of segment S:
  *
  * <ul>
- *   <li>{@link DamageKind#TORN_TAIL}: S is the last segment and no intact record follows X (the
- *       record runs past the end of the file, or only garbage or zeros follow). A process killed in
- *       the middle of a write leaves exactly this.
+ *   <li>{@link DamageKind#TORN_TAIL}: S is the last segment, no intact record follows X (the record
+ *       runs past the end of the file, or only garbage or zeros follow), and X is beyond every
+ *       offset the log certified as forced (a force mark after it, or the size the catalogue
+ *       records). A process killed in the middle of a write leaves exactly this.
  *   <li>{@link DamageKind#FLUSHED}: otherwise, if the first intact record after it (in S, or the
  *       first sequence number of the next segment) shows that every operation the range can hold
  *       is at or below the flushed sequence number: replay would skip them anyway.
  *   <li>{@link DamageKind#CORRUPTION}: anything else; the intact records (and operations) after it
  *       are counted.
  * </ul>
+ *
+ * A segment the catalogue lists but that is missing, cut short, longer than sealed, or whose
+ * header names another log or another first sequence number is a damage of its own kind ({@link
+ * DamageKind#MISSING}, {@link DamageKind#SHORT}, {@link DamageKind#LONG}, {@link
+ * DamageKind#WRONG_SEGMENT}), and {@link DamageKind#FLUSHED} when every operation it could hold
+ * is flushed.
  */
 public final class LogScan {
   /** File names of log segments: {@code wal-<first LSN, 20 digits>.log}. */
@@ -47,11 +58,11 @@ public final class LogScan {
   }
 
   /**
-   * Consecutive intact records.
+   * Consecutive intact records (force marks included).
    *
    * @param firstLsn sequence number of the first operation of the first record
    * @param lastLsn sequence number of the last operation of the last record
-   * @param records how many records
+   * @param records how many records (force marks not counted)
    * @param operations how many operations they hold
    */
   public record Intact(int offset, int end, long firstLsn, long lastLsn, int records,
@@ -70,8 +81,19 @@ public final class LogScan {
     }
   }
 
-  /** One segment file as scanned. */
-  public record Segment(Path file, long firstLsn, long length, List<Span> spans) {
+  /**
+   * One segment file as scanned.
+   *
+   * @param dataStart offset of its first record: after the header, or 0 for a format-1 segment
+   * @param format 2 (with a header) or 1
+   * @param usable false for a segment whose records are not this log's (a header naming another
+   *     log or first sequence number, or a damaged header): it is never replayed
+   * @param certified the offset up to which the log is known to have forced it (its size when
+   *     sealed), 0 if unknown
+   * @param sealed whether the catalogue lists it as sealed
+   */
+  public record Segment(Path file, long firstLsn, long length, int dataStart, int format,
+      boolean usable, long certified, boolean sealed, List<Span> spans) {
     /** Highest sequence number of its intact records, or {@code firstLsn - 1} if none. */
     public long lastLsn() {
       long last = firstLsn - 1;
@@ -94,80 +116,134 @@ public final class LogScan {
     }
   }
 
-  /** What a bad range means for recovery. */
+  /** What makes a whole log unusable for its opener. */
+  public enum LogFaultKind {
+    /** The log directory holds another store's or partition's log. */
+    FOREIGN,
+    /** The catalogue fails its checksum or does not parse. */
+    CATALOG_DAMAGED,
+    /** The owner recorded a log with an id, and the directory holds no catalogue. */
+    MISSING
+  }
+
+  /** What a damage means for recovery. */
   public enum DamageKind {
-    /** At the end of the last segment with nothing intact after it. */
+    /** At the end of the last segment with nothing intact or forced after it. */
     TORN_TAIL,
-    /** Intact records may follow; the range may hold acknowledged operations. */
+    /** Intact records may follow, or the log had forced it; it may hold acknowledged operations. */
     CORRUPTION,
     /** Every operation it can hold is already in a disk component. */
-    FLUSHED
+    FLUSHED,
+    /** A segment the catalogue lists is missing. */
+    MISSING,
+    /** A segment is shorter than the catalogue says it was sealed or forced at. */
+    SHORT,
+    /** A sealed segment is longer than the catalogue says it was sealed at. */
+    LONG,
+    /**
+     * A segment whose header names another log or another first sequence number, whose header is
+     * damaged, of a format the catalogue does not list, or that the catalogue does not list.
+     */
+    WRONG_SEGMENT
   }
 
   /**
-   * A bad range and what it means.
+   * A damage and what it means.
    *
-   * @param segment index in {@link #segments()}
+   * @param file the segment (for {@link DamageKind#MISSING}, the path it should have)
+   * @param segment index in {@link #segments()} where replay must stop for it (for a missing
+   *     segment: the next present one, or {@code segments().size()})
+   * @param offset offset in that segment where replay must stop
+   * @param length bad bytes (0 when none are present)
+   * @param detail for the non-range kinds, what exactly is wrong
    * @param recordsAfter intact records after it, to the end of the log
    * @param operationsAfter their operations
    * @param laterSegments segments after its own
    */
   public record Damage(Path file, int segment, int offset, int length, boolean lengthFits,
-      DamageKind kind, long recordsAfter, long operationsAfter, int laterSegments) {
+      DamageKind kind, String detail, long recordsAfter, long operationsAfter,
+      int laterSegments) {
     /** One line: where, how long, what follows. */
     public String describe() {
-      String where = file + " at offset " + offset + ": ";
+      String where = file + (kind == DamageKind.MISSING ? ": " : " at offset " + offset + ": ");
+      String after = " followed by " + recordsAfter + " intact records (" + operationsAfter
+          + " operations) to the end of the log" + (laterSegments > 0 ? ", in this segment and "
+          + laterSegments + " later segment(s)" : "");
       return switch (kind) {
         case TORN_TAIL -> where + "a torn record at the tail of the last segment (" + length
             + " bytes to the end of the file, no intact record after them)" + (lengthFits
             ? "; its length fits the file, which a killed process does not leave (it leaves a"
             + " short record): unless the machine crashed, the last record is corrupt" : "");
-        case FLUSHED -> where + length + " bad bytes whose operations are all in disk components"
-            + " already (nothing to replay is lost)";
+        case FLUSHED -> where + (detail != null ? detail + ", but every operation it can hold"
+            + " is in disk components already (nothing to replay is lost)" : length
+            + " bad bytes whose operations are all in disk components already (nothing to"
+            + " replay is lost)");
         case CORRUPTION -> where + length + " bad bytes (a record fails its checksum or framing)"
-            + " followed by " + recordsAfter + " intact records (" + operationsAfter
-            + " operations) to the end of the log" + (laterSegments > 0 ? ", in this segment and "
-            + laterSegments + " later segment(s)" : "");
+            + (detail != null ? " " + detail : "") + after;
+        case MISSING, SHORT, LONG, WRONG_SEGMENT -> where + detail + ";" + after;
       };
+    }
+
+    /** Whether replay may lose acknowledged operations here. */
+    public boolean losesOperations() {
+      return kind != DamageKind.TORN_TAIL && kind != DamageKind.FLUSHED;
     }
   }
 
   private final Path dir;
   private final FileIo io;
+  private final LogCatalog catalog;
+  private final UUID logId;
+  private final String logFault;
+  private final LogFaultKind faultKind;
   private final List<Segment> segments;
   private final List<Damage> damages;
   private final List<Path> setAside;
   private final List<Path> unexpected;
+  private final List<Path> leftovers;
+  private final List<Path> pendingSetAside;
+  private final Damage pendingCut;
 
   /** How the segments are read, and how recovery changes them. */
   FileIo io() {
     return io;
   }
 
-  private LogScan(Path dir, FileIo io, List<Segment> segments, List<Damage> damages,
-      List<Path> setAside, List<Path> unexpected) {
+  private LogScan(Path dir, FileIo io, LogCatalog catalog, UUID logId, String logFault,
+      LogFaultKind faultKind, List<Segment> segments, List<Damage> damages, List<Path> setAside,
+      List<Path> unexpected, List<Path> leftovers, List<Path> pendingSetAside,
+      Damage pendingCut) {
     this.dir = dir;
     this.io = io;
+    this.catalog = catalog;
+    this.logId = logId;
+    this.logFault = logFault;
+    this.faultKind = faultKind;
     this.segments = List.copyOf(segments);
     this.damages = List.copyOf(damages);
     this.setAside = List.copyOf(setAside);
     this.unexpected = List.copyOf(unexpected);
+    this.leftovers = List.copyOf(leftovers);
+    this.pendingSetAside = List.copyOf(pendingSetAside);
+    this.pendingCut = pendingCut;
+  }
+
+  /**
+   * Scans the log in {@code dir} without knowing its owner: the catalogue's id is taken as the
+   * log's (a missing directory is an empty log).
+   */
+  public static LogScan read(Path dir, long flushedLsn) throws IOException {
+    return read(dir, flushedLsn, FileIo.standard(), null);
   }
 
   /**
    * Scans the log in {@code dir} (a missing directory is an empty log). {@code flushedLsn} is the
-   * highest sequence number every reader of the log has in disk components; it only decides which
-   * bad ranges are {@link DamageKind#FLUSHED}.
+   * highest sequence number every reader of the log has in disk components; it decides which
+   * damages are {@link DamageKind#FLUSHED}. {@code owner}, when not null, is who opens the log: a
+   * catalogue of another log is then the {@link #logFault()}.
    */
-  public static LogScan read(Path dir, long flushedLsn) throws IOException {
-    return read(dir, flushedLsn, FileIo.standard());
-  }
-
-  /**
-   * As {@link #read(Path, long)}, reading the segments (here and in {@link #replay}) through
-   * {@code io}.
-   */
-  public static LogScan read(Path dir, long flushedLsn, FileIo io) throws IOException {
+  public static LogScan read(Path dir, long flushedLsn, FileIo io, LogOwner owner)
+      throws IOException {
     TreeMap<Long, Path> files = new TreeMap<>();
     List<Path> setAside = new ArrayList<>();
     List<Path> unexpected = new ArrayList<>();
@@ -191,13 +267,162 @@ public final class LogScan {
         }
       }
     }
-    List<Segment> segments = new ArrayList<>();
-    for (Map.Entry<Long, Path> e : files.entrySet()) {
-      byte[] data = io.readAll(e.getValue());
-      segments.add(new Segment(e.getValue(), e.getKey(), data.length,
-          LogSegmentReader.scan(data, e.getKey())));
+    LogCatalog catalog = null;
+    String logFault = null;
+    LogFaultKind faultKind = null;
+    try {
+      catalog = Files.isDirectory(dir) ? LogCatalog.read(dir, io) : null;
+    } catch (CorruptionException e) {
+      logFault = e.getMessage() + "; the log's list of segments cannot be trusted, so nothing"
+          + " tells a missing or foreign segment from a good one";
+      faultKind = LogFaultKind.CATALOG_DAMAGED;
     }
-    return new LogScan(dir, io, segments, classify(segments, flushedLsn), setAside, unexpected);
+    UUID logId = null;
+    if (catalog != null) {
+      if (owner != null && owner.id() != null && !owner.id().equals(catalog.logId())) {
+        logFault = dir.resolve(LogCatalog.FILE) + ": the log in " + dir + " is not this one: it"
+            + " is log " + catalog.logId() + " of " + catalog.owner() + ", and " + owner.dir()
+            + " recorded log " + owner.id() + " (two stores or partitions given the same log"
+            + " directory, or log files moved between them)";
+        faultKind = LogFaultKind.FOREIGN;
+      } else if (owner != null && owner.id() == null && !owner.dir().equals(catalog.owner())) {
+        logFault = dir.resolve(LogCatalog.FILE) + ": " + dir + " holds the log of "
+            + catalog.owner() + " (log " + catalog.logId() + "), not of " + owner.dir()
+            + "; give each store and each dataset its own log directory";
+        faultKind = LogFaultKind.FOREIGN;
+      }
+      logId = catalog.logId();
+    } else if (owner != null && owner.id() != null) {
+      logId = owner.id();
+    }
+    if (catalog == null && logFault == null && owner != null && owner.id() != null) {
+      logFault = dir.resolve(LogCatalog.FILE) + ": missing, but " + owner.dir() + " recorded"
+          + " log " + owner.id() + " in " + dir + (files.isEmpty() ? "" : " (" + files.size()
+          + " segment file(s) are there)") + ": the log was removed or moved, or the"
+          + " configuration names the wrong log.dir";
+      faultKind = LogFaultKind.MISSING;
+    }
+    List<Segment> segments = new ArrayList<>();
+    List<Damage> identity = new ArrayList<>();
+    List<Path> leftovers = new ArrayList<>();
+    List<Path> pendingSetAside = new ArrayList<>();
+    Damage pendingCut = null;
+    long firstListed = catalog == null || catalog.segments().isEmpty() ? Long.MAX_VALUE
+        : catalog.segments().get(0).first();
+    long lastListed = catalog == null || catalog.segments().isEmpty() ? Long.MIN_VALUE
+        : catalog.segments().get(catalog.segments().size() - 1).first();
+    boolean adopted = false;
+    for (Map.Entry<Long, Path> e : files.entrySet()) {
+      long first = e.getKey();
+      Path file = e.getValue();
+      byte[] data = io.readAll(file);
+      LogCatalog.Entry listed = catalog == null ? null : catalog.entry(first);
+      if (catalog != null && listed == null && first < firstListed) {
+        leftovers.add(file); // truncation listed the log without it, then a crash came
+        continue;
+      }
+      LogCatalog.SetAside sa = catalog == null ? null : catalog.setAside();
+      if (sa != null && listed == null && first > sa.first() && first < lastListed) {
+        pendingSetAside.add(file); // a point-in-time recovery a crash interrupted: finished
+        continue;
+      }
+      SegmentHeader[] h = new SegmentHeader[1];
+      SegmentHeader.Form form = SegmentHeader.read(data, h);
+      boolean trailing = catalog != null && listed == null && first > lastListed && !adopted;
+      if (trailing && data.length < SegmentHeader.SIZE && form != SegmentHeader.Form.HEADER) {
+        // A segment a roll had just created when a crash came, before its header reached the
+        // disk: it holds no record, and the open deletes it.
+        leftovers.add(file);
+        continue;
+      }
+      String wrong = null;
+      int format = form == SegmentHeader.Form.NO_HEADER ? 1 : 2;
+      if (form == SegmentHeader.Form.DAMAGED) {
+        wrong = "its header is damaged (cut short, or its checksum or version fails)";
+      } else if (form == SegmentHeader.Form.HEADER) {
+        if (logId != null && !h[0].logId().equals(logId)) {
+          wrong = "its header names log " + h[0].logId() + ", not this log (" + logId + "): a"
+              + " segment of another store or partition";
+        } else if (h[0].firstLsn() != first) {
+          wrong = "its header names first sequence number " + h[0].firstLsn() + ", not the "
+              + first + " of its name: the file was renamed, or copied over another";
+        } else if (catalog == null && logFault == null) {
+          wrong = "the log has no catalogue (" + LogCatalog.FILE + "), which every log whose"
+              + " segments have headers has: it was removed";
+        }
+      } else if (catalog != null && (listed == null || listed.format() != 1)) {
+        wrong = "it has no header, which only a segment written before headers existed lacks,"
+            + " and the log's catalogue does not list it as one";
+      }
+      if (wrong == null && catalog != null && listed == null) {
+        if (trailing) {
+          adopted = true; // a new segment whose first force a crash interrupted: adopted
+        } else {
+          wrong = "the log's catalogue does not list it";
+        }
+      }
+      int start = format == 2 && data.length >= SegmentHeader.SIZE ? SegmentHeader.SIZE : 0;
+      byte[] read = data;
+      if (listed != null && listed.sealed() && data.length > listed.size()
+          && listed.size() >= start) {
+        // Bytes added to a sealed segment are not the log's: only its sealed size is read.
+        read = Arrays.copyOf(data, (int) listed.size());
+      }
+      LogSegmentReader.Scanned scanned = wrong == null
+          ? LogSegmentReader.scan(read, start, first)
+          : new LogSegmentReader.Scanned(List.of(), 0);
+      long certified = scanned.markedForced();
+      boolean sealed = false;
+      if (listed != null) {
+        certified = Math.max(certified, listed.size());
+        sealed = listed.sealed();
+      }
+      segments.add(new Segment(file, first, data.length, start, format, wrong == null,
+          certified, sealed, scanned.spans()));
+      int si = segments.size() - 1;
+      if (wrong != null) {
+        identity.add(new Damage(file, si, 0, data.length, false, DamageKind.WRONG_SEGMENT, wrong,
+            0, 0, 0));
+      } else if (sa != null && listed != null && first == sa.first()
+          && data.length > listed.size()) {
+        pendingCut = new Damage(file, si, (int) listed.size(), (int) (data.length
+            - listed.size()), false, DamageKind.LONG, "a point-in-time recovery set these bytes"
+            + " aside and a crash came before it cut them off", 0, 0, 0);
+      } else if (listed != null && sealed && data.length > listed.size()) {
+        identity.add(new Damage(file, si, (int) listed.size(), (int) (data.length
+            - listed.size()), false, DamageKind.LONG, "it is " + data.length + " bytes long but"
+            + " was sealed at " + listed.size() + " bytes: bytes were added to it", 0, 0, 0));
+      } else if (listed != null && data.length < listed.size()) {
+        identity.add(new Damage(file, si, data.length, 0, false, DamageKind.SHORT, "it is "
+            + data.length + " bytes long but was " + (sealed ? "sealed at " : "forced to at"
+            + " least ") + listed.size() + " bytes: it was cut short", 0, 0, 0));
+      }
+    }
+    if (catalog != null && logFault == null) {
+      // Listed segments that are not there, each placed before the next present segment.
+      for (LogCatalog.Entry e : catalog.segments()) {
+        if (files.containsKey(e.first())) {
+          continue;
+        }
+        int next = 0;
+        while (next < segments.size() && segments.get(next).firstLsn() < e.first()) {
+          next++;
+        }
+        identity.add(new Damage(dir.resolve(segmentName(e.first())), next,
+            next < segments.size() ? segments.get(next).dataStart() : 0, 0, false,
+            DamageKind.MISSING, "the log's catalogue lists this " + (e.sealed() ? "sealed"
+            + " segment of " + e.size() + " bytes" : "segment (the one appends went to, forced to"
+            + " at least " + e.size() + " bytes)") + " but the file is missing", 0, 0, 0));
+      }
+    }
+    return new LogScan(dir, io, catalog, logId, logFault, faultKind, segments,
+        classify(segments, identity, flushedLsn), setAside, unexpected, leftovers,
+        pendingSetAside, pendingCut);
+  }
+
+  /** The file name of the segment whose first sequence number is {@code first}. */
+  static String segmentName(long first) {
+    return String.format(java.util.Locale.ROOT, "wal-%020d.log", first);
   }
 
   /** The first sequence number named by a segment file name, or null if it names none. */
@@ -217,44 +442,65 @@ public final class LogScan {
     }
   }
 
-  private static List<Damage> classify(List<Segment> segments, long flushedLsn) {
-    List<Damage> out = new ArrayList<>();
+  private static List<Damage> classify(List<Segment> segments, List<Damage> identity,
+      long flushedLsn) {
+    List<Damage> found = new ArrayList<>(identity);
     for (int si = 0; si < segments.size(); si++) {
       Segment seg = segments.get(si);
-      List<Span> spans = seg.spans();
-      for (int k = 0; k < spans.size(); k++) {
-        if (!(spans.get(k) instanceof Bad bad)) {
-          continue;
+      for (Span s : seg.spans()) {
+        if (s instanceof Bad bad) {
+          found.add(new Damage(seg.file(), si, bad.offset(), bad.length(), bad.lengthFits(),
+              DamageKind.CORRUPTION, null, 0, 0, 0));
         }
-        // Exclusive upper bound of the sequence numbers the bad bytes can hold.
-        long bound = -1;
-        long recordsAfter = 0;
-        long opsAfter = 0;
-        for (int j = k + 1; j < spans.size(); j++) {
-          if (spans.get(j) instanceof Intact i) {
+      }
+    }
+    found.sort((a, b) -> a.segment() != b.segment() ? Integer.compare(a.segment(), b.segment())
+        : Integer.compare(a.offset(), b.offset()));
+    List<Damage> out = new ArrayList<>();
+    for (Damage d : found) {
+      int si = d.segment();
+      boolean missing = d.kind() == DamageKind.MISSING;
+      // Exclusive upper bound of the sequence numbers the damage can hold (-1: unknown), and the
+      // intact records after it to the end of the log.
+      long bound = -1;
+      long recordsAfter = 0;
+      long opsAfter = 0;
+      int nextSegment = missing ? si : si + 1;
+      if (!missing) {
+        for (Span sp : segments.get(si).spans()) {
+          if (sp instanceof Intact i && sp.offset() >= d.offset() + d.length()) {
             bound = bound < 0 ? i.firstLsn() : bound;
             recordsAfter += i.records();
             opsAfter += i.operations();
           }
         }
-        if (bound < 0 && si + 1 < segments.size()) {
-          bound = segments.get(si + 1).firstLsn();
-        }
-        for (int sj = si + 1; sj < segments.size(); sj++) {
-          recordsAfter += segments.get(sj).records();
-          opsAfter += segments.get(sj).operations();
-        }
-        DamageKind kind;
-        if (bound < 0) {
-          kind = DamageKind.TORN_TAIL; // the last segment, nothing intact after it
-        } else if (bound - 1 <= flushedLsn) {
-          kind = DamageKind.FLUSHED;
-        } else {
-          kind = DamageKind.CORRUPTION;
-        }
-        out.add(new Damage(seg.file(), si, bad.offset(), bad.length(), bad.lengthFits(), kind,
-            recordsAfter, opsAfter, segments.size() - 1 - si));
       }
+      if (bound < 0 && nextSegment < segments.size()) {
+        bound = segments.get(nextSegment).firstLsn();
+      }
+      for (int sj = nextSegment; sj < segments.size(); sj++) {
+        recordsAfter += segments.get(sj).records();
+        opsAfter += segments.get(sj).operations();
+      }
+      DamageKind kind = d.kind();
+      String detail = d.detail();
+      if (kind == DamageKind.CORRUPTION) {
+        Segment seg = segments.get(si);
+        boolean forced = d.offset() < seg.certified();
+        if (bound < 0 && si == segments.size() - 1 && !forced) {
+          kind = DamageKind.TORN_TAIL;
+        } else if (bound >= 0 && bound - 1 <= flushedLsn) {
+          kind = DamageKind.FLUSHED;
+        } else if (forced) {
+          detail = "inside what the log had forced (to offset " + seg.certified()
+              + "), so not a torn write,";
+        }
+      } else if (kind != DamageKind.LONG && bound >= 0 && bound - 1 <= flushedLsn) {
+        kind = DamageKind.FLUSHED;
+      }
+      int later = Math.max(0, segments.size() - 1 - si);
+      out.add(new Damage(d.file(), si, d.offset(), d.length(), d.lengthFits(), kind, detail,
+          recordsAfter, opsAfter, later));
     }
     return out;
   }
@@ -264,12 +510,38 @@ public final class LogScan {
     return dir;
   }
 
+  /** The log's catalogue, or null if it has none (a new log, or one written before catalogues). */
+  public LogCatalog catalog() {
+    return catalog;
+  }
+
+  /**
+   * The log's id: its catalogue's, else the owner's recorded one, else the id its segments' headers
+   * carry; null for a log with none (new, or written before ids).
+   */
+  public UUID logId() {
+    return logId;
+  }
+
+  /**
+   * What makes the whole log unusable for its opener, or null: a catalogue that names another
+   * store's log, a damaged catalogue, or a log the owner recorded that is missing.
+   */
+  public String logFault() {
+    return logFault;
+  }
+
+  /** What kind {@link #logFault()} is, or null when there is none. */
+  public LogFaultKind logFaultKind() {
+    return faultKind;
+  }
+
   /** Segments in sequence-number order. */
   public List<Segment> segments() {
     return segments;
   }
 
-  /** Every bad range, in log order. */
+  /** Every damage, in log order. */
   public List<Damage> damages() {
     return damages;
   }
@@ -284,11 +556,36 @@ public final class LogScan {
     return unexpected;
   }
 
-  /** Highest sequence number in any segment (intact records, or a segment's name), 0 if none. */
+  /**
+   * Segments before the first one the catalogue lists: truncation listed the log without them and
+   * a crash came before it deleted them. Every operation in them is flushed; an open deletes them.
+   */
+  public List<Path> leftovers() {
+    return leftovers;
+  }
+
+  /**
+   * Segments a point-in-time recovery was setting aside when a crash came (its catalogue says so):
+   * an open renames them aside as it would have.
+   */
+  public List<Path> pendingSetAside() {
+    return pendingSetAside;
+  }
+
+  /**
+   * The bytes at the end of a segment a point-in-time recovery set aside and had not yet cut off
+   * when a crash came (copied aside already), or null: an open cuts them off. Never replayed.
+   */
+  public Damage pendingCut() {
+    return pendingCut;
+  }
+
+  /** Highest sequence number in any usable segment (intact records, or a segment's name), 0 if none. */
   public long lastLsn() {
     long last = 0;
     for (Segment s : segments) {
-      last = Math.max(last, s.lastLsn());
+      // An unusable segment's name is taken too: a new segment must never be created over it.
+      last = Math.max(last, s.usable() ? s.lastLsn() : s.firstLsn());
     }
     return last;
   }
@@ -304,9 +601,10 @@ public final class LogScan {
   }
 
   /**
-   * Passes to {@code replayer} every operation above {@code skipUpToLsn} of the intact records that
-   * lie before segment {@code stopSegment}, offset {@code stopOffset} (use {@code segments().size()}
-   * and 0 for all of them), in log order. Reads the files again; changes nothing.
+   * Passes to {@code replayer} every operation above {@code skipUpToLsn} of the intact records of
+   * usable segments that lie before segment {@code stopSegment}, offset {@code stopOffset} (use
+   * {@code segments().size()} and 0 for all of them), in log order. Reads the files again; changes
+   * nothing.
    *
    * @throws CorruptionException if a file changed since the scan
    */
@@ -315,7 +613,7 @@ public final class LogScan {
     for (int si = 0; si < segments.size() && si <= stopSegment; si++) {
       Segment seg = segments.get(si);
       int limit = si == stopSegment ? stopOffset : Integer.MAX_VALUE;
-      if (limit == 0 || seg.records() == 0) {
+      if (limit == 0 || seg.records() == 0 || !seg.usable()) {
         continue;
       }
       byte[] data = io.readAll(seg.file());

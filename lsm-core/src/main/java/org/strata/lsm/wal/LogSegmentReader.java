@@ -18,15 +18,23 @@ final class LogSegmentReader {
   private LogSegmentReader() {}
 
   /**
-   * Scans {@code data}, the bytes of a segment whose records start at sequence number {@code
-   * firstLsn} (the number in its file name).
+   * What a scan of one segment found.
    *
-   * @return intact runs and bad ranges in file order, covering every byte exactly once
+   * @param spans intact runs and bad ranges in file order, covering every byte from the first
+   *     record's offset to the end exactly once
+   * @param markedForced the highest offset an intact force mark certifies as forced, or 0
    */
-  static List<Span> scan(byte[] data, long firstLsn) {
+  record Scanned(List<Span> spans, long markedForced) {}
+
+  /**
+   * Scans {@code data}, the bytes of a segment whose records start at offset {@code start} (after
+   * the header) and at sequence number {@code firstLsn} (the number in its file name).
+   */
+  static Scanned scan(byte[] data, int start, long firstLsn) {
     List<Span> spans = new ArrayList<>();
     long lastGood = firstLsn - 1;
-    int pos = 0;
+    long markedForced = 0;
+    int pos = start;
     int runStart = -1;
     long runFirst = 0;
     long runLast = 0;
@@ -42,8 +50,12 @@ final class LogSegmentReader {
           runOps = 0;
         }
         runLast = LogRecordCodec.lastLsn(data, pos);
-        runRecords++;
-        runOps += LogRecordCodec.opCount(data, pos);
+        if (LogRecordCodec.isMark(data, pos)) {
+          markedForced = Math.max(markedForced, LogRecordCodec.markForcedEnd(data, pos));
+        } else {
+          runRecords++;
+          runOps += LogRecordCodec.opCount(data, pos);
+        }
         lastGood = Math.max(lastGood, runLast);
         pos = next;
         continue;
@@ -59,7 +71,7 @@ final class LogSegmentReader {
     if (runStart >= 0) {
       spans.add(new Intact(runStart, pos, runFirst, runLast, runRecords, runOps));
     }
-    return spans;
+    return new Scanned(spans, markedForced);
   }
 
   /** Whether the record at {@code at} declares a body length that fits before the end. */
@@ -77,7 +89,8 @@ final class LogSegmentReader {
    *
    * <p>A candidate offset must hold a record whose framing and CRC32C hold <em>and</em> whose first
    * sequence number continues the log plausibly: above {@code lastGood} (the last operation read
-   * before the bad bytes) and at most {@code lastGood + 1 + (candidate - bad)}, since within a
+   * before the bad bytes; a force mark carries the number of the operation after it) and at most
+   * {@code lastGood + 1 + (candidate - bad)}, since within a
    * segment sequence numbers are consecutive and every operation takes at least {@value
    * LogRecordCodec#MIN_OP_BYTES} bytes. The CRC alone would not do: it passes random bytes with
    * probability 2^-32 per offset, and a segment has up to ~2^26 offsets to try. The 64-bit sequence
@@ -96,8 +109,8 @@ final class LogSegmentReader {
       if (first <= lastGood || first - lastGood - 1 > (long) (y - bad)) {
         continue;
       }
-      if (LogRecordCodec.opCount(data, y) < 1) {
-        continue;
+      if (LogRecordCodec.opCount(data, y) < 0) {
+        continue; // a force mark (no operations) is a record too
       }
       if (LogRecordCodec.validate(data, y, data.length) >= 0) {
         return y;

@@ -35,24 +35,47 @@ public final class LogVerifier {
    * @param mode the recovery mode the store is configured with
    */
   public static Result verify(Path logDir, long flushedLsn, LogRecoveryMode mode) {
+    return verify(logDir, flushedLsn, mode, null);
+  }
+
+  /**
+   * As {@link #verify(Path, long, LogRecoveryMode)}, for the log of {@code owner} (null: the
+   * catalogue's id is taken as the log's): a log of another owner, a missing or damaged
+   * catalogue, and every segment the catalogue lists that is missing, cut short, longer than
+   * sealed or of another log are faults.
+   */
+  public static Result verify(Path logDir, long flushedLsn, LogRecoveryMode mode,
+      LogOwner owner) {
     List<String> faults = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     LogScan scan;
     try {
-      scan = LogScan.read(logDir, flushedLsn);
+      scan = LogScan.read(logDir, flushedLsn, org.strata.lsm.io.FileIo.standard(), owner);
     } catch (IOException e) {
       faults.add(logDir + ": the log cannot be read: " + e);
       return new Result(faults, notes, 0, 0);
     }
+    if (scan.logFault() != null) {
+      faults.add(scan.logFault());
+    }
     for (Damage d : scan.damages()) {
       boolean refused = mode == LogRecoveryMode.ABSOLUTE_CONSISTENCY;
-      switch (d.kind()) {
-        case CORRUPTION -> faults.add(d.describe() + "; " + whatOpenDoes(mode));
-        case TORN_TAIL, FLUSHED -> (refused ? faults : notes).add(d.describe() + (refused
+      if (d.losesOperations()) {
+        faults.add(d.describe() + "; " + whatOpenDoes(mode));
+      } else {
+        (refused ? faults : notes).add(d.describe() + (refused
             ? "; log.recovery-mode absolute-consistency refuses to open the store"
             : "; an open passes over it"));
-        default -> throw new IllegalStateException();
       }
+    }
+    for (Path p : scan.leftovers()) {
+      notes.add(p + ": a segment the log's catalogue no longer lists (truncation dropped it and a"
+          + " crash came before it was deleted); every operation in it is flushed and the next"
+          + " open deletes it");
+    }
+    for (Path p : scan.pendingSetAside()) {
+      notes.add(p + ": a point-in-time recovery was setting it aside when a crash came; the next"
+          + " open finishes that");
     }
     for (Path p : scan.setAside()) {
       long size;

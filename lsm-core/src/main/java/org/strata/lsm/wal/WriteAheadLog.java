@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -23,6 +24,8 @@ import org.strata.lsm.CorruptionException;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LogRecoveryMode;
 import org.strata.lsm.StorageException;
+import org.strata.lsm.StrataException;
+import org.strata.lsm.io.DirectoryLock;
 import org.strata.lsm.io.FileIo;
 import org.strata.lsm.io.WritableFile;
 
@@ -46,6 +49,22 @@ import org.strata.lsm.io.WritableFile;
  * fails its framing or checksum is a torn tail (cut off) only if it is in the last segment and no
  * intact record follows it; anything else is corruption, which the {@link LogRecoveryMode} decides
  * about (refuse, stop there, or skip it). See {@link LogScan} and docs/format.md.
+ *
+ * <p>Identity. Every segment starts with a {@link SegmentHeader} naming the log's id, and the log
+ * keeps its {@link LogCatalog} (the live segments, each sealed one with its size) in the log
+ * directory: a new segment is listed once its first force is done, before any of its records is
+ * reported durable; truncation lists the log without the segments it drops before it deletes them.
+ * The log holds an exclusive {@link DirectoryLock} on its directory while open, so no second store
+ * or partition can use it at the same time. After every force a force mark is written (not forced)
+ * that certifies how far the segment was forced, so recovery can tell a damaged record the log had
+ * forced from a torn tail.
+ *
+ * <p>Failures. A write-out that fails (a full disk) keeps the bytes it could not write and
+ * refuses new appends; every later force (the group commit, a {@code sync}, a flush, close) tries
+ * to write them again, and once one succeeds and forces, the log takes appends again. So a write
+ * acknowledged before the failure is never dropped while the process lives. A failed force is
+ * different: after it the operating system may have dropped the written pages, so the log fails
+ * for good (until the store is reopened), as PostgreSQL does after a failed fsync.
  */
 public final class WriteAheadLog implements Closeable {
   private static final Logger LOG = LogManager.getLogger(WriteAheadLog.class);
@@ -54,12 +73,19 @@ public final class WriteAheadLog implements Closeable {
   private final Path dir;
   private final Durability durability;
   private final FileIo fileIo;
+  private final UUID logId;
+  private final Path owner;
+  private final DirectoryLock dirLock;
   // Lock order: forceLock, then writeLock, then this.
-  // Serializes forces, rolls, truncation and close; guards which segment is current.
+  // Serializes forces, rolls, truncation, catalogue writes and close; guards which segment is
+  // current and the segment states.
   private final Object forceLock = new Object();
   // Serializes write-outs to the current segment.
   private final Object writeLock = new Object();
-  private final TreeMap<Long, Path> segments = new TreeMap<>();
+  // Guarded by forceLock (the current segment's entry changes under writeLock too).
+  private final TreeMap<Long, SegmentState> segments = new TreeMap<>();
+  // Guarded by forceLock: a point-in-time recovery the catalogue must record, or null.
+  private LogCatalog.SetAside setAside;
   // The group commit under group; the carrier of rolls under none (see roll()); null under sync.
   private final ScheduledExecutorService background;
 
@@ -81,17 +107,42 @@ public final class WriteAheadLog implements Closeable {
   // Changed under forceLock and writeLock; read under either.
   private WritableFile segment;
   private Path segmentPath;
-  // Guarded by forceLock: a segment was created since the directory was last forced.
-  private boolean directoryForcePending;
+  // Guarded by forceLock: the current segment is not in the catalogue yet (it is listed at its
+  // first force, which also makes its directory entry durable).
+  private boolean publishPending;
   private volatile long durableLsn;
   private volatile long writtenLsn;
-  private volatile IOException failure;
+  // A write-out (or segment creation, or catalogue write) failed: the bytes are kept and written
+  // again by the next force; appends are refused meanwhile. Cleared by a force that succeeds.
+  private volatile IOException writeFailure;
+  // A force failed: the log takes nothing more until reopened.
+  private volatile IOException forceFailure;
+  // Guarded by forceLock: whether the current write failure was logged (once per failure).
+  private boolean writeFailureLogged;
+
+  /** One segment of the log: its file, format, and size (exact when sealed, else forced to). */
+  private static final class SegmentState {
+    final Path file;
+    final int format;
+    long size;
+    boolean sealed;
+
+    SegmentState(Path file, int format, long size, boolean sealed) {
+      this.file = file;
+      this.format = format;
+      this.size = size;
+      this.sealed = sealed;
+    }
+  }
 
   private WriteAheadLog(Path dir, Durability durability, FileIo fileIo, long lastLsn,
-      long groupCommitMillis) {
+      long groupCommitMillis, UUID logId, Path owner, DirectoryLock dirLock) {
     this.dir = dir;
     this.durability = durability;
     this.fileIo = fileIo;
+    this.logId = logId;
+    this.owner = owner;
+    this.dirLock = dirLock;
     this.lastAppendedLsn = lastLsn;
     this.durableLsn = lastLsn;
     this.writtenLsn = lastLsn;
@@ -114,53 +165,75 @@ public final class WriteAheadLog implements Closeable {
 
   /**
    * Opens the log in {@code dir}, replaying every operation with LSN above {@code flushedLsn}, and
-   * starts a new segment for appends. What happens to a bad record is up to {@code mode}.
+   * starts a new segment for appends. What happens to a bad record is up to {@code mode}. The log
+   * is taken as its own directory's: a log on its own, as tests and tools use it.
    *
    * @throws CorruptionException when {@code mode} refuses a bad record; nothing is changed then
    */
   public static WriteAheadLog open(Path dir, Durability durability, long groupCommitMillis,
       FileIo fileIo, LogRecoveryMode mode, long flushedLsn, LogReplayer replayer) {
     return open(dir, durability, groupCommitMillis, fileIo, mode, flushedLsn, flushedLsn,
-        replayer);
+        LogOwner.withoutId(dir), replayer);
   }
 
   /**
    * As {@link #open(Path, Durability, long, FileIo, LogRecoveryMode, long, LogReplayer)} for a log
-   * shared by several indexes: operations above {@code replayFrom} are replayed (the replayer
-   * filters per index), and new operations get sequence numbers above {@code lsnFloor} (the highest
-   * sequence number any index has flushed), so no index ever sees a reused number.
+   * owned by {@code owner} and shared by several indexes: operations above {@code replayFrom} are
+   * replayed (the replayer filters per index), and new operations get sequence numbers above
+   * {@code lsnFloor} (the highest sequence number any index has flushed), so no index ever sees a
+   * reused number.
    */
   public static WriteAheadLog open(Path dir, Durability durability, long groupCommitMillis,
+      FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor, LogOwner owner,
+      LogReplayer replayer) {
+    return replay(dir, durability, groupCommitMillis, fileIo, mode, replayFrom, lsnFloor, owner,
+        replayer).open();
+  }
+
+  /** As the next one, for a log taken as its own directory's (a log on its own). */
+  public static Replayed replay(Path dir, Durability durability, long groupCommitMillis,
       FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor,
       LogReplayer replayer) {
     return replay(dir, durability, groupCommitMillis, fileIo, mode, replayFrom, lsnFloor,
-        replayer).open();
+        LogOwner.withoutId(dir), replayer);
   }
 
   /**
    * The first half of {@link #open(Path, Durability, long, FileIo, LogRecoveryMode, long, long,
-   * LogReplayer)}: scans the log and replays it, changing no file, not even creating {@code dir}.
-   * {@link Replayed#open()} is the second half. The indexes of a dataset replay every partition's
-   * log before any of them is opened, so a refusal of one leaves every log as it was.
+   * LogOwner, LogReplayer)}: scans the log and replays it, changing no file, not even creating
+   * {@code dir}. {@link Replayed#open()} is the second half. The indexes of a dataset replay every
+   * partition's log before any of them is opened, so a refusal of one leaves every log as it was.
    *
-   * @throws CorruptionException when {@code mode} refuses a bad record; nothing is changed then
+   * @throws CorruptionException when {@code mode} refuses what it found, or the log belongs to
+   *     another owner; nothing is changed then
+   * @throws StrataException when another store or partition has the log open
    */
   public static Replayed replay(Path dir, Durability durability, long groupCommitMillis,
-      FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor,
+      FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor, LogOwner owner,
       LogReplayer replayer) {
     try {
-      LogRecovery.Replayed r = LogRecovery.replay(dir, fileIo, mode, replayFrom, replayer);
-      return new Replayed(dir, durability, groupCommitMillis, fileIo, replayFrom, lsnFloor, r);
+      // Refused at once if the log is open elsewhere; the exclusive lock is taken by open().
+      try (DirectoryLock probe = DirectoryLock.acquireSharedIfPresent(dir, inUse(dir))) {
+        LogRecovery.Replayed r = LogRecovery.replay(dir, fileIo, mode, replayFrom, owner,
+            replayer);
+        return new Replayed(dir, durability, groupCommitMillis, fileIo, replayFrom, lsnFloor,
+            owner, r);
+      }
     } catch (IOException e) {
       throw new StorageException("cannot open write-ahead log in " + dir + ": " + e, e);
     }
   }
 
+  private static String inUse(Path dir) {
+    return "log directory " + dir + " is in use by another store or dataset partition (or by"
+        + " this one, open already); give each its own log.dir";
+  }
+
   /**
    * A log that has been replayed and not yet changed. {@link #open()} makes the changes the replay
-   * decided on (cuts a torn tail, or under point-in-time sets aside what follows the first
-   * corruption) and starts a new segment for appends; a {@code Replayed} that is never opened
-   * holds nothing and needs no closing.
+   * decided on (deletes dropped segments, cuts a torn tail, or under point-in-time sets aside what
+   * follows the first loss), starts a new segment for appends and writes the catalogue; a {@code
+   * Replayed} that is never opened holds nothing and needs no closing.
    */
   public static final class Replayed {
     private final Path dir;
@@ -169,36 +242,73 @@ public final class WriteAheadLog implements Closeable {
     private final FileIo fileIo;
     private final long replayFrom;
     private final long lsnFloor;
+    private final LogOwner owner;
     private final LogRecovery.Replayed replayed;
 
     private Replayed(Path dir, Durability durability, long groupCommitMillis, FileIo fileIo,
-        long replayFrom, long lsnFloor, LogRecovery.Replayed replayed) {
+        long replayFrom, long lsnFloor, LogOwner owner, LogRecovery.Replayed replayed) {
       this.dir = dir;
       this.durability = durability;
       this.groupCommitMillis = groupCommitMillis;
       this.fileIo = fileIo;
       this.replayFrom = replayFrom;
       this.lsnFloor = lsnFloor;
+      this.owner = owner;
       this.replayed = replayed;
+    }
+
+    /**
+     * The id the log has, or will have once opened: its catalogue's, the owner's, or (a new log,
+     * or one written before logs had ids) a new one chosen now.
+     */
+    public UUID logId() {
+      return idToUse();
+    }
+
+    private final UUID chosenId = UUID.randomUUID();
+
+    private UUID idToUse() {
+      UUID found = replayed.scan().logId();
+      return found != null ? found : chosenId;
+    }
+
+    /** Whether the log has operations above {@code flushedLsn} (it is not empty of data). */
+    public boolean holdsOperationsAbove(long flushedLsn) {
+      return replayed.scan().lastLsn() > flushedLsn && replayed.scan().operations() > 0;
     }
 
     /** Finishes the recovery on disk and opens the log for appends (once). */
     public WriteAheadLog open() {
+      DirectoryLock lock = null;
       try {
         Files.createDirectories(dir);
+        lock = DirectoryLock.acquire(dir, inUse(dir));
         LogRecovery.Outcome r = LogRecovery.finish(replayed);
         long last = Math.max(Math.max(replayFrom, lsnFloor), r.lastLsn());
-        WriteAheadLog wal = new WriteAheadLog(dir, durability, fileIo, last, groupCommitMillis);
+        WriteAheadLog wal = new WriteAheadLog(dir, durability, fileIo, last, groupCommitMillis,
+            idToUse(), owner.dir(), lock);
         try {
-          wal.segments.putAll(r.segments());
           synchronized (wal.forceLock) {
+            for (Map.Entry<Long, LogRecovery.Kept> e : r.segments().entrySet()) {
+              LogRecovery.Kept k = e.getValue();
+              wal.segments.put(e.getKey(), new SegmentState(k.file(), k.format(), k.size(), true));
+            }
+            if (replayed.scan().catalog() == null) {
+              // A new log, or one written before catalogues: the catalogue exists before the first
+              // segment with a header, so no such segment is ever without one.
+              wal.publishCatalog();
+            }
             synchronized (wal.writeLock) {
               wal.startSegment(last + 1);
             }
-            wal.forceDirectoryIfPending();
-          }
-          if (r.cutAfterNewSegment() != null) {
-            fileIo.truncate(r.cutAfterNewSegment(), r.cutOffset());
+            wal.forceCurrent();
+            wal.setAside = r.setAside();
+            wal.publishIfPending();
+            if (r.setAside() != null) {
+              LogRecovery.completeSetAside(r, dir, fileIo);
+              wal.setAside = null;
+              wal.publishCatalog();
+            }
           }
         } catch (IOException | RuntimeException e) {
           wal.close();
@@ -206,36 +316,106 @@ public final class WriteAheadLog implements Closeable {
         }
         return wal;
       } catch (IOException e) {
+        closeQuietly(lock);
         throw new StorageException("cannot open write-ahead log in " + dir + ": " + e, e);
+      } catch (RuntimeException e) {
+        closeQuietly(lock);
+        throw e;
       }
     }
   }
 
-  // Must hold forceLock and writeLock. The directory entry is forced later (forceDirectoryIfPending).
-  private void startSegment(long firstLsn) throws IOException {
-    Path p = dir.resolve(String.format(Locale.ROOT, "wal-%020d.log", firstLsn));
-    segment = fileIo.create(p);
-    segmentPath = p;
-    directoryForcePending = true;
-    segments.put(firstLsn, p);
+  private static void closeQuietly(DirectoryLock lock) {
+    if (lock != null) {
+      try {
+        lock.close();
+      } catch (IOException e) {
+        LOG.warn("cannot release the lock of a log directory: {}", e.toString());
+      }
+    }
   }
 
-  // Must hold forceLock.
-  private void forceDirectoryIfPending() throws IOException {
-    if (directoryForcePending) {
-      fileIo.forceDirectory(dir);
-      directoryForcePending = false;
+  /** This log's id, which every segment header and the catalogue carry. */
+  public UUID logId() {
+    return logId;
+  }
+
+  /** The log's directory. */
+  public Path directory() {
+    return dir;
+  }
+
+  // Must hold forceLock and writeLock. The segment is listed in the catalogue at its first force.
+  private void startSegment(long firstLsn) throws IOException {
+    Path p = dir.resolve(LogScan.segmentName(firstLsn));
+    WritableFile f = fileIo.create(p);
+    try {
+      f.write(ByteBuffer.wrap(new SegmentHeader(logId, firstLsn).encode()));
+    } catch (IOException e) {
+      try {
+        f.close();
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
     }
+    segment = f;
+    segmentPath = p;
+    segments.put(firstLsn, new SegmentState(p, SegmentHeader.VERSION, 0, false));
+    publishPending = true;
+  }
+
+  // Must hold forceLock. Forces the current segment and notes how far it is forced.
+  private void forceCurrent() throws IOException {
+    long size = segment.size(); // what was written before the force began is covered by it
+    try {
+      segment.force();
+    } catch (IOException e) {
+      forceFailure = e;
+      throw e;
+    }
+    segments.lastEntry().getValue().size = size;
+  }
+
+  // Must hold forceLock. Lists the current segment in the catalogue if it is not listed yet.
+  private void publishIfPending() throws IOException {
+    if (publishPending) {
+      publishPending = false;
+      try {
+        publishCatalog();
+      } catch (IOException | RuntimeException e) {
+        publishPending = true;
+        throw e;
+      }
+    }
+  }
+
+  // Must hold forceLock. Writes the catalogue: every segment, the current one unless it is not
+  // forced yet since its creation.
+  private void publishCatalog() throws IOException {
+    List<LogCatalog.Entry> entries = new ArrayList<>();
+    for (Map.Entry<Long, SegmentState> e : segments.entrySet()) {
+      SegmentState st = e.getValue();
+      if (!st.sealed && publishPending && st.file.equals(segmentPath)) {
+        continue;
+      }
+      entries.add(new LogCatalog.Entry(e.getKey(), st.size, st.sealed, st.format));
+    }
+    new LogCatalog(logId, owner, entries, setAside).write(dir, fileIo);
   }
 
   /**
    * Appends one record holding {@code ops} and returns the LSN of its last operation. The record
    * is buffered; {@link #sync} or {@link #writeOutIfLarge} make it reach the file.
+   *
+   * @throws StorageException if the log failed (a write-out or force) and has not recovered: the
+   *     record is not appended, so the caller applies nothing
    */
   public synchronized long append(List<LogOp> ops) {
     if (closed) {
       throw new StorageException("the write-ahead log is closed", null);
     }
+    checkFailures();
     int size = LogRecordCodec.encodedSize(ops);
     appendedBytes.add(size);
     if (pendingLen + size > pending.length) {
@@ -247,7 +427,21 @@ public final class WriteAheadLog implements Closeable {
     return lastAppendedLsn;
   }
 
-  /** Bytes of the records appended since this log was opened (framing included). */
+  private void checkFailures() {
+    IOException f = forceFailure;
+    if (f != null) {
+      throw new StorageException(segmentPath, "the write-ahead log failed to force " + segmentPath
+          + ": " + f + "; it accepts no more writes until the store is reopened", f);
+    }
+    f = writeFailure;
+    if (f != null) {
+      throw new StorageException(segmentPath, "the write-ahead log cannot write to " + dir + ": "
+          + f + "; it accepts writes again once what it holds is written (it retries at every"
+          + " group commit, sync, flush and close)", f);
+    }
+  }
+
+  /** Bytes of the records appended since this log was opened (framing and force marks included). */
   public long appendedBytes() {
     return appendedBytes.sum();
   }
@@ -260,6 +454,11 @@ public final class WriteAheadLog implements Closeable {
   /** Highest LSN known to be forced. */
   public long durableLsn() {
     return durableLsn;
+  }
+
+  /** Bytes appended that are not written to a file yet (kept there after a failed write-out too). */
+  public synchronized long unwrittenBytes() {
+    return pendingLen;
   }
 
   /** Writes buffered records to the file (no force) when the buffer has grown large. */
@@ -282,22 +481,64 @@ public final class WriteAheadLog implements Closeable {
       if (durableLsn >= lsn) {
         return;
       }
-      long upTo = writeOut();
-      try {
-        forceDirectoryIfPending();
-        segment.force();
-      } catch (IOException e) {
-        failure = e;
-        throw new StorageException(segmentPath, "cannot force the write-ahead log segment "
-            + segmentPath + ": " + e, e);
-      }
-      durableLsn = upTo;
+      forceLocked();
     }
   }
 
   /** Makes everything appended so far durable. */
   public void syncAll() {
     sync(lastLsn());
+  }
+
+  // Must hold forceLock. Writes out everything, forces it, lists a new segment, marks the force.
+  private void forceLocked() {
+    if (forceFailure != null) {
+      checkFailures();
+    }
+    long upTo = writeOut();
+    long size;
+    try {
+      size = segment.size();
+      forceCurrent();
+    } catch (IOException e) {
+      throw new StorageException(segmentPath, "cannot force the write-ahead log segment "
+          + segmentPath + ": " + e, e);
+    }
+    try {
+      publishIfPending();
+    } catch (IOException e) {
+      noteWriteFailure(e);
+      throw new StorageException(dir, "cannot write the catalogue of the write-ahead log in "
+          + dir + ": " + e, e);
+    }
+    durableLsn = Math.max(durableLsn, upTo);
+    if (writeFailure != null) {
+      LOG.info("the write-ahead log in {} wrote and forced what it held since it failed ({});"
+          + " it accepts writes again", dir, writeFailure.toString());
+      writeFailure = null;
+      writeFailureLogged = false;
+    }
+    writeMark(size);
+  }
+
+  // Must hold forceLock. A force mark after a force, written out at once (not forced): so a
+  // process killed after the force leaves proof, in the file, that the bytes before were forced.
+  private void writeMark(long forcedEnd) {
+    synchronized (this) {
+      if (!pendingRolls.isEmpty() || closed) {
+        return; // the roll seals the segment: its catalogue entry certifies all of it
+      }
+      if (pendingLen + LogRecordCodec.MARK_SIZE > pending.length) {
+        pending = Arrays.copyOf(pending, pending.length * 2);
+      }
+      pendingLen = LogRecordCodec.encodeMark(lastAppendedLsn + 1, forcedEnd, pending, pendingLen);
+      appendedBytes.add(LogRecordCodec.MARK_SIZE);
+    }
+    try {
+      writeOut();
+    } catch (RuntimeException e) {
+      // The force succeeded; the bytes stay buffered and the failure is seen by later writes.
+    }
   }
 
   // Takes writeLock. Returns the LSN written up to.
@@ -308,12 +549,11 @@ public final class WriteAheadLog implements Closeable {
   }
 
   // Must hold writeLock. Carries out the pending rolls if the caller holds forceLock too; without
-  // forceLock, while a roll is pending, it writes out nothing (the next force does it all).
+  // forceLock, while a roll is pending or a failed write-out waits to be written again, it writes
+  // out nothing (the next force does it all).
   private long writeOutLocked() {
-    if (failure != null) {
-      throw new StorageException(segmentPath, "the write-ahead log failed earlier, writing "
-          + segmentPath + ": " + failure + "; it accepts no more writes until the store is"
-          + " reopened", failure);
+    if (forceFailure != null) {
+      checkFailures();
     }
     boolean mayRoll = Thread.holdsLock(forceLock);
     byte[] data;
@@ -321,7 +561,7 @@ public final class WriteAheadLog implements Closeable {
     long upTo;
     List<long[]> rolls;
     synchronized (this) {
-      if (!pendingRolls.isEmpty() && !mayRoll) {
+      if ((!pendingRolls.isEmpty() || writeFailure != null) && !mayRoll) {
         return writtenLsn; // left for the next force, which carries out the roll first
       }
       if (pendingLen == 0 && pendingRolls.isEmpty()) {
@@ -333,55 +573,115 @@ public final class WriteAheadLog implements Closeable {
       upTo = lastAppendedLsn;
       rolls = new ArrayList<>(pendingRolls);
       pendingRolls.clear();
-      pending = spare;
+      pending = spare != null ? spare : new byte[64 * 1024];
       spare = null;
       pendingLen = 0;
     }
+    ByteBuffer slice = null;
+    int rollsDone = 0;
     try {
       int from = 0;
       for (long[] roll : rolls) {
-        segment.write(ByteBuffer.wrap(data, from, (int) roll[0] - from));
+        slice = ByteBuffer.wrap(data, from, (int) roll[0] - from);
+        if (slice.hasRemaining()) {
+          segment.write(slice);
+        }
         from = (int) roll[0];
         carryOutRoll(roll[1]);
+        rollsDone++;
       }
-      segment.write(ByteBuffer.wrap(data, from, len - from));
+      slice = ByteBuffer.wrap(data, from, len - from);
+      segment.write(slice);
     } catch (IOException e) {
-      failure = e;
-      throw new StorageException(segmentPath, "cannot write the write-ahead log segment "
-          + segmentPath + ": " + e, e);
-    } finally {
-      synchronized (this) {
-        // Keep the written buffer for the next write-out unless one append made it huge.
-        spare = data.length <= 4 * WRITE_OUT_THRESHOLD ? data : new byte[64 * 1024];
+      // Nothing appended is dropped: what was not written goes back in front of the buffer, and
+      // the next force writes it again.
+      int written = slice == null ? 0 : slice.position();
+      retain(data, written, len, rolls.subList(rollsDone, rolls.size()));
+      if (forceFailure == null) {
+        noteWriteFailure(e);
       }
+      throw new StorageException(segmentPath, "cannot write the write-ahead log segment "
+          + segmentPath + ": " + e + (forceFailure == null ? "; the log keeps the "
+          + (len - written) + " bytes it could not write and writes them again at the next"
+          + " force" : ""), e);
+    }
+    synchronized (this) {
+      // Keep the written buffer for the next write-out unless one append made it huge.
+      spare = data.length <= 4 * WRITE_OUT_THRESHOLD ? data : new byte[64 * 1024];
     }
     writtenLsn = upTo;
     return upTo;
   }
 
+  private void noteWriteFailure(IOException e) {
+    if (writeFailure == null) {
+      writeFailure = e;
+    }
+  }
+
+  /**
+   * Puts {@code data[from, len)}, which a failed write-out did not write, back in front of the
+   * buffer, with the rolls that were not carried out.
+   */
+  private synchronized void retain(byte[] data, int from, int len, List<long[]> rollsLeft) {
+    int kept = len - from;
+    byte[] merged = new byte[Math.max(64 * 1024, kept + pendingLen)];
+    System.arraycopy(data, from, merged, 0, kept);
+    System.arraycopy(pending, 0, merged, kept, pendingLen);
+    ArrayDeque<long[]> rolls = new ArrayDeque<>();
+    for (long[] r : rollsLeft) {
+      rolls.add(new long[] {r[0] - from, r[1]});
+    }
+    for (long[] r : pendingRolls) {
+      rolls.add(new long[] {r[0] + kept, r[1]});
+    }
+    pendingRolls.clear();
+    pendingRolls.addAll(rolls);
+    pending = merged;
+    pendingLen = kept + pendingLen;
+    spare = new byte[64 * 1024];
+  }
+
   /**
    * Ends the current segment, written out up to {@code nextFirstLsn - 1}: forces it (whatever the
-   * durability, see {@link #roll()}), closes it and starts the segment of {@code nextFirstLsn}.
-   * Only the last segment may end in a torn record (LogScan): the old one is whole on disk before
-   * the new one exists. Must hold forceLock and writeLock.
+   * durability, see {@link #roll()}), lists it sealed at its size and closes it, then starts the
+   * segment of {@code nextFirstLsn}. Only the last segment may end in a torn record (LogScan): the
+   * old one is whole on disk before the new one exists. A creation that failed is tried again by
+   * the next call. Must hold forceLock and writeLock.
    */
   private void carryOutRoll(long nextFirstLsn) throws IOException {
-    forceDirectoryIfPending();
-    segment.force();
-    durableLsn = Math.max(durableLsn, nextFirstLsn - 1);
-    segment.close();
+    if (segment != null) {
+      long size = segment.size();
+      forceCurrent();
+      publishIfPending(); // a segment rolled before its first force is listed first
+      durableLsn = Math.max(durableLsn, nextFirstLsn - 1);
+      SegmentState st = segments.lastEntry().getValue();
+      st.size = size;
+      st.sealed = true;
+      segment.close();
+      segment = null;
+    }
     startSegment(nextFirstLsn);
   }
 
   private void groupCommit() {
-    if (failure != null) {
+    if (forceFailure != null) {
       return; // the log is failed for good: writers get the error, logged once below
     }
     try {
       syncAll();
     } catch (RuntimeException e) {
-      LOG.error("group commit of the write-ahead log in {} failed; the log accepts no more"
-          + " writes", dir, e);
+      synchronized (forceLock) {
+        if (forceFailure != null) {
+          LOG.error("group commit of the write-ahead log in {} failed to force; the log accepts"
+              + " no more writes", dir, e);
+        } else if (!writeFailureLogged) {
+          writeFailureLogged = true;
+          LOG.error("group commit of the write-ahead log in {} failed: {}; the log keeps the"
+              + " records it holds, tries again at every group commit and refuses writes until"
+              + " then", dir, e.getMessage());
+        }
+      }
     }
   }
 
@@ -420,14 +720,14 @@ public final class WriteAheadLog implements Closeable {
   }
 
   private void rollInBackground() {
-    if (failure != null) {
+    if (forceFailure != null) {
       return; // the log is failed for good: writers get the error
     }
     try {
       completeRolls();
     } catch (RuntimeException e) {
-      LOG.error("rolling the write-ahead log in {} failed; the log accepts no more writes", dir,
-          e);
+      LOG.error("rolling the write-ahead log in {} failed: {}; the log refuses writes until a"
+          + " force succeeds", dir, e.getMessage());
     }
   }
 
@@ -463,20 +763,44 @@ public final class WriteAheadLog implements Closeable {
     sync(lsn);
   }
 
-  /** Deletes segments all of whose operations have LSN at most {@code flushedLsn}. */
+  /**
+   * Deletes segments all of whose operations have LSN at most {@code flushedLsn}: lists the log
+   * without them in the catalogue first (with the current segment's forced size), then deletes
+   * them, so a crash in between leaves segments the next open knows it may delete.
+   */
   public void truncateUpTo(long flushedLsn) {
     synchronized (forceLock) {
       List<Long> firsts = new ArrayList<>(segments.keySet());
+      List<Long> drop = new ArrayList<>();
       for (int i = 0; i + 1 < firsts.size(); i++) {
-        if (firsts.get(i + 1) - 1 <= flushedLsn) {
-          Path p = segments.remove(firsts.get(i));
-          try {
-            fileIo.delete(p);
-          } catch (IOException e) {
-            LOG.warn("cannot delete log segment {}: {}", p, e.toString());
-          }
+        if (firsts.get(i + 1) - 1 <= flushedLsn && segments.get(firsts.get(i)).sealed) {
+          drop.add(firsts.get(i));
         } else {
           break;
+        }
+      }
+      if (drop.isEmpty() || closed) {
+        return;
+      }
+      List<SegmentState> dropped = new ArrayList<>();
+      for (Long f : drop) {
+        dropped.add(segments.remove(f));
+      }
+      try {
+        publishCatalog();
+      } catch (IOException e) {
+        for (int i = 0; i < drop.size(); i++) {
+          segments.put(drop.get(i), dropped.get(i)); // listed still: deleted at a later truncation
+        }
+        LOG.warn("cannot write the catalogue of the log in {} ({}); its flushed segments are kept"
+            + " until a later truncation", dir, e.toString());
+        return;
+      }
+      for (SegmentState st : dropped) {
+        try {
+          fileIo.delete(st.file);
+        } catch (IOException e) {
+          LOG.warn("cannot delete log segment {}: {}", st.file, e.toString());
         }
       }
     }
@@ -488,14 +812,14 @@ public final class WriteAheadLog implements Closeable {
    */
   public Path sealedSegmentHolding(long from, long to) {
     synchronized (forceLock) {
-      Map.Entry<Long, Path> a = segments.floorEntry(from);
-      Map.Entry<Long, Path> b = segments.floorEntry(to);
+      Map.Entry<Long, SegmentState> a = segments.floorEntry(from);
+      Map.Entry<Long, SegmentState> b = segments.floorEntry(to);
       Long next = segments.higherKey(to);
       if (a == null || b == null || !a.getKey().equals(b.getKey()) || next == null
-          || a.getValue().equals(segmentPath)) {
+          || a.getValue().file.equals(segmentPath)) {
         return null;
       }
-      return a.getValue();
+      return a.getValue().file;
     }
   }
 
@@ -506,7 +830,11 @@ public final class WriteAheadLog implements Closeable {
     }
   }
 
-  /** Writes and forces what is buffered, then closes the current segment. */
+  /**
+   * Writes and forces what is buffered, lists the current segment at its final size, closes it and
+   * releases the log directory. If the log failed, it tries once more to write what it holds; what
+   * it still cannot write is reported (those records were appended but are not in the log).
+   */
   @Override
   public void close() {
     if (background != null) {
@@ -525,24 +853,31 @@ public final class WriteAheadLog implements Closeable {
         }
         closed = true;
       }
-      if (segment == null) {
-        return; // the open failed before the first segment existed
-      }
       try {
-        if (failure == null) {
+        if (forceFailure == null) {
           writeOut();
-          forceDirectoryIfPending();
-          segment.force();
+          forceCurrent();
+          publishPending = false;
+          publishCatalog();
           durableLsn = writtenLsn;
         }
       } catch (IOException | RuntimeException e) {
-        LOG.error("cannot write the log tail at close", e);
+        long left;
+        synchronized (this) {
+          left = pendingLen;
+        }
+        LOG.error("cannot write the log tail at close of {}: {}{}", dir, e.toString(), left > 0
+            ? "; " + left + " bytes of appended log records are not in the log, and the writes"
+            + " they hold are lost unless a flush put them in disk components" : "");
       } finally {
         try {
-          segment.close();
+          if (segment != null) {
+            segment.close();
+          }
         } catch (IOException e) {
           LOG.warn("cannot close the log segment: {}", e.toString());
         }
+        closeQuietly(dirLock);
       }
     }
   }
