@@ -154,8 +154,13 @@ final class LogRecovery {
       long size = cut != null && s.file().equals(cut.file()) ? cut.offset() : s.length();
       kept.put(s.firstLsn(), new Kept(s.file(), size, s.format()));
     }
-    // Set-aside records keep their sequence numbers: new writes start above all of them.
+    // Set-aside records keep their sequence numbers: new writes start above all of them. The new
+    // segment never takes the name of one that exists (an empty one): it is listed, and a crash
+    // while a file of its name is recreated would leave it listed and empty.
     long last = scan.lastLsn();
+    for (Segment s : scan.segments()) {
+      last = Math.max(last, s.firstLsn());
+    }
     Damage stop = r.stop();
     if (stop != null) {
       return setAside(scan, stop, kept, last);
@@ -213,8 +218,12 @@ final class LogRecovery {
       for (int i = from + 1; i < segs.size(); i++) {
         later.add(segs.get(i).file());
       }
-      for (Path p : later) {
-        kept.values().removeIf(k -> k.file().equals(p));
+      for (int i = from; i < segs.size(); i++) {
+        if (later.contains(segs.get(i).file())) {
+          kept.remove(segs.get(i).firstLsn());
+          // Not even an empty set-aside segment's name may be taken by the new segment.
+          last = Math.max(last, segs.get(i).firstLsn());
+        }
       }
       if (record == null && !later.isEmpty()) {
         // Whole segments only: every segment above the one before the stop that the catalogue

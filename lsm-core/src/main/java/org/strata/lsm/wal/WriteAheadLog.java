@@ -97,6 +97,9 @@ public final class WriteAheadLog implements Closeable {
   // buffers in turn, so a write-out allocates nothing; null while one is being written.
   private byte[] spare = new byte[64 * 1024];
   private long lastAppendedLsn;
+  // Guarded by this: the first sequence number of the segment appends go to (after the rolls
+  // asked for).
+  private long appendSegmentFirst;
   // Segment rolls asked for and not yet carried out: {offset in pending, first LSN of the new
   // segment}, in order (see roll()).
   private final ArrayDeque<long[]> pendingRolls = new ArrayDeque<>();
@@ -144,6 +147,7 @@ public final class WriteAheadLog implements Closeable {
     this.owner = owner;
     this.dirLock = dirLock;
     this.lastAppendedLsn = lastLsn;
+    this.appendSegmentFirst = lastLsn + 1;
     this.durableLsn = lastLsn;
     this.writtenLsn = lastLsn;
     if (durability == Durability.SYNC) {
@@ -166,19 +170,20 @@ public final class WriteAheadLog implements Closeable {
   /**
    * Opens the log in {@code dir}, replaying every operation with LSN above {@code flushedLsn}, and
    * starts a new segment for appends. What happens to a bad record is up to {@code mode}. The log
-   * is taken as its own directory's: a log on its own, as tests and tools use it.
+   * is opened on its own, with no owner to check it against (as tests and tools use it): its
+   * catalogue names the log directory as its owner.
    *
    * @throws CorruptionException when {@code mode} refuses a bad record; nothing is changed then
    */
   public static WriteAheadLog open(Path dir, Durability durability, long groupCommitMillis,
       FileIo fileIo, LogRecoveryMode mode, long flushedLsn, LogReplayer replayer) {
     return open(dir, durability, groupCommitMillis, fileIo, mode, flushedLsn, flushedLsn,
-        LogOwner.withoutId(dir), replayer);
+        null, replayer);
   }
 
   /**
    * As {@link #open(Path, Durability, long, FileIo, LogRecoveryMode, long, LogReplayer)} for a log
-   * owned by {@code owner} and shared by several indexes: operations above {@code replayFrom} are
+   * owned by {@code owner} (null: a log on its own) and shared by several indexes: operations above {@code replayFrom} are
    * replayed (the replayer filters per index), and new operations get sequence numbers above
    * {@code lsnFloor} (the highest sequence number any index has flushed), so no index ever sees a
    * reused number.
@@ -190,12 +195,12 @@ public final class WriteAheadLog implements Closeable {
         replayer).open();
   }
 
-  /** As the next one, for a log taken as its own directory's (a log on its own). */
+  /** As the next one, for a log on its own (no owner to check it against). */
   public static Replayed replay(Path dir, Durability durability, long groupCommitMillis,
       FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor,
       LogReplayer replayer) {
     return replay(dir, durability, groupCommitMillis, fileIo, mode, replayFrom, lsnFloor,
-        LogOwner.withoutId(dir), replayer);
+        null, replayer);
   }
 
   /**
@@ -286,7 +291,7 @@ public final class WriteAheadLog implements Closeable {
         LogRecovery.Outcome r = LogRecovery.finish(replayed);
         long last = Math.max(Math.max(replayFrom, lsnFloor), r.lastLsn());
         WriteAheadLog wal = new WriteAheadLog(dir, durability, fileIo, last, groupCommitMillis,
-            idToUse(), owner.dir(), lock);
+            idToUse(), owner != null ? owner.dir() : dir.toAbsolutePath().normalize(), lock);
         try {
           synchronized (wal.forceLock) {
             for (Map.Entry<Long, LogRecovery.Kept> e : r.segments().entrySet()) {
@@ -459,6 +464,34 @@ public final class WriteAheadLog implements Closeable {
   /** Bytes appended that are not written to a file yet (kept there after a failed write-out too). */
   public synchronized long unwrittenBytes() {
     return pendingLen;
+  }
+
+  /**
+   * Tests: writes everything buffered to the file without forcing it, as a writer's write-out of
+   * a large buffer does.
+   */
+  void writeOutNow() {
+    writeOut();
+  }
+
+  /**
+   * Tests: lets go of the files as a process killed now would, writing nothing more: what was
+   * written stays (in the operating system's cache), what was only buffered is lost, and nothing
+   * is forced or listed. The log is unusable afterwards.
+   */
+  void closeAsIfKilled() throws IOException {
+    if (background != null) {
+      background.shutdownNow();
+    }
+    synchronized (forceLock) {
+      synchronized (this) {
+        closed = true;
+      }
+      if (segment != null) {
+        segment.close();
+      }
+      dirLock.close();
+    }
   }
 
   /** Writes buffered records to the file (no force) when the buffer has grown large. */
@@ -704,11 +737,13 @@ public final class WriteAheadLog implements Closeable {
       if (closed) {
         throw new StorageException("the write-ahead log is closed", null);
       }
-      long[] last = pendingRolls.peekLast();
-      if (last != null && last[1] == lastAppendedLsn + 1) {
-        return; // nothing appended since the roll before: that one starts the same segment
+      if (appendSegmentFirst == lastAppendedLsn + 1) {
+        // Nothing appended since the segment appends go to started (or since the roll before):
+        // a new segment would take its name, and an empty segment needs no successor.
+        return;
       }
       pendingRolls.add(new long[] {pendingLen, lastAppendedLsn + 1});
+      appendSegmentFirst = lastAppendedLsn + 1;
     }
     if (durability == Durability.NONE) {
       try {

@@ -25,10 +25,27 @@ import org.strata.lsm.io.WritableFile;
  * <p>It models file contents only. Directory entries are taken as they are at the copy (a file
  * created, renamed or deleted since the directory was last forced could be undone by a real crash);
  * the engine forces a directory after each such step it relies on. A file this instance never
- * wrote is copied whole.
+ * wrote is copied whole. An image is taken while no step of this instance runs (every step takes
+ * a shared lock, the image an exclusive one), so it is the state at one moment even while a
+ * background thread of the engine (a log's roll under {@code none}) works.
  */
 public final class PowerLossFileIo implements FileIo {
   private final Map<Path, Long> forced = new ConcurrentHashMap<>();
+  private final java.util.concurrent.locks.ReentrantReadWriteLock moment =
+      new java.util.concurrent.locks.ReentrantReadWriteLock();
+
+  private interface Step<T> {
+    T run() throws IOException;
+  }
+
+  private <T> T step(Step<T> s) throws IOException {
+    moment.readLock().lock();
+    try {
+      return s.run();
+    } finally {
+      moment.readLock().unlock();
+    }
+  }
   private volatile Consumer<Path> createListener = p -> { };
 
   private static Path key(Path p) {
@@ -37,8 +54,11 @@ public final class PowerLossFileIo implements FileIo {
 
   @Override
   public WritableFile create(Path path) throws IOException {
-    WritableFile f = FileIo.standard().create(path);
-    forced.put(key(path), 0L);
+    WritableFile f = step(() -> {
+      WritableFile created = FileIo.standard().create(path);
+      forced.put(key(path), 0L);
+      return created;
+    });
     createListener.accept(path);
     return wrap(path, f);
   }
@@ -56,14 +76,20 @@ public final class PowerLossFileIo implements FileIo {
     return new WritableFile() {
       @Override
       public void write(ByteBuffer buf) throws IOException {
-        f.write(buf);
+        step(() -> {
+          f.write(buf);
+          return null;
+        });
       }
 
       @Override
       public void force() throws IOException {
-        long written = f.size(); // what was written before the force began is covered by it
-        f.force();
-        forced.merge(k, written, Math::max);
+        step(() -> {
+          long written = f.size(); // what was written before the force began is covered by it
+          f.force();
+          forced.merge(k, written, Math::max);
+          return null;
+        });
       }
 
       @Override
@@ -80,26 +106,34 @@ public final class PowerLossFileIo implements FileIo {
 
   @Override
   public void rename(Path from, Path to) throws IOException {
-    FileIo.super.rename(from, to);
-    Long n = forced.remove(key(from));
-    if (n != null) {
-      forced.put(key(to), n);
-    } else {
-      forced.remove(key(to));
-    }
+    step(() -> {
+      FileIo.super.rename(from, to);
+      Long n = forced.remove(key(from));
+      if (n != null) {
+        forced.put(key(to), n);
+      } else {
+        forced.remove(key(to));
+      }
+      return null;
+    });
   }
 
   @Override
   public boolean delete(Path path) throws IOException {
-    boolean deleted = FileIo.super.delete(path);
-    forced.remove(key(path));
-    return deleted;
+    return step(() -> {
+      boolean deleted = FileIo.super.delete(path);
+      forced.remove(key(path));
+      return deleted;
+    });
   }
 
   @Override
   public void truncate(Path file, long size) throws IOException {
-    FileIo.super.truncate(file, size); // forces
-    forced.put(key(file), size);
+    step(() -> {
+      FileIo.super.truncate(file, size); // forces
+      forced.put(key(file), size);
+      return null;
+    });
   }
 
   /** Calls {@code listener} on the creating thread after each file is created. */
@@ -118,6 +152,15 @@ public final class PowerLossFileIo implements FileIo {
    * concurrent deletion) are left out, as the crash would have found them gone or about to go.
    */
   public void image(Path src, Path dst) throws IOException {
+    moment.writeLock().lock();
+    try {
+      imageLocked(src, dst);
+    } finally {
+      moment.writeLock().unlock();
+    }
+  }
+
+  private void imageLocked(Path src, Path dst) throws IOException {
     List<Path> files;
     try (Stream<Path> s = Files.walk(src)) {
       files = s.filter(Files::isRegularFile).toList();

@@ -74,18 +74,21 @@ class WriteAheadLogTest {
 
   /**
    * Writes {@code records} records of one operation each ({@code k<i>=v<i>}, LSN i + 1) into one
-   * segment, closes the log, and returns the offset of each record in the segment.
+   * segment, written out but never forced, and leaves the log as a killed process would: so the
+   * log has certified none of them as forced, and damage to the last one is what a crash leaves.
+   * Returns the offset of each record in the segment.
    */
   private int[] writeOneSegment(int records) throws Exception {
     WriteAheadLog wal = open(LogRecoveryMode.TOLERATE_TORN_TAIL, 0, new ArrayList<>());
     for (int i = 0; i < records; i++) {
       wal.append(List.of(put("k" + i, "v" + i + "-" + "x".repeat(i % 7))));
     }
-    wal.close();
+    wal.writeOutNow();
+    wal.closeAsIfKilled();
     Path seg = segments()[0];
     byte[] data = Files.readAllBytes(seg);
     int[] offsets = new int[records];
-    int pos = 0;
+    int pos = SegmentHeader.SIZE;
     for (int i = 0; i < records; i++) {
       offsets[i] = pos;
       pos = LogRecordCodec.validate(data, pos, data.length);
@@ -125,9 +128,10 @@ class WriteAheadLogTest {
   void tornTailOfTheLastSegmentIsCutAndLaterAppendsSurvive() throws Exception {
     WriteAheadLog wal = open(LogRecoveryMode.TOLERATE_TORN_TAIL, 0, new ArrayList<>());
     wal.append(List.of(put("a", "1")));
-    wal.append(List.of(put("b", "2")));
     wal.syncAll();
-    wal.close();
+    wal.append(List.of(put("b", "2"))); // written, never forced or acknowledged: then a kill
+    wal.writeOutNow();
+    wal.closeAsIfKilled();
     Path seg = segments()[segments().length - 1];
     long size = Files.size(seg);
     try (var ch = java.nio.channels.FileChannel.open(seg, StandardOpenOption.WRITE)) {
@@ -220,7 +224,7 @@ class WriteAheadLogTest {
     Path second = segments()[1];
     byte[] firstBytes = Files.readAllBytes(first);
     byte[] secondBytes = Files.readAllBytes(second);
-    int pos = 0;
+    int pos = SegmentHeader.SIZE;
     for (int i = 0; i < 40; i++) {
       pos = LogRecordCodec.validate(firstBytes, pos, firstBytes.length);
     }
@@ -295,7 +299,7 @@ class WriteAheadLogTest {
     wal.append(List.of(put("c", "3")));
     wal.close();
     Path first = segments()[0];
-    flipByte(first, 10); // record 1; LSN 1 and 2 are in disk components
+    flipByte(first, SegmentHeader.SIZE + 10); // record 1; LSN 1 and 2 are in disk components
     assertThat(replay(LogRecoveryMode.TOLERATE_TORN_TAIL, 2)).containsExactly("3:c=3");
     assertThat(replay(LogRecoveryMode.POINT_IN_TIME, 2)).containsExactly("3:c=3");
     assertThat(files()).noneMatch(p -> p.getFileName().toString().contains("corrupt"));
