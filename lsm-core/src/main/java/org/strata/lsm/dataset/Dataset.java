@@ -177,10 +177,13 @@ public final class Dataset implements AutoCloseable {
       lockHeld = DirectoryLock.acquire(dir, "dataset " + dir + " is in use by another process"
           + " (or is already open in this one); close it first");
       ds = new Dataset(dir, cfg, lockHeld);
-      ds.openPartitions(env, created);
+      ds.openPartitions(env, created, config == null ? saved : null);
       // Only once every partition's log has replayed: no partition deletes the leftovers of a
       // crash, cuts its log or starts a flush or merge while a later one can still refuse the open.
       for (Partition part : ds.partitions) {
+        // From its start a partition's log changes its files (a new segment its catalogue
+        // lists): a later failure of this open must not remove them.
+        created.keep(part.group().logDirectory());
         part.start();
       }
       // As the partitions delete theirs: the temporary files of a crashed rewrite of the
@@ -251,7 +254,8 @@ public final class Dataset implements AutoCloseable {
         ByteBuffer.wrap(DatasetConfigJson.toJson(config).getBytes(StandardCharsets.UTF_8)));
   }
 
-  private void openPartitions(StoreEnvironment env, CreatedPaths created) throws IOException {
+  private void openPartitions(StoreEnvironment env, CreatedPaths created, Path savedConfig)
+      throws IOException {
     StoreConfig s = config.store();
     int p = config.partitions();
     int trees = p * (1 + config.secondaryIndexes().size());
@@ -269,7 +273,7 @@ public final class Dataset implements AutoCloseable {
         logSettings = s.withLog(s.log().withDir(partitionLog.toString()));
       }
       partitions.add(Partition.recover(dir.resolve("p" + i), config, treeConfig, memoryBudget,
-          logSettings, throttle, env));
+          logSettings, throttle, env, savedConfig));
     }
   }
 

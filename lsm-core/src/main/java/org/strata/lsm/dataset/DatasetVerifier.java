@@ -189,7 +189,8 @@ public final class DatasetVerifier {
         }
         logId = rec.id();
         Path configuredLog = partitionLog(dir, store, p).toAbsolutePath().normalize();
-        if (rec.dir() != null && !Path.of(rec.dir()).equals(configuredLog)) {
+        if (rec.dir() != null && !pdir.toAbsolutePath().normalize().resolve(rec.dir()).normalize()
+            .equals(configuredLog)) {
           faults.add(pdir.resolve(index).resolve("MANIFEST") + ": the log of partition " + p
               + " was last opened in " + rec.dir() + " but the configuration puts it in "
               + configuredLog);

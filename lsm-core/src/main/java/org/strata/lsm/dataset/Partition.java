@@ -47,14 +47,14 @@ final class Partition implements AutoCloseable {
    * (see {@link TreeGroup#recover}).
    */
   static Partition recover(Path dir, DatasetConfig config, StoreConfig treeConfig, long memoryBudget,
-      StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env) {
+      StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env, Path savedConfig) {
     List<TreeGroup.Member> members = new ArrayList<>();
     members.add(new TreeGroup.Member(SecondaryIndexSpec.PRIMARY, treeConfig));
     for (SecondaryIndexSpec s : config.secondaryIndexes()) {
       members.add(new TreeGroup.Member(s.name(), treeConfig));
     }
     return new Partition(config, TreeGroup.recover(dir, members, memoryBudget, logSettings,
-        throttle, env));
+        throttle, env, savedConfig));
   }
 
   /** Starts the recovered partition; see {@link TreeGroup#start()}. */

@@ -8,6 +8,7 @@ import java.util.stream.Stream;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.CorruptionException;
+import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.LogRecoveryMode;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.io.DirectoryLock;
@@ -79,21 +80,34 @@ public final class LogLocation {
    * @param recordedId the log id the owner's manifest holds, or null
    * @param recordedDir the log directory the owner's manifest holds, or null
    * @param flushedLsn every operation up to this sequence number is in the owner's disk components
+   * @param savedConfig the saved configuration file the configured directory comes from, or null
+   *     when the opener gave a configuration: only a given configuration may move a log; a saved
+   *     one that names another directory than the recorded one is refused as damaged
    * @throws CorruptionException when the log is in the wrong place, naming both directories
+   * @throws InvalidConfigurationException when {@code log.dir} names another directory than the
+   *     log is in and the log cannot move there
    */
   static Located locate(Path ownerDir, Path configured, UUID recordedId, String recordedDir,
-      long flushedLsn, LogRecoveryMode mode, FileIo io) throws IOException {
+      long flushedLsn, LogRecoveryMode mode, FileIo io, Path savedConfig) throws IOException {
     Path owner = ownerDir.toAbsolutePath().normalize();
     if (recordedId == null) {
       return new Located(configured, LogOwner.withoutId(owner), null);
     }
     LogOwner withId = new LogOwner(recordedId, owner);
-    Path recorded = recordedDir == null ? configured : Path.of(recordedDir);
+    Path recorded = recordedDir == null ? configured : owner.resolve(recordedDir).normalize();
     if (recorded.equals(configured)) {
+      refuseCopy(owner, configured, recordedId, io);
       return new Located(configured, withId, null);
     }
     boolean inConfigured = holds(configured, recordedId, io);
     boolean inRecorded = holds(recorded, recordedId, io);
+    if (savedConfig != null && !inConfigured) {
+      throw InvalidConfigurationException.keyed("log.dir", savedConfig + " names " + configured
+          + ", but " + owner + " last opened its log in " + recorded + (inRecorded ? ", which"
+          + " holds it" : "") + ": the saved configuration is damaged or was edited; nothing was"
+          + " opened or changed. To move the log, open with a configuration (--config) naming"
+          + " the new log.dir; to keep it, put " + recorded + " back in " + savedConfig);
+    }
     if (inConfigured && inRecorded) {
       throw new CorruptionException(configured.resolve(LogCatalog.FILE), -1, "both " + configured
           + " (the configured log.dir) and " + recorded + " (where " + owner + " last opened its"
@@ -101,6 +115,7 @@ public final class LogLocation {
           + " store last wrote, and open again");
     }
     if (inConfigured) {
+      refuseCopy(owner, configured, recordedId, io);
       LOG.info("the log of {} was moved from {} to {}", owner, recorded, configured);
       return new Located(configured, withId, null);
     }
@@ -114,12 +129,13 @@ public final class LogLocation {
       }
       if (unflushed > 0 || old.logFault() != null || old.damages().stream()
           .anyMatch(LogScan.Damage::losesOperations)) {
-        throw new CorruptionException(recorded.resolve(LogCatalog.FILE), -1, "the configuration"
-            + " names log.dir " + configured + ", but the log of " + owner + " is in " + recorded
-            + " and holds writes not yet in disk components (" + unflushed + " operations above"
-            + " sequence number " + flushedLsn + "); nothing was opened or changed. Open with"
-            + " log.dir " + recorded + " (its writes are replayed), then move the log: close it"
-            + " cleanly (which flushes) and open with the new log.dir, or run strata move-log");
+        throw InvalidConfigurationException.keyed("log.dir", "the configuration names "
+            + configured + ", but the log of " + owner + " is in " + recorded + " and holds"
+            + " writes not yet in disk components (" + unflushed + " operations above sequence"
+            + " number " + flushedLsn + (old.logFault() != null || unflushed == 0 ? ", or it is"
+            + " damaged" : "") + "); nothing was opened or changed. Open with log.dir "
+            + recorded + " (its writes are replayed), then move the log: close the store"
+            + " cleanly (which flushes) and open it with the new log.dir, or run strata move-log");
       }
       LOG.info("log.dir of {} changed from {} to {}; its old log holds nothing unflushed, so a"
           + " new log starts in {} and the old one is removed", owner, recorded, configured,
@@ -144,6 +160,71 @@ public final class LogLocation {
         + " was opened or changed. Point log.dir at the log's directory; to open the store"
         + " without its log, losing the writes not in disk components, set log.recovery-mode to"
         + " skip-corrupted");
+  }
+
+  /**
+   * How an owner records its log directory in its manifest: relative to the owner's directory when
+   * the log is inside it (so a store copied or moved with its log stays whole), else absolute.
+   */
+  static String recordedForm(Path ownerDir, Path logDir) {
+    Path owner = ownerDir.toAbsolutePath().normalize();
+    Path log = logDir.toAbsolutePath().normalize();
+    return log.startsWith(owner) ? owner.relativize(log).toString() : log.toString();
+  }
+
+  /**
+   * Refuses to open, for {@code owner}, a log outside its directory whose catalogue names another
+   * owner that still exists and records the same log: {@code owner} is then a copy of that store
+   * (or partition), and the log is the original's. A log whose owner directory is gone was moved
+   * with its store and is taken (its catalogue then names the new owner).
+   */
+  private static void refuseCopy(Path owner, Path logDir, UUID id, FileIo io)
+      throws IOException {
+    if (logDir.startsWith(owner) || !Files.isDirectory(logDir)) {
+      return;
+    }
+    LogCatalog c;
+    try {
+      c = LogCatalog.read(logDir, io);
+    } catch (CorruptionException e) {
+      return; // the scan reports it
+    }
+    if (c == null || !c.logId().equals(id) || c.owner().equals(owner)
+        || !recordsLog(c.owner(), id)) {
+      return;
+    }
+    throw new CorruptionException(logDir.resolve(LogCatalog.FILE), -1, "the log in " + logDir
+        + " belongs to " + c.owner() + ", which exists and records this log; " + owner + " is a"
+        + " copy of it, and replaying the original's log into the copy would mix the two."
+        + " Give the copy its own log.dir (the copy then starts with an empty log, so flush the"
+        + " original before copying it), or open the original; nothing was opened or changed");
+  }
+
+  /** Whether the store (or a dataset partition's index) in {@code dir} records log {@code id}. */
+  private static boolean recordsLog(Path dir, UUID id) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return false;
+    }
+    if (recordedId(dir) != null && id.equals(recordedId(dir))) {
+      return true;
+    }
+    try (Stream<Path> s = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        if (Files.isDirectory(p) && id.equals(recordedId(p))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static UUID recordedId(Path indexDir) {
+    try {
+      Manifest m = Manifest.read(indexDir);
+      return m == null ? null : m.logId();
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
   }
 
   /** Whether {@code dir} holds a log catalogue with id {@code id}. */

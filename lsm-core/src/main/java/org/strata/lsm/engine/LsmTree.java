@@ -206,12 +206,13 @@ public final class LsmTree implements LsmStore {
    * member's: its group's shared log) has replayed, so that an open refused for a corrupt log
    * leaves the directory as it found it.
    */
-  void recover() throws IOException {
+  void recover(org.strata.lsm.io.CreatedPaths created, Path savedConfig) throws IOException {
     MemoryComponent active = memory.start();
     Manifest m = Recovery.recoverComponents(dir, files, versions, active, LOG, leftovers);
     if (group == null) {
       Path[] stale = new Path[1];
-      wal = Recovery.replayLog(dir, config, env.fileIo(), m, active, LOG, stale);
+      wal = Recovery.replayLog(dir, config, env.fileIo(), m, active, LOG, stale, created,
+          savedConfig);
       staleLogDir = stale[0];
       WriteAheadLog log = wal;
       lock.lock();
@@ -231,7 +232,7 @@ public final class LsmTree implements LsmStore {
    */
   void start() throws IOException {
     if (group == null) {
-      recordLog(wal.logId(), wal.directory());
+      recordLog(wal.logId(), wal.directory(), dir);
     }
     Recovery.deleteLeftovers(leftovers, env.fileIo(), LOG);
     leftovers.clear();
@@ -427,12 +428,13 @@ public final class LsmTree implements LsmStore {
   }
 
   /**
-   * Records in the manifest the log this tree's unflushed writes are in (its id and directory),
+   * Records in the manifest the log this tree's unflushed writes are in (its id, and its directory
+   * in {@link LogLocation#recordedForm} relative to {@code ownerDir}, the store's or partition's),
    * writing the manifest at once if they changed: a new store, a log moved or started afresh, or a
    * store written before logs had ids. From then on an open refuses any other log.
    */
-  void recordLog(java.util.UUID logId, Path logDir) throws IOException {
-    if (versions.log(logId, logDir.toAbsolutePath().normalize().toString())) {
+  void recordLog(java.util.UUID logId, Path logDir, Path ownerDir) throws IOException {
+    if (versions.log(logId, LogLocation.recordedForm(ownerDir, logDir))) {
       versions.writeManifest(() -> { });
     }
   }

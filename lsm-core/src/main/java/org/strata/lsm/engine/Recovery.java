@@ -101,7 +101,7 @@ final class Recovery {
       lockHeld = DirectoryLock.acquire(dir, "store " + dir + " is in use by another process (or"
           + " is already open in this one); close it first");
       tree = new LsmTree(dir, config, env, lockHeld, policy, scheduler, group, executor);
-      tree.recover();
+      tree.recover(created, requested == null ? savedConfig : null);
       if (group == null) {
         // Saved only once recovery has succeeded, so that a refused open writes no configuration.
         if (requested != null || !Files.exists(savedConfig)) {
@@ -340,14 +340,20 @@ final class Recovery {
    * what is above the manifest's flushed sequence number into {@code active}.
    */
   static WriteAheadLog replayLog(Path dir, StoreConfig config, FileIo io, Manifest m,
-      MemoryComponent active, Logger log, Path[] stale) throws IOException {
+      MemoryComponent active, Logger log, Path[] stale, CreatedPaths created, Path savedConfig)
+      throws IOException {
     long flushedLsn = m.flushedLsn();
     LogLocation.Located where = LogLocation.locate(dir, LogLocation.configured(dir, config),
-        m.logId(), m.logDir(), flushedLsn, config.log().recoveryMode(), io);
+        m.logId(), m.logDir(), flushedLsn, config.log().recoveryMode(), io, savedConfig);
     stale[0] = where.stale();
-    WriteAheadLog wal = WriteAheadLog.open(where.dir(), config.log().durability(),
-        config.log().groupCommitIntervalMs(), io, config.log().recoveryMode(), flushedLsn,
-        flushedLsn, where.owner(), (lsn, op) -> active.put(op.key(), op.value(), lsn));
+    WriteAheadLog.Replayed replayed = WriteAheadLog.replay(where.dir(),
+        config.log().durability(), config.log().groupCommitIntervalMs(), io,
+        config.log().recoveryMode(), flushedLsn, flushedLsn, where.owner(),
+        (lsn, op) -> active.put(op.key(), op.value(), lsn));
+    // From here the log changes its files (a new segment its catalogue lists): a later failure of
+    // this open must not remove them.
+    created.keep(where.dir());
+    WriteAheadLog wal = replayed.open();
     if (!active.isEmpty()) {
       log.info("recovered {} keys from the write-ahead log of {}", active.entryCount(), dir);
     }

@@ -193,7 +193,8 @@ public final class StoreVerifier {
     long records = 0;
     if (withLog) {
       Path logDir = LogLocation.configured(dir, config);
-      if (m != null && m.logDir() != null && !Path.of(m.logDir()).equals(logDir)) {
+      if (m != null && m.logDir() != null && !dir.toAbsolutePath().normalize()
+          .resolve(m.logDir()).normalize().equals(logDir)) {
         faults.add(dir.resolve(LsmTree.CONFIG_FILE) + ": log.dir is " + logDir + " but the store"
             + " last opened its log in " + m.logDir() + " (see docs/format.md, \"Where the log"
             + " is\"); the log was checked where the configuration says");

@@ -81,6 +81,8 @@ public final class TreeGroup implements AutoCloseable {
   private WriteAheadLog.Replayed replayedLog;
   /** The shared log, once started. */
   private WriteAheadLog wal;
+  /** The log's directory, as recovery located it. */
+  private Path logDir;
   /** An old, fully flushed log to remove once the group has started ({@link LogLocation}). */
   private Path staleLogDir;
   /** How the group's files are written (the log's old directory is removed through it). */
@@ -130,6 +132,17 @@ public final class TreeGroup implements AutoCloseable {
    */
   public static TreeGroup recover(Path dir, List<Member> members, long memoryBudget,
       StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env) {
+    return recover(dir, members, memoryBudget, logSettings, throttle, env, null);
+  }
+
+  /**
+   * As {@link #recover(Path, List, long, StoreConfig, IoThrottle, StoreEnvironment)}, with {@code
+   * savedConfig} the saved configuration file {@code logSettings} was read from (null when the
+   * opener gave the configuration): a saved configuration that names another log directory than
+   * the one the indexes recorded is refused as damaged ({@link LogLocation}).
+   */
+  public static TreeGroup recover(Path dir, List<Member> members, long memoryBudget,
+      StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env, Path savedConfig) {
     if (members.isEmpty() || members.size() > MAX_TREES) {
       throw new IllegalArgumentException("a tree group has 1 to " + MAX_TREES + " trees, not "
           + members.size());
@@ -171,13 +184,15 @@ public final class TreeGroup implements AutoCloseable {
       LogLocation.Located where;
       try {
         where = LogLocation.locate(dir, LogLocation.configured(dir, logSettings), recordedId,
-            recordedDir, replayFrom, logSettings.log().recoveryMode(), env.fileIo());
+            recordedDir, replayFrom, logSettings.log().recoveryMode(), env.fileIo(),
+            savedConfig);
       } catch (java.io.IOException e) {
         throw new StorageException("cannot open the log of " + dir + ": " + e, e);
       }
       g.staleLogDir = where.stale();
       g.fileIo = env.fileIo();
       Path logDir = where.dir();
+      g.logDir = logDir;
       long[] replayed = new long[members.size()];
       g.replayedLog = WriteAheadLog.replay(logDir, logSettings.log().durability(),
           logSettings.log().groupCommitIntervalMs(), env.fileIo(), logSettings.log().recoveryMode(),
@@ -228,7 +243,7 @@ public final class TreeGroup implements AutoCloseable {
     replayedLog = null;
     for (LsmTree t : trees) {
       try {
-        t.recordLog(wal.logId(), wal.directory());
+        t.recordLog(wal.logId(), wal.directory(), dir);
         t.saveConfig();
       } catch (java.io.IOException e) {
         throw new StorageException("cannot save the configuration of " + t.directory() + ": "
@@ -282,6 +297,11 @@ public final class TreeGroup implements AutoCloseable {
     if (wal != null) {
       wal.close();
     }
+  }
+
+  /** The directory of the group's log (as recovery located it). */
+  public Path logDirectory() {
+    return wal != null ? wal.directory() : logDir;
   }
 
   /** The trees, in member order. */

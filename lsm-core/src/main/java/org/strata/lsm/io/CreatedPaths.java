@@ -29,6 +29,33 @@ public final class CreatedPaths {
   private final List<Path> createdRoots = new ArrayList<>();
   private final List<Path> watched = new ArrayList<>();
   private final List<Set<Path>> watchedBefore = new ArrayList<>();
+  private final List<Path> kept = new ArrayList<>();
+
+  /**
+   * Leaves {@code dir} and everything under it alone from now on, unless it lies inside a
+   * directory this open created (which goes whole). A log directory, once its log has been
+   * opened: the log's catalogue lists the segment the open created, and removing that segment
+   * would leave the log missing a listed segment.
+   */
+  public void keep(Path dir) {
+    Path abs = dir.toAbsolutePath().normalize();
+    for (Path root : createdRoots) {
+      if (abs.startsWith(root) && !abs.equals(root)) {
+        return; // goes with its created root
+      }
+    }
+    kept.add(abs);
+  }
+
+  private boolean isKept(Path p) {
+    Path abs = p.toAbsolutePath().normalize();
+    for (Path k : kept) {
+      if (abs.startsWith(k)) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   /**
    * Creates {@code dir} and its missing parents, remembering the topmost directory created.
@@ -72,12 +99,15 @@ public final class CreatedPaths {
     for (int i = 0; i < watched.size(); i++) {
       Path dir = watched.get(i);
       try {
-        removeNew(dir, dir, watchedBefore.get(i));
+        removeNew(dir, dir, watchedBefore.get(i), this);
       } catch (IOException e) {
         LOG.warn("cannot remove what a failed open created in {}: {}", dir, e.toString());
       }
     }
     for (int i = createdRoots.size() - 1; i >= 0; i--) {
+      if (isKept(createdRoots.get(i))) {
+        continue;
+      }
       try {
         deleteRecursively(createdRoots.get(i));
       } catch (IOException e) {
@@ -88,16 +118,20 @@ public final class CreatedPaths {
   }
 
   /** Deletes the entries of {@code d} not in {@code before}; descends into the old directories. */
-  private static void removeNew(Path root, Path d, Set<Path> before) throws IOException {
+  private static void removeNew(Path root, Path d, Set<Path> before, CreatedPaths paths)
+      throws IOException {
     List<Path> entries;
     try (Stream<Path> s = Files.list(d)) {
       entries = s.toList();
     }
     for (Path p : entries) {
+      if (paths.isKept(p)) {
+        continue;
+      }
       if (!before.contains(root.relativize(p))) {
         deleteRecursively(p);
       } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-        removeNew(root, p, before);
+        removeNew(root, p, before, paths);
       }
     }
   }

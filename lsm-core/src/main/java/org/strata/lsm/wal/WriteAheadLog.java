@@ -69,6 +69,8 @@ import org.strata.lsm.io.WritableFile;
 public final class WriteAheadLog implements Closeable {
   private static final Logger LOG = LogManager.getLogger(WriteAheadLog.class);
   private static final int WRITE_OUT_THRESHOLD = 1 << 20;
+  /** Bytes of the force mark written after each force (docs/format.md). */
+  public static final int FORCE_MARK_BYTES = LogRecordCodec.MARK_SIZE;
 
   private final Path dir;
   private final Durability durability;
@@ -414,9 +416,26 @@ public final class WriteAheadLog implements Closeable {
    * is buffered; {@link #sync} or {@link #writeOutIfLarge} make it reach the file.
    *
    * @throws StorageException if the log failed (a write-out or force) and has not recovered: the
-   *     record is not appended, so the caller applies nothing
+   *     record is not appended, so the caller applies nothing. After a failed write-out, each
+   *     append first tries once more to write (and force) what the log holds, and goes ahead if
+   *     that succeeds: a full disk that has room again costs the writers nothing more.
    */
-  public synchronized long append(List<LogOp> ops) {
+  public long append(List<LogOp> ops) {
+    if (writeFailure != null && forceFailure == null) {
+      synchronized (forceLock) {
+        if (writeFailure != null && forceFailure == null && !closed) {
+          try {
+            forceLocked();
+          } catch (RuntimeException e) {
+            // still failing: appendLocked refuses, naming the failure
+          }
+        }
+      }
+    }
+    return appendLocked(ops);
+  }
+
+  private synchronized long appendLocked(List<LogOp> ops) {
     if (closed) {
       throw new StorageException("the write-ahead log is closed", null);
     }
@@ -446,7 +465,11 @@ public final class WriteAheadLog implements Closeable {
     }
   }
 
-  /** Bytes of the records appended since this log was opened (framing and force marks included). */
+  /**
+   * Bytes of the records appended since this log was opened, framing included; segment headers
+   * ({@value SegmentHeader#SIZE} bytes a segment) and force marks ({@value
+   * LogRecordCodec#MARK_SIZE} bytes a force) are not records and not counted.
+   */
   public long appendedBytes() {
     return appendedBytes.sum();
   }
@@ -565,7 +588,6 @@ public final class WriteAheadLog implements Closeable {
         pending = Arrays.copyOf(pending, pending.length * 2);
       }
       pendingLen = LogRecordCodec.encodeMark(lastAppendedLsn + 1, forcedEnd, pending, pendingLen);
-      appendedBytes.add(LogRecordCodec.MARK_SIZE);
     }
     try {
       writeOut();
@@ -891,10 +913,12 @@ public final class WriteAheadLog implements Closeable {
       try {
         if (forceFailure == null) {
           writeOut();
-          forceCurrent();
-          publishPending = false;
-          publishCatalog();
-          durableLsn = writtenLsn;
+          if (segment != null) { // null if the open failed before it, or a creation failed
+            forceCurrent();
+            publishPending = false;
+            publishCatalog();
+            durableLsn = writtenLsn;
+          }
         }
       } catch (IOException | RuntimeException e) {
         long left;

@@ -19,6 +19,7 @@ import org.strata.lsm.LogRecoveryMode;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.testing.LogImages;
+import org.strata.lsm.wal.WriteAheadLog;
 import org.strata.lsm.testing.TestStores;
 
 /**
@@ -149,7 +150,9 @@ class DatasetLogRecoveryTest {
     Path image = crashImage();
     Path seg = LogImages.newestSegment(image.resolve("p0").resolve("wal"));
     try (FileChannel ch = FileChannel.open(seg, StandardOpenOption.WRITE)) {
-      ch.truncate(ch.size() - 3);
+      // Every write was synced, and each force is followed by a force mark: cut the last mark and
+      // into the last record, which nothing then says was forced (a crash before it returned).
+      ch.truncate(ch.size() - WriteAheadLog.FORCE_MARK_BYTES - 3);
     }
     try (Dataset ds = Dataset.open(image, null)) {
       assertThat(present(ds)).isEqualTo(range(0, KEYS - 1));

@@ -36,6 +36,7 @@ import org.strata.lsm.io.BigEndian;
 import org.strata.lsm.testing.FlipTally;
 import org.strata.lsm.testing.FlipTally.Outcome;
 import org.strata.lsm.testing.LogImages;
+import org.strata.lsm.wal.SegmentHeader;
 import org.strata.lsm.testing.TestStores;
 
 /**
@@ -60,7 +61,8 @@ class CorruptionCampaignTest {
   @TempDir Path tmp;
 
   /** The regions flipped, each a file kind (or part of one) named in docs/format.md. */
-  enum Region { LEAF, INTERIOR, BLOOM, KEY_SKETCH, META, FOOTER, MANIFEST, LOG, STORE_CONFIG }
+  enum Region { LEAF, INTERIOR, BLOOM, KEY_SKETCH, META, FOOTER, MANIFEST, LOG, LOG_CATALOG,
+    STORE_CONFIG }
 
   /** One unflushed write: its key and value (null for a delete). */
   private record Op(String key, String value) {}
@@ -210,17 +212,22 @@ class CorruptionCampaignTest {
       String name = "wal/" + seg.getFileName();
       targets.get(Region.LOG).add(whole(pristine, name));
       byte[] data = Files.readAllBytes(seg);
-      int off = 0;
+      // The segment header (its log id and first sequence number), then the records; force marks
+      // (records of no operation) hold no write.
+      records.add(new LogRecord(name, 0, SegmentHeader.SIZE, -1));
+      int off = SegmentHeader.SIZE;
       while (off + 8 <= data.length) {
         int bodyLength = BigEndian.getInt(data, off);
         long firstLsn = BigEndian.getLong(data, off + 8);
-        records.add(new LogRecord(name, off, 8L + bodyLength, firstLsn));
+        int count = BigEndian.getInt(data, off + 16);
+        records.add(new LogRecord(name, off, 8L + bodyLength, count == 0 ? -1 : firstLsn));
         off += 8 + bodyLength;
       }
       assertThat(off).as("records of %s", name).isEqualTo(data.length);
     }
     assertThat(records.stream().filter(r -> r.firstLsn > flushedLsn).count())
         .as("one log record per unflushed write").isEqualTo(UNFLUSHED);
+    targets.get(Region.LOG_CATALOG).add(whole(pristine, "wal/CATALOG"));
     targets.values().forEach(l -> l.removeIf(t -> t.to <= t.from));
   }
 

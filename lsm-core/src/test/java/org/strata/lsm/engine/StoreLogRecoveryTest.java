@@ -22,6 +22,7 @@ import org.strata.lsm.LsmStore;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.testing.LogImages;
+import org.strata.lsm.wal.WriteAheadLog;
 import org.strata.lsm.testing.TestStores;
 
 /**
@@ -181,8 +182,21 @@ class StoreLogRecoveryTest {
     Path image = crashImage();
     Path seg = LogImages.newestSegment(image.resolve("wal"));
     long size = Files.size(seg);
+    // Each put was synced, and each force is followed by a force mark: the file ends with the
+    // last put's record and its mark. Cutting into the mark loses nothing.
+    Path cutMark = tmp.resolve("cut-mark");
+    LogImages.copyTree(image, cutMark);
+    Path segCopy = LogImages.newestSegment(cutMark.resolve("wal"));
+    try (FileChannel ch = FileChannel.open(segCopy, StandardOpenOption.WRITE)) {
+      ch.truncate(size - 4);
+    }
+    try (LsmStore store = LsmStore.open(cutMark, null)) {
+      assertThat(present(store)).isEqualTo(range(0, KEYS));
+    }
+    // Cutting into the last record (with its mark gone, nothing says it was forced) is the torn
+    // write of a crash before the put returned: that put alone is lost.
     try (FileChannel ch = FileChannel.open(seg, StandardOpenOption.WRITE)) {
-      ch.truncate(size - 4); // the last record cut short
+      ch.truncate(size - WriteAheadLog.FORCE_MARK_BYTES - 4);
     }
     Files.write(seg, new byte[512], StandardOpenOption.APPEND); // and zeros after it
     try (LsmStore store = LsmStore.open(image, null)) {

@@ -14,6 +14,8 @@ public enum FileKind {
   MANIFEST,
   /** {@code wal-<lsn>.log}: a write-ahead log segment. */
   LOG_SEGMENT,
+  /** {@code CATALOG} and {@code CATALOG.tmp}: the log's list of its segments. */
+  LOG_CATALOG,
   /** {@code *.corrupt-*}: log bytes recovery set aside. */
   LOG_SET_ASIDE,
   /** {@code config.json}, {@code dataset.json} and their {@code .tmp}. */
@@ -43,6 +45,9 @@ public enum FileKind {
     }
     if (n.equals("MANIFEST")) {
       return MANIFEST;
+    }
+    if (n.equals("CATALOG") || n.equals("CATALOG.tmp")) {
+      return LOG_CATALOG;
     }
     if (n.startsWith("wal-") && n.endsWith(".log")) {
       return LOG_SEGMENT;
