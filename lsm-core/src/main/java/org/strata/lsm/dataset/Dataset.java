@@ -183,7 +183,9 @@ public final class Dataset implements AutoCloseable {
       for (Partition part : ds.partitions) {
         // From its start a partition's log changes its files (a new segment its catalogue
         // lists): a later failure of this open must not remove them.
-        created.keep(part.group().logDirectory());
+        if (part.group().logPredatesOpen()) {
+          created.keep(part.group().logDirectory());
+        }
         part.start();
       }
       // As the partitions delete theirs: the temporary files of a crashed rewrite of the

@@ -351,8 +351,12 @@ final class Recovery {
         config.log().recoveryMode(), flushedLsn, flushedLsn, where.owner(),
         (lsn, op) -> active.put(op.key(), op.value(), lsn));
     // From here the log changes its files (a new segment its catalogue lists): a later failure of
-    // this open must not remove them.
-    created.keep(where.dir());
+    // this open must not remove them, if the log or the store existed before (the store's
+    // manifest then records the log). A new store's failed open removes its new log with it.
+    if (Files.exists(where.dir().resolve(org.strata.lsm.wal.LogCatalog.FILE))
+        || Files.exists(dir.resolve(Manifest.FILE))) {
+      created.keep(where.dir());
+    }
     WriteAheadLog wal = replayed.open();
     if (!active.isEmpty()) {
       log.info("recovered {} keys from the write-ahead log of {}", active.entryCount(), dir);

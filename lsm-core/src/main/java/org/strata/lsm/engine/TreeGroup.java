@@ -83,6 +83,7 @@ public final class TreeGroup implements AutoCloseable {
   private WriteAheadLog wal;
   /** The log's directory, as recovery located it. */
   private Path logDir;
+  private boolean logPredatesOpen;
   /** An old, fully flushed log to remove once the group has started ({@link LogLocation}). */
   private Path staleLogDir;
   /** How the group's files are written (the log's old directory is removed through it). */
@@ -193,6 +194,11 @@ public final class TreeGroup implements AutoCloseable {
       g.fileIo = env.fileIo();
       Path logDir = where.dir();
       g.logDir = logDir;
+      g.logPredatesOpen = java.nio.file.Files.exists(logDir.resolve(
+          org.strata.lsm.wal.LogCatalog.FILE));
+      for (LsmTree t : g.trees) {
+        g.logPredatesOpen |= java.nio.file.Files.exists(t.directory().resolve(Manifest.FILE));
+      }
       long[] replayed = new long[members.size()];
       g.replayedLog = WriteAheadLog.replay(logDir, logSettings.log().durability(),
           logSettings.log().groupCommitIntervalMs(), env.fileIo(), logSettings.log().recoveryMode(),
@@ -297,6 +303,14 @@ public final class TreeGroup implements AutoCloseable {
     if (wal != null) {
       wal.close();
     }
+  }
+
+  /**
+   * Whether the group's log, or an index's manifest, existed before this open: then the log's
+   * files must stay even if the open fails after the log was opened (a manifest records it).
+   */
+  public boolean logPredatesOpen() {
+    return logPredatesOpen;
   }
 
   /** The directory of the group's log (as recovery located it). */
