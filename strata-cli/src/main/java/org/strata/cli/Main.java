@@ -46,6 +46,14 @@ public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** How this process's arguments became strings: exact, or decoded from argv by the JVM. */
+  private ArgText argv = ArgText.EXACT;
+
+  /** How the arguments of the command {@code spec} belongs to became strings. */
+  static ArgText argv(CommandLine.Model.CommandSpec spec) {
+    return spec.root().userObject() instanceof Main m ? m.argv : ArgText.EXACT;
+  }
+
   /** Reads a Log4j level by name; anything else is a usage error naming the levels. */
   static final class LevelConverter implements CommandLine.ITypeConverter<
       org.apache.logging.log4j.Level> {
@@ -67,9 +75,24 @@ public final class Main implements Runnable {
         + String.join(", ", spec.subcommands().keySet()));
   }
 
-  /** Runs the command line with the given streams; returns the exit code. */
+  /**
+   * Runs the command line with the given streams; returns the exit code. The arguments are Java
+   * strings, taken as they are (see {@link ArgText}).
+   */
   public static int run(PrintStream out, PrintStream err, String... args) {
-    CommandLine cl = new CommandLine(new Main());
+    return run(out, err, ArgText.EXACT, args);
+  }
+
+  /**
+   * As {@link #run(PrintStream, PrintStream, String...)}, with arguments that became strings as
+   * {@code argv} says.
+   */
+  static int run(PrintStream out, PrintStream err, ArgText argv, String... args) {
+    Main main = new Main();
+    main.argv = argv;
+    CommandLine cl = new CommandLine(main);
+    // Every path: not empty (Path.of("") is the working directory), and what was typed.
+    cl.registerConverter(Path.class, argv.pathConverter());
     // Every option's default in every --help, without repeating it in each description.
     cl.getCommandSpec().usageMessage().showDefaultValues(true);
     cl.getSubcommands().values().forEach(
@@ -131,7 +154,7 @@ public final class Main implements Runnable {
       System.setProperty(LOG_FILE_PROPERTY, Path.of(System.getProperty("java.io.tmpdir"),
           "strata-" + ProcessHandle.current().pid() + ".log").toString());
     }
-    int code = run(System.out, System.err, args);
+    int code = run(System.out, System.err, ArgText.ofThisJvm(), args);
     System.out.flush();
     System.exit(code);
   }
