@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
 import org.apache.logging.log4j.LogManager;
 import org.strata.lsm.InvalidConfigurationException;
 import picocli.CommandLine;
@@ -101,7 +102,9 @@ public final class Main implements Runnable {
     cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
     boolean verbose = java.util.Arrays.asList(args).contains("--verbose")
         || System.getenv("STRATA_DEBUG") != null;
+    boolean[] failed = {false};
     cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+      failed[0] = true;
       if (ex instanceof InvalidConfigurationException || ex instanceof IllegalArgumentException) {
         err.println("error: " + ex.getMessage());
         if (verbose) {
@@ -117,13 +120,24 @@ public final class Main implements Runnable {
       }
       return 1;
     });
-    cl.setParameterExceptionHandler(Main::usageError);
+    cl.setParameterExceptionHandler((ex, a) -> {
+      failed[0] = true;
+      return usageError(ex, a);
+    });
     org.apache.logging.log4j.Level rootLevel = LogManager.getRootLogger().getLevel();
+    int code;
+    Map<Path, String> unwritten;
     try {
-      return cl.execute(args);
+      code = cl.execute(args);
     } finally {
-      StoreLog.detachAll(rootLevel);
+      unwritten = StoreLog.detachAll(rootLevel);
     }
+    // A LOG that could not be written is one line, and only when no error line was printed: a
+    // failed command prints its one line (the same full disk is likely its cause).
+    if (!failed[0]) {
+      unwritten.forEach((file, why) -> err.println(StoreLog.warning(file, why)));
+    }
+    return code;
   }
 
   /**
