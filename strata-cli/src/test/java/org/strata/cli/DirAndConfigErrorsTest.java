@@ -34,7 +34,8 @@ class DirAndConfigErrorsTest {
     Path records = tmp.resolve("records.jsonl");
     Files.writeString(records, "{\"key\": \"k1\", \"fields\": {\"f\": \"v\"}}\n");
     Path dsConfig = tmp.resolve("ds.json");
-    Files.writeString(dsConfig, "{\"secondary-indexes\": [{\"name\": \"by_f\", \"field\": \"f\"}]}");
+    Files.writeString(dsConfig,
+        "{\"secondary-indexes\": [{\"name\": \"by_f\", \"field\": \"f\"}]}");
     List<List<String>> creators = List.of(
         List.of("put", "--dir", "", "k", "v"),
         List.of("load", "--dir", "", "--records", "10"),

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
  * of its directory in a user and mount namespace of the child's own ({@code unshare --user
  * --map-root-user --mount}; skipped, saying why, where that is not allowed). Every command but
  * {@code verify} writes there (LOCK, the log, LOG), so each fails; before, the store's LOG file
- * that could not be created printed a 28-line Log4j trace and the command failed with "ManagerFactory
- * ... unable to create manager". Now each prints exactly one line, naming the file it could not
- * write and saying why; {@code verify} still reads the store.
+ * that could not be created printed a 28-line Log4j trace and the command failed with
+ * "ManagerFactory ... unable to create manager". Now each prints exactly one line, naming the file
+ * it could not write and saying why; {@code verify} still reads the store.
  */
 class ReadOnlyStoreTest {
   @TempDir Path tmp;
