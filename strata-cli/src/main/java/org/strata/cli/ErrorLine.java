@@ -29,10 +29,11 @@ final class ErrorLine {
     }
     FileSystemException denied = notWritable(ex);
     if (denied != null) {
-      return "cannot write " + denied.getFile() + ": " + (denied instanceof AccessDeniedException
-          ? "permission denied" : "read-only file system") + "; every command but verify writes"
-          + " in a store or dataset directory (its LOCK, log and LOG), so it must be writable;"
-          + " verify reads it without writing (the full error is in " + logFile + ")";
+      return (denied instanceof AccessDeniedException ? "cannot open " + denied.getFile()
+          + ": permission denied" : "cannot write " + denied.getFile() + ": read-only file system")
+          + "; every command but verify writes in a store or dataset directory (its LOCK, log and"
+          + " LOG), so it must be writable; verify reads it without writing (the full error is in "
+          + logFile + ")";
     }
     if (ex instanceof StrataException && !(ex instanceof StorageException)) {
       return message; // Strata's own refusal: the message says what to do
