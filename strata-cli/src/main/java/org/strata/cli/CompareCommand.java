@@ -5,9 +5,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.strata.lsm.InvalidConfigurationException;
 import org.strata.peers.CompareConfig;
 import org.strata.peers.CompareConfigJson;
 import org.strata.peers.CompareRunner;
+import org.strata.peers.StrataSystem;
 import org.strata.peers.SystemSpec;
 import org.strata.ycsb.twophase.LookupResult;
 import org.strata.ycsb.twophase.PhaseResult;
@@ -78,6 +80,24 @@ final class CompareCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--find-sustainable needs --phases all");
     }
     CompareConfig cfg = only(overrides.read(config, CompareConfigJson::parse));
+    String source = overrides.source(config);
+    // Every Strata system's policy and schedulers, before anything is written.
+    ConfigFiles.check(source, cfg.twoPhase());
+    for (SystemSpec s : cfg.systems()) {
+      if (s instanceof StrataSystem) {
+        for (SystemSpec.Run r : s.targets(cfg.twoPhase(), false)) {
+          ConfigFiles.check(source + ": systems entry '" + s.label() + "'", r.config());
+        }
+      }
+    }
+    try {
+      return run(cfg);
+    } catch (InvalidConfigurationException e) {
+      throw ConfigFiles.named(source, e); // what the engine finds later names the file too
+    }
+  }
+
+  private int run(CompareConfig cfg) throws Exception {
     CompareRunner.Mode mode = phases.equals("load") ? CompareRunner.Mode.LOAD
         : phases.equals("lookup") ? CompareRunner.Mode.LOOKUP
         : findSustainable ? CompareRunner.Mode.FIND_SUSTAINABLE : CompareRunner.Mode.ALL;

@@ -25,17 +25,24 @@ final class ConfigOverridesOption {
     T parse(String json, String source, String defaultName);
   }
 
+  /** How errors name the configuration: the file, and the overrides if there are any. */
+  String source(Path file) {
+    return sets.isEmpty() ? file.toString() : file + " with --set " + String.join(" ", sets);
+  }
+
   /** Reads {@code file} with the overrides; its name without {@code .json} is the default name. */
   <T> T read(Path file, Parser<T> parser) {
     String text = ConfigMapper.readText(file);
-    String source = file.toString();
     if (!sets.isEmpty()) {
-      JsonNode root = ConfigMapper.readTree(text, source);
+      JsonNode root = ConfigMapper.readTree(text, file.toString());
       ConfigOverrides.apply(root, sets);
       text = root.toString();
-      source = file + " with --set " + String.join(" ", sets);
     }
+    String source = source(file);
     String n = file.getFileName().toString();
-    return parser.parse(text, source, n.endsWith(".json") ? n.substring(0, n.length() - 5) : n);
+    String name = n.endsWith(".json") ? n.substring(0, n.length() - 5) : n;
+    String json = text;
+    // A check made after binding (a missing section) names the file as the binding's errors do.
+    return ConfigFiles.naming(source, () -> parser.parse(json, source, name));
   }
 }

@@ -2,10 +2,12 @@ package org.strata.cli;
 
 import java.util.concurrent.Callable;
 import org.strata.lsm.LsmStore;
-import org.strata.lsm.Utf8;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code strata delete}: writes anti-matter for a key. */
 @Command(name = "delete", mixinStandardHelpOptions = true,
@@ -13,11 +15,16 @@ import picocli.CommandLine.Parameters;
 final class DeleteCommand implements Callable<Integer> {
   @Mixin StoreOptions store;
 
+  @Option(names = "--hex", description = "KEY is hex digits, two per byte (e.g. ff00).")
+  boolean hex;
+
   @Parameters(index = "0", paramLabel = "KEY") String key;
+
+  @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    byte[] k = Utf8.encode(key, "key"); // refused before the store is opened or created
+    byte[] k = Main.argv(spec).bytes(spec, "KEY", key, hex); // refused before anything is opened
     try (LsmStore s = store.openExisting()) {
       s.delete(k);
       s.sync();

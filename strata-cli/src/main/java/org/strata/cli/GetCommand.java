@@ -3,11 +3,11 @@ package org.strata.cli;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.strata.lsm.LsmStore;
-import org.strata.lsm.Utf8;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,9 +18,13 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "get", mixinStandardHelpOptions = true,
     description = "Print the value of KEY, or for a dataset its record as JSON; prints 'not found'"
-        + " and exits 1 when it is absent.")
+        + " and exits 1 when it is absent. A value that is not UTF-8 is printed only with --hex.")
 final class GetCommand implements Callable<Integer> {
   @Mixin StoreOptions store;
+
+  @Option(names = "--hex", description = "KEY is hex digits, two per byte (e.g. ff00), and the"
+      + " value is printed so; for a dataset, the hex of the key's UTF-8 (the record is JSON).")
+  boolean hex;
 
   @Parameters(index = "0", paramLabel = "KEY") String key;
 
@@ -28,10 +32,12 @@ final class GetCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    ArgText argv = Main.argv(spec);
     if (Dataset.isDataset(store.dir)) {
+      String text = argv.text(spec, "KEY", key, hex);
       Optional<DatasetRecord> r;
       try (Dataset ds = StoreLog.open(spec, store.dir, () -> Dataset.open(store.dir, null))) {
-        r = ds.get(key);
+        r = ds.get(text);
       }
       if (r.isEmpty()) {
         spec.commandLine().getOut().println("not found");
@@ -42,7 +48,7 @@ final class GetCommand implements Callable<Integer> {
       return 0;
     }
     Optional<byte[]> v;
-    byte[] k = Utf8.encode(key, "key");
+    byte[] k = argv.bytes(spec, "KEY", key, hex);
     try (LsmStore s = store.openExisting()) {
       v = s.get(k);
     }
@@ -50,7 +56,8 @@ final class GetCommand implements Callable<Integer> {
       spec.commandLine().getOut().println("not found");
       return 1;
     }
-    spec.commandLine().getOut().println(ScanCommand.text(v.get(), "value of key", key));
+    spec.commandLine().getOut().println(hex ? ArgText.hex(v.get())
+        : ScanCommand.text(v.get(), "value of key", key));
     return 0;
   }
 }

@@ -85,7 +85,11 @@ final class ImportCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--acks needs --threads 1 (with several"
           + " threads lines do not complete in file order)");
     }
-    DatasetConfig cfg = config == null ? null : DatasetConfigJson.read(config);
+    DatasetConfig cfg = config == null ? null
+        : ConfigFiles.naming(config.toString(), () -> DatasetConfigJson.read(config));
+    if (cfg != null) {
+      ConfigFiles.check(config.toString(), "", cfg.store());
+    }
     if (cfg == null && !Dataset.isDataset(dir)) {
       throw new ParameterException(spec.commandLine(), dir + " holds no dataset yet; give"
           + " --config FILE to create it");

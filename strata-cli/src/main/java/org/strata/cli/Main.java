@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
 import org.apache.logging.log4j.LogManager;
 import org.strata.lsm.InvalidConfigurationException;
 import picocli.CommandLine;
@@ -46,6 +47,14 @@ public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** How this process's arguments became strings: exact, or decoded from argv by the JVM. */
+  private ArgText argv = ArgText.EXACT;
+
+  /** How the arguments of the command {@code spec} belongs to became strings. */
+  static ArgText argv(CommandLine.Model.CommandSpec spec) {
+    return spec.root().userObject() instanceof Main m ? m.argv : ArgText.EXACT;
+  }
+
   /** Reads a Log4j level by name; anything else is a usage error naming the levels. */
   static final class LevelConverter implements CommandLine.ITypeConverter<
       org.apache.logging.log4j.Level> {
@@ -67,9 +76,24 @@ public final class Main implements Runnable {
         + String.join(", ", spec.subcommands().keySet()));
   }
 
-  /** Runs the command line with the given streams; returns the exit code. */
+  /**
+   * Runs the command line with the given streams; returns the exit code. The arguments are Java
+   * strings, taken as they are (see {@link ArgText}).
+   */
   public static int run(PrintStream out, PrintStream err, String... args) {
-    CommandLine cl = new CommandLine(new Main());
+    return run(out, err, ArgText.EXACT, args);
+  }
+
+  /**
+   * As {@link #run(PrintStream, PrintStream, String...)}, with arguments that became strings as
+   * {@code argv} says.
+   */
+  static int run(PrintStream out, PrintStream err, ArgText argv, String... args) {
+    Main main = new Main();
+    main.argv = argv;
+    CommandLine cl = new CommandLine(main);
+    // Every path: not empty (Path.of("") is the working directory), and what was typed.
+    cl.registerConverter(Path.class, argv.pathConverter());
     // Every option's default in every --help, without repeating it in each description.
     cl.getCommandSpec().usageMessage().showDefaultValues(true);
     cl.getSubcommands().values().forEach(
@@ -78,7 +102,9 @@ public final class Main implements Runnable {
     cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
     boolean verbose = java.util.Arrays.asList(args).contains("--verbose")
         || System.getenv("STRATA_DEBUG") != null;
+    boolean[] failed = {false};
     cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+      failed[0] = true;
       if (ex instanceof InvalidConfigurationException || ex instanceof IllegalArgumentException) {
         err.println("error: " + ex.getMessage());
         if (verbose) {
@@ -94,13 +120,24 @@ public final class Main implements Runnable {
       }
       return 1;
     });
-    cl.setParameterExceptionHandler(Main::usageError);
+    cl.setParameterExceptionHandler((ex, a) -> {
+      failed[0] = true;
+      return usageError(ex, a);
+    });
     org.apache.logging.log4j.Level rootLevel = LogManager.getRootLogger().getLevel();
+    int code;
+    Map<Path, String> unwritten;
     try {
-      return cl.execute(args);
+      code = cl.execute(args);
     } finally {
-      StoreLog.detachAll(rootLevel);
+      unwritten = StoreLog.detachAll(rootLevel);
     }
+    // A LOG that could not be written is one line, and only when no error line was printed: a
+    // failed command prints its one line (the same full disk is likely its cause).
+    if (!failed[0]) {
+      unwritten.forEach((file, why) -> err.println(StoreLog.warning(file, why)));
+    }
+    return code;
   }
 
   /**
@@ -131,7 +168,7 @@ public final class Main implements Runnable {
       System.setProperty(LOG_FILE_PROPERTY, Path.of(System.getProperty("java.io.tmpdir"),
           "strata-" + ProcessHandle.current().pid() + ".log").toString());
     }
-    int code = run(System.out, System.err, args);
+    int code = run(System.out, System.err, ArgText.ofThisJvm(), args);
     System.out.flush();
     System.exit(code);
   }

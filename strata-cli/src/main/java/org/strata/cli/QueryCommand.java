@@ -44,6 +44,10 @@ final class QueryCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object: index, count and records.")
   boolean json;
 
+  @Option(names = "--hex", description = "--eq, --from and --to are hex digits of the value's"
+      + " UTF-8, two per byte (e.g. 6b31 for k1).")
+  boolean hex;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -56,6 +60,10 @@ final class QueryCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "give --eq VALUE or --from A and/or --to"
           + " B");
     }
+    ArgText argv = Main.argv(spec);
+    String eq = argv.text(spec, "--eq", this.eq, hex);
+    String from = argv.text(spec, "--from", this.from, hex);
+    String to = argv.text(spec, "--to", this.to, hex);
     if (from != null && to != null && Arrays.compareUnsigned(Utf8.encode(from,
         "--from"), Utf8.encode(to, "--to")) > 0) {
       throw new ParameterException(spec.commandLine(), "--from '" + from + "' is above --to '"

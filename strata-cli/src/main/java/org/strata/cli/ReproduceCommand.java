@@ -99,8 +99,11 @@ final class ReproduceCommand implements Callable<Integer> {
         scaleName = scale;
       }
       p.validate(cfg);
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage());
+    } catch (IllegalArgumentException | org.strata.lsm.InvalidConfigurationException e) {
+      // An error in a --config file names it.
+      String m = String.valueOf(e.getMessage());
+      throw new ParameterException(spec.commandLine(), config == null
+          || m.contains(config.toString()) ? m : config + ": " + m);
     }
     if (printConfig) {
       stdout.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(cfg));
@@ -114,7 +117,12 @@ final class ReproduceCommand implements Callable<Integer> {
         : progressStream(stdout);
     ReproductionContext ctx = new ReproductionContext(out, scaleName, progress);
     long start = System.nanoTime();
-    PaperResult result = p.run(cfg, ctx);
+    PaperResult result;
+    try {
+      result = p.run(cfg, ctx);
+    } catch (org.strata.lsm.InvalidConfigurationException e) {
+      throw config == null ? e : ConfigFiles.named(config.toString(), e);
+    }
     double seconds = (System.nanoTime() - start) / 1e9;
     deleteScratch(out.resolve("scratch"));
     Report report = new Report(p.name(), p.title(), p.source(), scaleName, commandLine(),

@@ -40,6 +40,12 @@ final class ScanCommand implements Callable<Integer> {
   @Option(names = "--count", description = "Print only the number of entries.")
   boolean count;
 
+  @Option(names = "--hex", description = "--from and --to are hex digits, two per byte (e.g."
+      + " ff00), and keys and values are printed so: any bytes, unambiguously. Without it a key"
+      + " or value that is not UTF-8 stops the scan with an error. For a dataset, the hex of the"
+      + " keys' UTF-8 (records are JSON).")
+  boolean hex;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -50,13 +56,17 @@ final class ScanCommand implements Callable<Integer> {
     }
     long max = limit == null ? Long.MAX_VALUE : limit;
     PrintWriter out = spec.commandLine().getOut();
+    ArgText argv = Main.argv(spec);
     ExistingStore.require(store.dir);
     if (Dataset.isDataset(store.dir)) {
-      return datasetScan(out, max);
+      return datasetScan(out, max, argv.text(spec, "--from", from, hex),
+          argv.text(spec, "--to", to, hex));
     }
+    byte[] lo = argv.bytes(spec, "--from", from, hex);
+    byte[] hi = argv.bytes(spec, "--to", to, hex);
     long n = 0;
     try (LsmStore s = store.openExisting();
-        ScanCursor c = s.scan(bytes(from, "--from"), bytes(to, "--to"))) {
+        ScanCursor c = s.scan(lo, hi)) {
       if (count) {
         while (n < max && c.hasNext()) {
           c.next();
@@ -67,10 +77,16 @@ final class ScanCommand implements Callable<Integer> {
         BufferedWriter w = new BufferedWriter(out, 1 << 16);
         while (n < max && c.hasNext()) {
           KeyValue kv = c.next();
-          String k = text(kv.key(), "key", null);
-          w.write(k);
-          w.write('\t');
-          w.write(text(kv.value(), "value of key", k));
+          if (hex) {
+            w.write(ArgText.hex(kv.key()));
+            w.write('\t');
+            w.write(ArgText.hex(kv.value()));
+          } else {
+            String k = text(kv.key(), "key", null);
+            w.write(k);
+            w.write('\t');
+            w.write(text(kv.value(), "value of key", k));
+          }
           w.write('\n');
           n++;
         }
@@ -87,9 +103,9 @@ final class ScanCommand implements Callable<Integer> {
    * A dataset's records from --from to --to as JSON lines, read in pieces so a large dataset never
    * sits in memory: each piece is a scan that starts after the last key of the one before.
    */
-  private int datasetScan(PrintWriter out, long max) throws IOException {
-    byte[] hi = bytes(to, "--to");
-    bytes(from, "--from");
+  private int datasetScan(PrintWriter out, long max, String from, String to)
+      throws IOException {
+    byte[] hi = to == null ? null : Utf8.encode(to, "--to");
     long[] n = {0};
     BufferedWriter w = new BufferedWriter(out, 1 << 16);
     try (Dataset ds = StoreLog.open(spec, store.dir, () -> Dataset.open(store.dir, null))) {
@@ -132,10 +148,6 @@ final class ScanCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static byte[] bytes(String s, String what) {
-    return s == null ? null : Utf8.encode(s, what);
-  }
-
   /**
    * Stored bytes as the text this command prints; bytes that are not UTF-8 (written through the
    * Java API) fail naming the key, rather than being printed changed.
@@ -144,7 +156,8 @@ final class ScanCommand implements Callable<Integer> {
     try {
       return Utf8.decode(stored, what, key);
     } catch (IllegalArgumentException e) {
-      throw new StrataException(e.getMessage() + "; this command prints keys and values as text");
+      throw new StrataException(e.getMessage() + "; without --hex this command prints keys and"
+          + " values as text: use --hex to print them as hex digits");
     }
   }
 

@@ -1,10 +1,19 @@
 package org.strata.cli;
 
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.Appender;
+import org.apache.logging.log4j.core.ErrorHandler;
+import org.apache.logging.log4j.core.LogEvent;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.appender.RollingFileAppender;
 import org.apache.logging.log4j.core.appender.rolling.DefaultRolloverStrategy;
@@ -25,6 +34,8 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 final class StoreLog {
   private static final String PREFIX = "store-log:";
+  /** LOG files that could not be written during this command, each with the first reason. */
+  private static final Map<Path, String> UNWRITTEN = new ConcurrentHashMap<>();
 
   private StoreLog() {}
 
@@ -48,18 +59,42 @@ final class StoreLog {
       return;
     }
     Path file = dir.resolve("LOG");
-    RollingFileAppender appender = RollingFileAppender.newBuilder()
-        .setName(name)
-        .withFileName(file.toString())
-        .withFilePattern(dir.resolve("LOG.%i").toString())
-        .withAppend(true)
-        .withPolicy(SizeBasedTriggeringPolicy.createPolicy("10MB"))
-        .withStrategy(DefaultRolloverStrategy.newBuilder().withMax("3").withMin("1")
-            .withConfig(config).build())
-        .setLayout(PatternLayout.newBuilder().withConfiguration(config)
-            .withPattern("%d{yyyy-MM-dd'T'HH:mm:ss.SSS} %-5level [%t] %c{1}: %msg%n%xEx").build())
-        .setConfiguration(config)
-        .build();
+    // Opened here first: a LOG that cannot be opened (a read-only directory, no permission) is
+    // skipped, saying why once at the end, instead of Log4j's trace and a failed command.
+    try (var probe = Files.newOutputStream(file, StandardOpenOption.CREATE,
+        StandardOpenOption.APPEND)) {
+      probe.flush();
+    } catch (IOException | RuntimeException e) {
+      UNWRITTEN.putIfAbsent(file, reason(e));
+      return;
+    }
+    RollingFileAppender appender;
+    try {
+      appender = RollingFileAppender.newBuilder()
+          .setName(name)
+          .withFileName(file.toString())
+          .withFilePattern(dir.resolve("LOG.%i").toString())
+          .withAppend(true)
+          .withPolicy(SizeBasedTriggeringPolicy.createPolicy("10MB"))
+          .withStrategy(DefaultRolloverStrategy.newBuilder().withMax("3").withMin("1")
+              .withConfig(config).build())
+          .setLayout(PatternLayout.newBuilder().withConfiguration(config)
+              .withPattern("%d{yyyy-MM-dd'T'HH:mm:ss.SSS} %-5level [%t] %c{1}: %msg%n%xEx")
+              .build())
+          .setIgnoreExceptions(true) // a failed write never fails the command's own work
+          .setConfiguration(config)
+          .build();
+    } catch (RuntimeException e) {
+      UNWRITTEN.putIfAbsent(file, reason(e));
+      return;
+    }
+    if (appender == null) {
+      UNWRITTEN.putIfAbsent(file, "Log4j could not open it");
+      return;
+    }
+    // A write that fails (a full disk) is remembered, not printed with its trace (log4j2.xml
+    // turns Log4j's own status messages off).
+    appender.setHandler(new QuietErrors(file));
     appender.start();
     config.addAppender(appender);
     LoggerConfig root = config.getRootLogger();
@@ -84,15 +119,22 @@ final class StoreLog {
     return opened;
   }
 
-  /** Stops and removes every LOG appender this process added, restoring the root level. */
-  static void detachAll(Level rootLevel) {
+  /**
+   * Stops and removes every LOG appender this process added, restoring the root level; returns
+   * the LOG files that could not be written since the last call, each with why, and forgets them.
+   */
+  static Map<Path, String> detachAll(Level rootLevel) {
     LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
     Configuration config = ctx.getConfiguration();
     boolean any = false;
     for (Appender a : config.getAppenders().values().toArray(Appender[]::new)) {
       if (a.getName().startsWith(PREFIX)) {
         config.getRootLogger().removeAppender(a.getName());
-        a.stop();
+        try {
+          a.stop();
+        } catch (RuntimeException e) {
+          // a LOG that cannot be flushed is reported as unwritten by its handler
+        }
         any = true;
       }
     }
@@ -104,6 +146,57 @@ final class StoreLog {
       }
       config.getRootLogger().setLevel(rootLevel);
       ctx.updateLoggers();
+    }
+    Map<Path, String> unwritten = new TreeMap<>();
+    for (Path p : UNWRITTEN.keySet().toArray(Path[]::new)) {
+      String why = UNWRITTEN.remove(p);
+      if (why != null) {
+        unwritten.put(p, why);
+      }
+    }
+    return unwritten;
+  }
+
+  /** The one line saying that {@code file} could not be written, and why. */
+  static String warning(Path file, String why) {
+    return "warning: the store's LOG file " + file + " could not be written (" + why + "): this"
+        + " command's messages are not in it";
+  }
+
+  /** Why an I/O error happened, in a few words: the system's reason, without the path. */
+  private static String reason(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    if (root instanceof FileSystemException f) {
+      return f.getReason() != null ? f.getReason()
+          : root instanceof AccessDeniedException ? "Permission denied" : root.toString();
+    }
+    return root.getMessage() != null ? root.getMessage() : root.toString();
+  }
+
+  /** An appender's error handler that remembers the first failure of its LOG, quietly. */
+  private static final class QuietErrors implements ErrorHandler {
+    private final Path file;
+
+    QuietErrors(Path file) {
+      this.file = file;
+    }
+
+    @Override
+    public void error(String msg) {
+      UNWRITTEN.putIfAbsent(file, msg);
+    }
+
+    @Override
+    public void error(String msg, Throwable t) {
+      UNWRITTEN.putIfAbsent(file, t == null ? msg : reason(t));
+    }
+
+    @Override
+    public void error(String msg, LogEvent event, Throwable t) {
+      error(msg, t);
     }
   }
 

@@ -23,8 +23,17 @@ final class StoreOptions {
           + "Default: the store's saved configuration, or the defaults for a new store.")
   Path config;
 
+  /**
+   * The configuration read from {@code --config}, with the merge policy and scheduler it names
+   * created once, so that every error of the file names it; null without {@code --config}.
+   */
   StoreConfig configOrNull() {
-    return config == null ? null : StoreConfigJson.read(config);
+    if (config == null) {
+      return null;
+    }
+    StoreConfig c = ConfigFiles.naming(config.toString(), () -> StoreConfigJson.read(config));
+    ConfigFiles.check(config.toString(), "", c);
+    return c;
   }
 
   LsmStore open() {
@@ -46,6 +55,9 @@ final class StoreOptions {
       throw new IllegalArgumentException(dir + " is a dataset (it has " + Dataset.CONFIG_FILE
           + "); use strata import, query, get, scan and stats with it");
     }
-    return StoreLog.open(mixee, dir, () -> LsmStore.open(dir, config));
+    // An error the engine finds in a configuration from --config names the file.
+    String source = config != null && this.config != null ? this.config.toString() : null;
+    return StoreLog.open(mixee, dir,
+        () -> ConfigFiles.naming(source, () -> LsmStore.open(dir, config)));
   }
 }

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.strata.lsm.InvalidConfigurationException;
 import org.strata.ycsb.twophase.PhaseResult;
 import org.strata.ycsb.twophase.ReportWriter;
 import org.strata.ycsb.twophase.SustainableRate;
@@ -57,6 +58,16 @@ final class TwoPhaseCommand implements Callable<Integer> {
           + " --find-sustainable");
     }
     TwoPhaseConfig cfg = overrides.read(config, TwoPhaseConfigJson::parse);
+    String source = overrides.source(config);
+    ConfigFiles.check(source, cfg); // before anything is written
+    try {
+      return run(cfg);
+    } catch (InvalidConfigurationException e) {
+      throw ConfigFiles.named(source, e); // what the engine finds later names the file too
+    }
+  }
+
+  private int run(TwoPhaseConfig cfg) throws Exception {
     TwoPhaseRunner runner = new TwoPhaseRunner(cfg, out, System.err, System.console() != null,
         keepData);
     PrintWriter o = spec.commandLine().getOut();

@@ -28,10 +28,15 @@ class CliTest {
   }
 
   static Result run(String... args) {
+    return run(ArgText.EXACT, args);
+  }
+
+  /** Runs the command line with arguments that became strings as {@code argv} says. */
+  static Result run(ArgText argv, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = Main.run(new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8), args);
+        new PrintStream(err, true, StandardCharsets.UTF_8), argv, args);
     return new Result(code, out.toString(StandardCharsets.UTF_8),
         err.toString(StandardCharsets.UTF_8));
   }
@@ -202,6 +207,43 @@ class CliTest {
     assertThat(run("scan", "--dir", dir.toString()).err()).contains("value of key 'raw'");
     assertThat(run("scan", "--dir", dir.toString(), "--from", "s").out())
         .isEqualTo(k + "\t\u0000?\n");
+  }
+
+  /**
+   * --hex takes any bytes and refuses what is not hex digits; text the JVM may have changed (U+FFFD
+   * from argv decoded as UTF-8, non-ASCII from argv decoded as ASCII) is refused with one line.
+   * (CommandLineKeysTest runs the same with real argv bytes in child processes.)
+   */
+  @Test
+  void hexArgumentsAreBytesAndArgvTextThatMayHaveChangedIsRefused() {
+    String d = dir.toString();
+    Result odd = run("put", "--dir", d, "--hex", "abc", "00");
+    assertThat(odd.code()).isEqualTo(2);
+    assertThat(odd.err()).startsWith("error: KEY 'abc' is not hex: it has an odd number of"
+        + " digits; with --hex, keys and values are hex digits");
+    Result notHex = run("put", "--dir", d, "--hex", "00", "6g");
+    assertThat(notHex.code()).isEqualTo(2);
+    assertThat(notHex.err()).startsWith("error: VALUE '6g' is not hex");
+    assertThat(dir).doesNotExist();
+    assertThat(run("put", "--dir", d, "--hex", "00ff", "").code()).isZero();
+    assertThat(run("get", "--dir", d, "--hex", "00FF").out()).isEqualTo("\n");
+    assertThat(run("scan", "--dir", d, "--hex").out()).isEqualTo("00ff\t\n");
+    Result raw = run("get", "--dir", d, "\u0000\u00ff");
+    assertThat(raw.code()).as("U+00FF is two bytes in UTF-8: another key").isEqualTo(1);
+
+    ArgText utf8 = ArgText.decodedWith(StandardCharsets.UTF_8);
+    Result replaced = run(utf8, "put", "--dir", d, "a\uFFFD", "v");
+    assertThat(replaced.code()).isEqualTo(2);
+    assertThat(replaced.err().lines()).hasSize(2);
+    assertThat(replaced.err()).startsWith("error: KEY is refused: it is not valid UTF-8")
+        .contains("allowed: UTF-8 text, or any bytes as hex digits with --hex");
+    assertThat(run(utf8, "put", "--dir", d, "\u00e9", "v").code()).isZero();
+    ArgText ascii = ArgText.decodedWith(StandardCharsets.US_ASCII);
+    Result nonAscii = run(ascii, "get", "--dir", d, "\u00e9");
+    assertThat(nonAscii.code()).isEqualTo(2);
+    assertThat(nonAscii.err()).startsWith("error: KEY is refused: it is not ASCII, and the JVM"
+        + " decodes arguments with this locale's charset US-ASCII, not UTF-8");
+    assertThat(run(ascii, "get", "--dir", d, "--hex", "c3a9").out()).isEqualTo("76\n");
   }
 
   @Test

@@ -66,4 +66,46 @@ class DiskFullTest {
     // the locks); the link is still there, /dev/full intact.
     assertThat(LogImages.snapshot(dir).keySet()).isEqualTo(before.keySet());
   }
+
+  /**
+   * The store's own LOG file on a full disk ({@code DIR/LOG} a link to {@code /dev/full}): every
+   * write to it fails. Before, Log4j printed each failure with its stack trace (dozens of lines
+   * around the one line a command prints). Now a command that succeeds says once, in one line, that
+   * the LOG could not be written, and a command that fails prints its one error line only.
+   */
+  @Test
+  void aStoreLogThatCannotBeWrittenCostsOneLineAtMost() throws Exception {
+    Path full = Path.of("/dev/full");
+    assumeTrue(Files.exists(full), "needs Linux's /dev/full");
+    Path dir = tmp.resolve("store");
+    String d = dir.toString();
+    Map<String, String> env = Map.of();
+    CliChild.Result put = CliChild.run(tmp.resolve("scratch"), tmp, env, List.of(),
+        "strata put --dir \"$1\" k1 v1 && strata put --dir \"$1\" --hex 6b32 ff", d);
+    assertThat(put.code()).as(put.err()).isZero();
+    assertThat(put.err()).isEmpty();
+    Files.delete(dir.resolve("LOG"));
+    Files.createSymbolicLink(dir.resolve("LOG"), full);
+    String warning = "warning: the store's LOG file " + dir.resolve("LOG") + " could not be"
+        + " written (No space left on device): this command's messages are not in it";
+
+    CliChild.Result write = CliChild.run(tmp.resolve("scratch"), tmp, env, List.of(),
+        "strata put --dir \"$1\" k3 v3", d);
+    assertThat(write.code()).as(write.err()).isZero();
+    assertThat(write.errLines()).as(write.err()).containsExactly(warning);
+    CliChild.Result get = CliChild.run(tmp.resolve("scratch"), tmp, env, List.of(),
+        "strata get --dir \"$1\" k3", d);
+    assertThat(get.code()).as(get.err()).isZero();
+    assertThat(get.outText()).isEqualTo("v3\n");
+    // A get may log nothing (then the LOG was not missed) or what a put logs.
+    assertThat(get.errLines()).as(get.err()).isSubsetOf(warning);
+    // A command that fails after the store is open (k2's value is not UTF-8): its error line
+    // alone, though the failure is logged to the LOG too.
+    CliChild.Result scan = CliChild.run(tmp.resolve("scratch"), tmp, env, List.of(),
+        "strata scan --dir \"$1\"", d);
+    assertThat(scan.code()).as(scan.err()).isEqualTo(1);
+    assertThat(scan.errLines()).as(scan.err()).hasSize(1);
+    assertThat(scan.errLines().get(0)).startsWith("error: value of key 'k2' is not valid UTF-8");
+    assertThat(Files.isSymbolicLink(dir.resolve("LOG"))).isTrue();
+  }
 }

@@ -181,6 +181,65 @@ class FullDiskTest {
     }
   }
 
+  /**
+   * The command line on a real full disk (a 2 MiB tmpfs of its own, filled after a store was put
+   * on it): a command that fails prints exactly one line, {@code error: no space left on device:
+   * ...}, and one that succeeds prints at most one line on standard error, saying that the store's
+   * LOG file could not be written. Before, the store's LOG appender printed Log4j's stack trace for
+   * every message it could not write: 77 to 169 lines around the error line.
+   */
+  @Test
+  void theCommandLineOnAFullDiskPrintsOneLine() throws Exception {
+    Path mnt = Files.createDirectories(tmp.resolve("mnt"));
+    String why = cannotMount(mnt);
+    assumeTrue(why == null, "skipped: needs a tmpfs mount in a user namespace (" + why + ")");
+    Path out = Files.createDirectories(tmp.resolve("out"));
+    List<List<String>> commands = List.of(
+        List.of("put", "--dir", "$M/s", "k2", "value-2"),
+        List.of("delete", "--dir", "$M/s", "k"),
+        List.of("load", "--dir", "$M/s", "--records", "1000", "--quiet"),
+        List.of("load", "--dir", "$M/new", "--records", "1000", "--quiet"),
+        List.of("get", "--dir", "$M/s", "k"),
+        List.of("scan", "--dir", "$M/s"),
+        List.of("stats", "--dir", "$M/s"),
+        List.of("verify", "--dir", "$M/s"));
+    StringBuilder script = new StringBuilder("M=\"$1\"; O=\"$2\"\n"
+        + "mount -t tmpfs -o size=2m tmpfs \"$M\" || exit 90\n"
+        + "strata put --dir \"$M/s\" k v || exit 91\n"
+        + "head -c 100000000 /dev/zero > \"$M/filler\" 2>/dev/null\n");
+    for (int i = 0; i < commands.size(); i++) {
+      script.append("strata");
+      for (String w : commands.get(i)) {
+        script.append(' ').append(w.startsWith("$M") ? "\"" + w + "\"" : w);
+      }
+      script.append(" >\"$O/").append(i).append(".out\" 2>\"$O/").append(i)
+          .append(".err\"; echo $? >\"$O/").append(i).append(".rc\"\n");
+    }
+    CliChild.Result r = CliChild.run(tmp.resolve("scratch"), tmp, java.util.Map.of(),
+        List.of("unshare", "--user", "--map-root-user", "--mount"), script.toString(),
+        mnt.toString(), out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    String warning = "warning: the store's LOG file " + mnt.resolve("s").resolve("LOG")
+        + " could not be written (No space left on device): this command's messages are not in"
+        + " it";
+    int failed = 0;
+    for (int i = 0; i < commands.size(); i++) {
+      String c = String.join(" ", commands.get(i));
+      int code = Integer.parseInt(Files.readString(out.resolve(i + ".rc")).trim());
+      List<String> err = Files.readString(out.resolve(i + ".err")).lines().toList();
+      System.out.println("FullDiskTest: strata " + c + ": exit " + code + ", " + err);
+      if (code == 0) {
+        assertThat(err).as(c).isSubsetOf(warning);
+      } else {
+        failed++;
+        assertThat(code).as(c + ": " + err).isEqualTo(1);
+        assertThat(err).as(c).hasSize(1);
+        assertThat(err.get(0)).as(c).startsWith("error: no space left on device: ");
+      }
+    }
+    assertThat(failed).as("commands that write failed").isGreaterThanOrEqualTo(3);
+  }
+
   /** Kills process {@code pid} with SIGKILL and waits until it is gone. */
   private static void kill(long pid) throws Exception {
     ProcessHandle h = ProcessHandle.of(pid).orElseThrow();
