@@ -115,6 +115,7 @@ public final class CrashLoop {
     int leftovers = 0;
     int turn = 0;
     Map<CrashPoint, Integer> reached = new java.util.EnumMap<>(CrashPoint.class);
+    Map<String, Integer> tampers = new java.util.TreeMap<>();
     while (kills < s.kills()
         && (s.seconds() == 0 || System.currentTimeMillis() - started < s.seconds() * 1000)) {
       TargetState ts = states.get(targets.get(turn++ % targets.size()));
@@ -142,6 +143,10 @@ public final class CrashLoop {
           : plan.describe() + (r.pointReached() ? "" : " (not reached, killed after "
               + plan.delayMillis() + "ms)");
       long checkStarted = System.currentTimeMillis();
+      // The crash image as the kill left it, for a file mix-up after the check.
+      Path image = s.dir().resolve("tamper-image");
+      CrashTamper.deleteTree(image);
+      CrashTamper.copyTree(ts.dir, image);
       CrashVerifier.Outcome o;
       try {
         o = CrashVerifier.check(ts.target, ts.dir, w, ts.state, r);
@@ -152,6 +157,29 @@ public final class CrashLoop {
       if (r.failure() != null) {
         faults.add(0, r.failure());
       }
+      String tamper = "";
+      if (o.state() != null && o.faults().isEmpty()) {
+        List<CrashTamper.Kind> kinds = CrashTamper.kindsFor(ts.target);
+        CrashTamper.Kind kind = kinds.get(kills % kinds.size());
+        Path scratch = s.dir().resolve("tamper-scratch");
+        CrashTamper.deleteTree(scratch);
+        Files.createDirectories(scratch);
+        CrashTamper.Result t;
+        try {
+          t = CrashTamper.check(kind, ts.target, image, scratch, o.content());
+        } catch (IOException | RuntimeException e) {
+          t = new CrashTamper.Result(kind, "error", "the mix-up check failed: " + e);
+        }
+        tamper = " mixup=" + kind.name().toLowerCase(java.util.Locale.ROOT) + ":" + t.outcome()
+            .replace(' ', '_');
+        tampers.merge(kind.name().toLowerCase(java.util.Locale.ROOT) + " " + t.outcome()
+            .replaceAll(" .*", ""), 1, Integer::sum);
+        if (t.fault() != null) {
+          faults.add("mix-up " + kind + ": " + t.fault());
+        }
+        CrashTamper.deleteTree(scratch);
+      }
+      CrashTamper.deleteTree(image);
       lost += o.lost();
       outside += o.lostOutsideWindow();
       leftovers += o.leftovers().size();
@@ -161,14 +189,15 @@ public final class CrashLoop {
       }
       String verdict = failed ? "FAIL" : "ok";
       long now = System.currentTimeMillis();
-      out.printf("kill %d %s/%s/%s %s acked=%d lost=%d%s verify=%s%s (run %d ms, check %d ms)%n",
+      out.printf("kill %d %s/%s/%s %s acked=%d lost=%d%s verify=%s%s%s (run %d ms, check %d"
+          + " ms)%n",
           kills,
           ts.target.writer().configName(), ts.target.policy(),
           ts.target.durability().configName(), where, runAcked, o.lost(),
           o.lost() > 0 ? " (" + (o.lostOutsideWindow() > 0 ? o.lostOutsideWindow()
               + " NOT allowed" : ts.target.durability() == Durability.NONE
               ? "allowed under none" : "within the group window") + ")" : "",
-          verdict, o.leftovers().isEmpty() ? "" : " leftovers=" + o.leftovers(),
+          verdict, o.leftovers().isEmpty() ? "" : " leftovers=" + o.leftovers(), tamper,
           checkStarted - killStarted, now - checkStarted);
       faults.stream().limit(5).forEach(f -> out.println("  " + f));
       out.flush();
@@ -185,6 +214,8 @@ public final class CrashLoop {
         + " acknowledged, %d lost (%d not allowed by their durability mode), %d verify failures,"
         + " %d leftover files: %s%n", s.seed(), kills, secs, atPoint, acked, lost, outside,
         failures, leftovers, sum.ok() ? "PASS" : "FAIL");
+    out.printf("crashtest file mix-ups on the crash images (refused naming the file, harmless,"
+        + " or not applicable; any other outcome is a verify failure above): %s%n", tampers);
     out.flush();
     return sum;
   }

@@ -58,9 +58,15 @@ final class CrashVerifier {
    * @param lostOutsideWindow lost writes the durability mode does not allow
    * @param faults what verify, the index agreement or the content check found
    * @param leftovers temporary or unlisted files left after the clean close
+   * @param content what the recovered store read: key to value (a dataset: to its fields)
    */
   record Outcome(CrashState state, long lost, long lostOutsideWindow, List<String> faults,
-      List<String> leftovers) {
+      List<String> leftovers, Map<String, String> content) {
+    Outcome(CrashState state, long lost, long lostOutsideWindow, List<String> faults,
+        List<String> leftovers) {
+      this(state, lost, lostOutsideWindow, faults, leftovers, Map.of());
+    }
+
     boolean ok() {
       return state != null && lostOutsideWindow == 0 && faults.isEmpty() && leftovers.isEmpty();
     }
@@ -166,7 +172,25 @@ final class CrashVerifier {
       checkFiles(dir, r.componentsChecked(), leftovers);
     }
     return new Outcome(state.size() == partitions ? CrashState.of(state) : null, lost, outside,
-        faults, leftovers);
+        faults, leftovers, Map.copyOf(actual));
+  }
+
+  /**
+   * What the store or dataset in {@code dir} reads after an open with its saved configuration:
+   * key to value (a dataset: to its fields, in name order), as {@link #check} reads it.
+   */
+  static Map<String, String> content(CrashTarget target, Path dir) throws IOException {
+    if (!target.writer().dataset()) {
+      return readStore(dir);
+    }
+    Map<String, String> actual = new HashMap<>();
+    try (Dataset ds = Dataset.open(dir, null)) {
+      ds.scan(null, true, Integer.MAX_VALUE, r -> {
+        actual.put(r.key(), new TreeMap<>(r.fields()).toString());
+        return true;
+      });
+    }
+    return actual;
   }
 
   private static Map<String, String> readStore(Path dir) throws IOException {
