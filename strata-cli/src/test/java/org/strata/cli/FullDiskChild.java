@@ -25,7 +25,8 @@ import org.strata.lsm.testing.LogImages;
  *
  * <p>Arguments: the file system's mount point, the size of the filler file to create there first
  * (freed later by {@code free}), and optionally {@code recover}: open the store a killed child
- * left (no filler). It answers {@code @READY <pid>} once the store is
+ * left (no filler), and {@code group}: a new store's durability is {@code group}, not {@code
+ * sync}. It answers {@code @READY <pid>} once the store is
  * open. Commands: {@code load} (writes until one is refused),
  * {@code image <dir>} (copies the store's files: a crash image), {@code free}, {@code write <n>
  * [first key]}, {@code flush}, {@code verify} (closes the
@@ -47,7 +48,9 @@ public final class FullDiskChild {
   public static void main(String[] args) throws IOException {
     Path mount = Path.of(args[0]);
     long fillerBytes = Long.parseLong(args[1]);
-    boolean recover = args.length > 2 && args[2].equals("recover");
+    boolean recover = java.util.Arrays.asList(args).subList(2, args.length).contains("recover");
+    Durability durability = java.util.Arrays.asList(args).subList(2, args.length)
+        .contains("group") ? Durability.GROUP : Durability.SYNC;
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     Path filler = mount.resolve("filler");
     Path dir = mount.resolve("store");
@@ -58,7 +61,7 @@ public final class FullDiskChild {
       Files.write(filler, new byte[(int) fillerBytes]);
       store = LsmStore.open(dir, StoreConfig.defaults()
           .withMemoryComponent(MemoryComponentConfig.of(512 * 1024, 2))
-          .withDurability(Durability.SYNC));
+          .withDurability(durability));
     }
     int next = 0;
     out.println("@READY " + ProcessHandle.current().pid());

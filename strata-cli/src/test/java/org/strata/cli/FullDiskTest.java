@@ -240,6 +240,68 @@ class FullDiskTest {
     assertThat(failed).as("commands that write failed").isGreaterThanOrEqualTo(3);
   }
 
+  /**
+   * Under group commit a write is acknowledged before the log forces it, so when the disk fills,
+   * writes acknowledged since the last group commit are only in the log's buffer. The failed group
+   * commit must keep them (once it dropped them: 306 of 11,621 acknowledged feed lines were missing
+   * after a clean stop), refuse later writes, and write them at the clean stop once there is room.
+   */
+  @Test
+  void underGroupCommitEveryAcknowledgedWriteSurvivesAFullDiskAndACleanStop() throws Exception {
+    Path mnt = Files.createDirectories(tmp.resolve("mnt"));
+    String why = cannotMount(mnt);
+    assumeTrue(why == null, "skipped: needs a tmpfs mount in a user namespace (" + why + ")");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String cp = System.getProperty("surefire.test.class.path",
+        System.getProperty("java.class.path"));
+    Process p = new ProcessBuilder("unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
+        // The first child fills the disk, frees it and stops cleanly; the second recovers.
+        "mount -t tmpfs -o size=" + SIZE + " tmpfs \"$0\" && { \"$@\" group;"
+            + " exec \"$@\" recover; }",
+        mnt.toString(),
+        java, "-Xmx256m", "-cp", cp, FullDiskChild.class.getName(), mnt.toString(),
+        Long.toString(FILLER)).redirectError(tmp.resolve("child.err").toFile()).start();
+    Child c = new Child(p, tmp.resolve("child.err"));
+    try {
+      c.ready();
+      Set<Integer> acked = new TreeSet<>();
+      List<String> lines = c.command("load", "@FULL", "@NOTFULL");
+      collectAcks(lines, acked);
+      String full = lines.get(lines.size() - 1);
+      assertThat(full).as("the load ends on a refused write").startsWith("@FULL ");
+      assertThat(full).containsIgnoringCase("no space left on device");
+      int attempted = acked.stream().mapToInt(i -> i).max().orElse(0) + 2;
+      lines = c.command("write 20", "@WRITTEN");
+      collectAcks(lines, acked);
+      assertThat(lines).as("writes are refused while the log cannot write")
+          .anyMatch(l -> l.startsWith("@ERROR"));
+      c.command("free", "@FREED");
+      c.command("exit", "@BYE"); // the clean stop: every acknowledged write made durable
+      c.ready();
+      lines = c.command("check " + (attempted + 20), "@CHECKED");
+      List<String> lost = new ArrayList<>();
+      for (String l : lines) {
+        if (l.startsWith("@VAL ")) {
+          String[] f = l.split(" ");
+          int i = Integer.parseInt(f[1]);
+          assertThat(f[2]).as("key %d never holds a wrong value", i).isNotEqualTo("wrong");
+          if (acked.contains(i) && !f[2].equals("ok")) {
+            lost.add(l);
+          }
+        }
+      }
+      System.out.println("FullDiskTest (group): " + acked.size() + " writes acknowledged, "
+          + lost.size() + " lost after the clean stop; the disk filled with: " + full);
+      assertThat(lost).as("acknowledged writes lost (%d acknowledged)", acked.size()).isEmpty();
+      lines = c.command("verify", "@VERIFIED");
+      assertThat(lines).contains("@VERIFIED true");
+      c.command("exit", "@BYE");
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
   /** Kills process {@code pid} with SIGKILL and waits until it is gone. */
   private static void kill(long pid) throws Exception {
     ProcessHandle h = ProcessHandle.of(pid).orElseThrow();
