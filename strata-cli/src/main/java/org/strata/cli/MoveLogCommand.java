@@ -1,14 +1,19 @@
 package org.strata.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetConfig;
 import org.strata.lsm.dataset.DatasetConfigJson;
+import org.strata.lsm.engine.LogLocation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -36,7 +41,7 @@ final class MoveLogCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Override
-  public Integer call() {
+  public Integer call() throws IOException {
     ExistingStore.require(dir);
     PrintWriter out = spec.commandLine().getOut();
     if (Dataset.isDataset(dir)) {
@@ -52,6 +57,20 @@ final class MoveLogCommand implements Callable<Integer> {
     }
     StoreLog.open(spec, dir, () -> LsmStore.open(dir, null)).close(); // replays and flushes
     StoreConfig saved = StoreConfigJson.read(dir.resolve("config.json"));
+    // TRIAD-LOG: the log segments of CL-SSTables (*.clog) live beside the log and move with it.
+    Path oldLog = LogLocation.configured(dir, saved);
+    Path newLog = dir.toAbsolutePath().normalize().resolve(to).normalize();
+    if (!oldLog.equals(newLog) && Files.isDirectory(oldLog)) {
+      try (Stream<Path> s = Files.list(oldLog)) {
+        List<Path> clogs = s.filter(p -> p.getFileName().toString().endsWith(".clog")).toList();
+        if (!clogs.isEmpty()) {
+          Files.createDirectories(newLog);
+          for (Path p : clogs) {
+            Files.move(p, newLog.resolve(p.getFileName()));
+          }
+        }
+      }
+    }
     StoreLog.open(spec, dir, () -> LsmStore.open(dir,
         saved.withLog(saved.log().withDir(to.toString())))).close();
     out.println("moved the log of " + dir + " to " + to);
