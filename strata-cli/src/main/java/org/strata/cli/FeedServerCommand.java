@@ -83,7 +83,7 @@ final class FeedServerCommand implements Callable<Integer> {
           + " more if --max-connections and --max-line-bytes need it). Every connection has 32"
           + " KiB of it to itself; at least that per connection plus one line of"
           + " --max-line-bytes and 16 KiB. A connection that gets no room is not read until some"
-          + " frees.")
+          + " frees (docs/reliability-feed.md).")
   Long maxBufferedBytes;
 
   @Spec CommandSpec spec;
