@@ -4,6 +4,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.logging.log4j.LogManager;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetConfig;
 import org.strata.lsm.dataset.DatasetConfigJson;
@@ -17,11 +20,20 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code strata feed-server}: a socket feed into a dataset, until interrupted. */
+/**
+ * {@code strata feed-server}: a socket feed into a dataset, until stopped by SIGTERM or Ctrl-C
+ * (SIGINT). Either signal stops the server cleanly: it stops reading, closes the dataset, prints
+ * its {@code stopped:} line and exits 0. The signals are handled by the command itself (not by
+ * the JVM's default handler, which would run the shutdown hooks and exit 143 or 130); a shutdown
+ * hook still stops the server cleanly if the JVM is shut down otherwise (e.g. SIGHUP), and it
+ * stops Log4j last, whose own shutdown hook is disabled (log4j2.xml) so that it does not stop
+ * logging while the dataset is still being closed.
+ */
 @Command(name = "feed-server", mixinStandardHelpOptions = true,
     description = "Serve a socket feed into a dataset: newline-delimited JSON records as for "
-        + "import (docs/two-phase.md, 'Feed protocol'). Runs until interrupted (Ctrl-C or "
-        + "SIGTERM), then closes the dataset cleanly. Prints 'listening on HOST:PORT' when ready.")
+        + "import (docs/two-phase.md, 'Feed protocol'). Runs until SIGTERM or Ctrl-C, then "
+        + "closes the dataset cleanly, prints its 'stopped:' line and exits 0. Prints "
+        + "'listening on HOST:PORT' when ready.")
 final class FeedServerCommand implements Callable<Integer> {
   @Option(names = "--dir", required = true, paramLabel = "DIR",
       description = "Dataset directory (created if absent).")
@@ -65,6 +77,15 @@ final class FeedServerCommand implements Callable<Integer> {
           + " a refusal and closed.")
   int maxConnections = FeedLimits.defaults().maxConnections();
 
+  @Option(names = "--max-buffered-bytes", paramLabel = "BYTES",
+      description = "Most bytes of request lines the server holds for all connections together:"
+          + " lines being received, waiting or being applied (default 134217728, 128 MiB, or"
+          + " more if --max-connections and --max-line-bytes need it). Every connection has 32"
+          + " KiB of it to itself; at least that per connection plus one line of"
+          + " --max-line-bytes and 16 KiB. A connection that gets no room is not read until some"
+          + " frees (docs/reliability-feed.md).")
+  Long maxBufferedBytes;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -77,6 +98,9 @@ final class FeedServerCommand implements Callable<Integer> {
     try {
       limits = FeedLimits.defaults().withMaxLineBytes(maxLineBytes)
           .withMaxConnections(maxConnections);
+      if (maxBufferedBytes != null) {
+        limits = limits.withMaxBufferedBytes(maxBufferedBytes);
+      }
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -105,24 +129,77 @@ final class FeedServerCommand implements Callable<Integer> {
       ds.close();
       throw new IllegalArgumentException("cannot listen on " + host + ":" + port + ": " + e, e);
     }
-    CountDownLatch stopped = new CountDownLatch(1);
+    CountDownLatch stopRequested = new CountDownLatch(1);
+    AtomicBoolean stopped = new AtomicBoolean();
+    Runnable stop = () -> {
+      synchronized (stopped) { // once, whoever comes first; the other waits until it is done
+        if (stopped.compareAndSet(false, true)) {
+          server.close();
+          ds.close();
+          out.println(now() + " stopped: " + describe(server.stats()));
+          out.flush();
+        }
+      }
+    };
+    // If the JVM shuts down by other means than the signals handled below: stop cleanly, then
+    // stop Log4j (its own shutdown hook is disabled, so it logs until the dataset is closed).
     Thread hook = new Thread(() -> {
-      server.close();
-      ds.close();
-      out.println(now() + " stopped: " + describe(server.stats()));
-      out.flush();
-      stopped.countDown();
+      stop.run();
+      LogManager.shutdown();
     }, "strata-feed-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
+    handle(stopRequested, "TERM", "INT");
     out.println("listening on " + host + ":" + server.port());
     out.flush();
-    while (!stopped.await(statsEvery > 0 ? statsEvery : 3600, java.util.concurrent.TimeUnit.SECONDS)) {
+    while (!stopRequested.await(statsEvery > 0 ? statsEvery : 3600, TimeUnit.SECONDS)) {
       if (statsEvery > 0) {
         out.println(now() + " " + describe(server.stats()));
         out.flush();
       }
     }
+    stop.run(); // a signal: stopped here, the command then exits 0
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // the JVM is shutting down already: the hook finds the server stopped
+    }
     return 0;
+  }
+
+  /**
+   * Makes each of {@code signals} count {@code stopRequested} down instead of shutting the JVM
+   * down (which would exit 128 + the signal's number). Through reflection, since {@code
+   * sun.misc.Signal} is not a supported API; where it is absent or a signal cannot be handled
+   * (e.g. under {@code -Xrs}), that signal keeps the JVM's handling: the shutdown hook still
+   * stops the server cleanly, but the exit code is then 143 for SIGTERM and 130 for SIGINT.
+   */
+  private static void handle(CountDownLatch stopRequested, String... signals) {
+    try {
+      Class<?> signal = Class.forName("sun.misc.Signal");
+      Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
+      Object handler = java.lang.reflect.Proxy.newProxyInstance(
+          FeedServerCommand.class.getClassLoader(), new Class<?>[] {handlerType},
+          (proxy, method, args) -> switch (method.getName()) {
+            case "handle" -> {
+              stopRequested.countDown();
+              yield null;
+            }
+            case "hashCode" -> System.identityHashCode(proxy);
+            case "equals" -> proxy == args[0];
+            case "toString" -> "feed-server stop";
+            default -> null;
+          });
+      java.lang.reflect.Method handle = signal.getMethod("handle", signal, handlerType);
+      for (String name : signals) {
+        try {
+          handle.invoke(null, signal.getConstructor(String.class).newInstance(name), handler);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+          // this signal cannot be handled here: the JVM's handling stays
+        }
+      }
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      // no sun.misc.Signal: the shutdown hook stops the server
+    }
   }
 
   /** The time of a counter line: UTC, to the second (e.g. {@code 2026-11-23T11:20:05Z}). */
@@ -134,11 +211,13 @@ final class FeedServerCommand implements Callable<Integer> {
     return String.format("%d connections, %d lines: %d applied (%d upserts, %d deletes), %d reads,"
         + " %d rejected, %d failed, %d dropped at stop, %d waiting; unsent replies %d bytes (max"
         + " %d, one connection max %d), %d waiting for slow clients, %d not reading; %d open,"
-        + " %d refused, %d closed for a too long line",
+        + " %d refused, %d closed for a too long line, %d ended by their client; request lines"
+        + " held %d bytes (max %d), %d connections waiting for room",
         s.connections(), s.lines(), s.applied(), s.upserts(), s.deletes(), s.reads(),
         s.rejected(), s.failed(), s.dropped(), s.waitingLines(), s.unsentReplyBytes(),
         s.maxUnsentReplyBytes(),
         s.maxConnectionUnsentReplyBytes(), s.waitingForReplyRoom(), s.readingPaused(),
-        s.openConnections(), s.refusedConnections(), s.closedForLongLines());
+        s.openConnections(), s.refusedConnections(), s.closedForLongLines(), s.inputClosed(),
+        s.bufferedBytes(), s.peakBufferedBytes(), s.waitingForBufferRoom());
   }
 }

@@ -169,7 +169,9 @@ public final class FeedParser {
       return new FeedRecord(op, key, Map.of(), ack, count);
     }
     Map<String, String> fields = new LinkedHashMap<>();
-    if (fieldsNode != null && !fieldsNode.isNull()) {
+    if (fieldsNode != null) {
+      // An upsert may leave fields out (an empty record), but null is not an object: refused
+      // rather than stored as an empty record.
       if (!fieldsNode.isObject()) {
         throw new RejectedLineException("fields must be an object of field names to strings,"
             + " found " + describe(fieldsNode));

@@ -47,6 +47,37 @@ class FeedParserTest {
   }
 
   @Test
+  void fieldsNullIsRefusedNotStoredAsAnEmptyRecord() {
+    for (FeedParser p : new FeedParser[] {parser, FeedParser.forRequests()}) {
+      assertThatThrownBy(() -> p.parse("{\"key\":\"k\",\"fields\":null}"))
+          .isInstanceOf(FeedParser.RejectedLineException.class)
+          .hasMessage("fields must be an object of field names to strings, found null");
+      assertThatThrownBy(() -> p.parse("{\"key\":\"k\",\"fields\":[]}"))
+          .hasMessage("fields must be an object of field names to strings, found an array");
+    }
+    // Leaving fields out is an upsert of an empty record, as before.
+    assertThat(parser.parse("{\"key\":\"k\"}").fields()).isEmpty();
+  }
+
+  @Test
+  void aScanCountOutOfRangeNamesTheFieldAndTheAllowedRange() {
+    FeedParser requests = FeedParser.forRequests();
+    for (String count : new String[] {"4294967298", "-4294967298", "2147483648", "0", "100001",
+        "99999999999999999999999999999", "1.5", "1e3", "\"10\"", "null"}) {
+      assertThatThrownBy(() -> requests.parse("{\"op\":\"scan\",\"key\":\"k\",\"count\":"
+          + count + "}")).as(count).isInstanceOf(FeedParser.RejectedLineException.class)
+          .hasMessageStartingWith("a scan needs count, an integer from 1 to " + FeedParser.MAX_SCAN
+              + ", found ")
+          .hasMessageNotContaining("out of range of int");
+    }
+    assertThatThrownBy(() -> requests.parse("{\"op\":\"scan\",\"key\":\"k\",\"count\":"
+        + "4294967298}")).hasMessage("a scan needs count, an integer from 1 to 100000, found a"
+        + " number (4294967298)");
+    assertThat(requests.parse("{\"op\":\"scan\",\"key\":\"k\",\"count\":100000}").count())
+        .isEqualTo(100_000);
+  }
+
+  @Test
   void aLoneSurrogateInAKeyFieldNameOrValueIsRejectedNotChanged() {
     // JSON escapes can spell a lone surrogate; Java would store it as '?'.
     assertThatThrownBy(() -> parser.parse("{\"key\":\"\\ud800\",\"fields\":{}}"))

@@ -5,13 +5,11 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.LineBasedFrameDecoder;
-import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,18 +31,23 @@ import org.strata.lsm.dataset.PlainRecords;
 import org.strata.lsm.dataset.FeedRecord;
 
 /**
- * One feed connection. Lines are received on Netty's event loop and applied, in order, by a worker
- * task, because a write may block while the dataset stalls and a reply may wait for its client.
- * Each line must be UTF-8 and is decoded strictly: a line that is not, like any other bad line, is
- * rejected with its number and reason and the connection goes on.
+ * One feed connection. Lines are cut on Netty's event loop ({@link LineFramer}) and applied, in
+ * order, by a worker task, because a write may block while the dataset stalls and a reply may wait
+ * for its client. Each line must be UTF-8 and is decoded strictly: a line that is not, like any
+ * other bad line, is rejected with its number and reason and the connection goes on.
  *
  * <p>Back-pressure ({@link FeedLimits}): the connection reads its socket only while few lines wait
- * (by count and bytes), its worker is not waiting for reply room, and less than half its reply
- * bound is unsent; otherwise TCP flow control slows the sender. Replies go out through a {@link
- * ReplyWriter} in chunks, each reserved in the server's {@link ReplyBudget}, and a scan is read in
- * batches between chunks, so no reply is ever held whole and a client that does not read holds at
- * most its connection's bound. A line cut off by a disconnect is never applied. Lines still
- * waiting when the server stops are dropped unapplied and unacknowledged (counted).
+ * (by count and bytes), its worker is not waiting for reply room, less than half its reply bound
+ * is unsent, and the server's {@link InputBudget} has room for what it holds plus one more read;
+ * otherwise TCP flow control slows the sender. Replies go out through a {@link ReplyWriter} in
+ * chunks, each reserved in the server's {@link ReplyBudget}, and a scan is read in batches between
+ * chunks, so no reply is ever held whole and a client that does not read holds at most its
+ * connection's bound. A line cut off by a disconnect or by the end of the client's input is never
+ * applied. Lines still waiting when the server stops are dropped unapplied and unacknowledged
+ * (counted).
+ *
+ * <p>A client that shuts its sending side down (half-close, e.g. {@code nc -N}) still gets the
+ * replies to every complete line it sent; then the server closes the connection.
  *
  * <p>Two things close a connection from the server's side: a line longer than {@link
  * FeedLimits#maxLineBytes()} (the lines before it are applied and answered, the long line is
@@ -80,6 +83,8 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   private final FeedStats stats;
   private final FeedLimits limits;
   private final ReplyBudget budget;
+  private final InputBudget input;
+  private final LineFramer framer;
   private final Executor workers;
   private final AtomicBoolean stopping;
   private final FeedParser parser = FeedParser.forRequests();
@@ -91,17 +96,25 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   private volatile boolean paused; // written on the event loop only
   private volatile boolean refusing; // written on the event loop only: no more lines are taken
   private boolean lingering; // event loop only: the reply is out, input is discarded
+  private boolean inputShutdown; // event loop only: the client sends no more
   private boolean counted; // event loop only: counted in the open connections
   private boolean refusedOpen; // event loop only: a refused connection, counted until closed
   private long discarded; // event loop only: bytes discarded while refusing
   private ChannelHandlerContext ctx;
   private ReplyBudget.Account account;
+  private InputBudget.Account inAccount;
   private ReplyWriter writer; // the worker's
   private long lineNumber; // event loop only
   private String name;
 
-  /** A received line, or a rejection found while receiving it ({@code bytes} null). */
+  /**
+   * A received line, or a rejection found while receiving it ({@code bytes} null), or the end of
+   * the client's input ({@link #END}).
+   */
   private record Line(long number, byte[] bytes, String rejection, boolean closeAfter) {
+    /** The client sends no more: close once the replies before are out. */
+    static final Line END = new Line(0, null, null, true);
+
     Line(long number, byte[] bytes) {
       this(number, bytes, null, false);
     }
@@ -117,12 +130,14 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   }
 
   FeedConnection(Dataset dataset, FeedStats stats, FeedLimits limits, ReplyBudget budget,
-      Executor workers, AtomicBoolean stopping, FeedFormat format) {
+      InputBudget input, Executor workers, AtomicBoolean stopping, FeedFormat format) {
     this.format = format;
     this.dataset = dataset;
     this.stats = stats;
     this.limits = limits;
     this.budget = budget;
+    this.input = input;
+    this.framer = new LineFramer(limits.maxLineBytes());
     this.workers = workers;
     this.stopping = stopping;
   }
@@ -152,6 +167,7 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
       return;
     }
     account = budget.open(this::maybeRead);
+    inAccount = input.open(this::held, framer::partialBytes, this::maybeRead);
     writer = new ReplyWriter(c, budget, account, limits.replyChunkBytes(), this::maybeRead);
     counted = true;
     LOG.info("feed connection from {}", name);
@@ -170,9 +186,60 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
         }
         return;
       }
-      enqueue(new Line(++lineNumber, ByteBufUtil.getBytes(buf)));
+      if (!framer.take(buf, bytes -> enqueue(new Line(++lineNumber, bytes)))) {
+        tooLong();
+      }
     } finally {
-      buf.release();
+      buf.release(); // nothing of Netty's buffer is kept: the framer copied what it holds
+      if (inAccount != null) {
+        input.readDone(inAccount);
+      }
+    }
+  }
+
+  /** Bytes of requests this connection holds: the line being received and those not applied. */
+  private long held() {
+    return framer.partialBytes() + waitingBytes.get();
+  }
+
+  /**
+   * A line passed the limit (event loop): the lines before it are applied and answered, it is
+   * rejected, and nothing after it is read as a line.
+   */
+  private void tooLong() {
+    stats.closedForLongLines.incrementAndGet();
+    refuse();
+    // Answered after the lines before it, by the worker, which then closes the connection.
+    enqueue(new Line(++lineNumber, null, "line longer than " + limits.maxLineBytes()
+        + " bytes; the connection is closed", true));
+  }
+
+  /**
+   * The client shut its sending side down (event loop): a line it left unfinished is dropped (never
+   * applied), and once the replies to its complete lines are out, the connection is closed.
+   */
+  @Override
+  public void userEventTriggered(ChannelHandlerContext c, Object evt) {
+    if (!(evt instanceof ChannelInputShutdownEvent) || inputShutdown) {
+      return; // also ChannelInputShutdownReadComplete: nothing to do
+    }
+    inputShutdown = true;
+    if (refusing) {
+      if (lingering) {
+        c.close(); // the reply is out and the client is done sending
+      }
+      return; // linger() closes once the reply is out
+    }
+    stats.inputClosed.incrementAndGet();
+    if (framer.partialBytes() > 0) {
+      LOG.info("feed connection {}: its input ended in the middle of a line of {} bytes, which is"
+          + " not applied", name, framer.partialBytes());
+      framer.discard();
+      input.released(inAccount);
+    }
+    pending.add(Line.END);
+    if (draining.compareAndSet(false, true)) {
+      workers.execute(this::drain);
     }
   }
 
@@ -188,17 +255,6 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
-    if (cause instanceof TooLongFrameException) {
-      if (refusing) {
-        return;
-      }
-      stats.closedForLongLines.incrementAndGet();
-      refuse();
-      // Answered after the lines before it, by the worker, which then closes the connection.
-      enqueue(new Line(++lineNumber, null, "line longer than " + limits.maxLineBytes()
-          + " bytes; the connection is closed", true));
-      return;
-    }
     LOG.warn("feed connection {} failed: {}", name, cause.toString());
     c.close();
   }
@@ -216,6 +272,10 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
     }
     if (account != null) {
       budget.close(account);
+    }
+    if (inAccount != null) {
+      framer.discard(); // a cut line: never applied
+      input.close(inAccount); // its lines not yet applied stay counted until they are
     }
     if (paused) {
       paused = false;
@@ -236,14 +296,15 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Takes no more lines on this connection (event loop): the line decoder goes, so no bytes are
-   * held waiting for a newline, and reading stops until the reply is out ({@link #linger}).
+   * Takes no more lines on this connection (event loop): the line being received is dropped, so
+   * no bytes are held waiting for a newline, and reading stops until the reply is out ({@link
+   * #linger}).
    */
   private void refuse() {
     refusing = true;
-    LineBasedFrameDecoder decoder = ctx.pipeline().get(LineBasedFrameDecoder.class);
-    if (decoder != null) {
-      ctx.pipeline().remove(decoder); // safe inside its own decode: Netty defers the removal
+    framer.discard();
+    if (inAccount != null) {
+      input.released(inAccount);
     }
   }
 
@@ -265,6 +326,10 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
       return;
     }
     lingering = true;
+    if (inputShutdown) {
+      ctx.close(); // the client sends no more: nothing to wait for
+      return;
+    }
     ((SocketChannel) ctx.channel()).shutdownOutput().addListener(f -> {
       if (!f.isSuccess()) {
         ctx.close();
@@ -287,15 +352,20 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
       return;
     }
     if (refusing) {
-      if (lingering) {
+      if (lingering && !inputShutdown) {
         ctx.read(); // discarding until the client closes
       }
       return;
     }
+    if (inputShutdown) {
+      return; // nothing more to read
+    }
     boolean read = waiting.get() < limits.waitingLines()
         && waitingBytes.get() < limits.waitingLineBytes()
         && !account.waiting()
-        && account.unsent() < limits.replyBytesPerConnection() / 2;
+        && account.unsent() < limits.replyBytesPerConnection() / 2
+        // last: on refusal the connection waits in line for room and is woken when it has some
+        && input.reserveRead(inAccount);
     if (read) {
       if (paused) {
         paused = false;
@@ -312,6 +382,12 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
     while (true) {
       Line l;
       while ((l = pending.poll()) != null) {
+        if (l == Line.END) {
+          if (!stopping.get()) {
+            closeAfterReplies();
+          }
+          continue;
+        }
         if (stopping.get()) {
           stats.dropped.incrementAndGet(); // never acknowledged: the server is stopping
         } else {
@@ -320,6 +396,9 @@ final class FeedConnection extends ChannelInboundHandlerAdapter {
         stats.waitingLines.decrementAndGet();
         int lines = waiting.decrementAndGet();
         long bytes = waitingBytes.addAndGet(-l.size());
+        if (l.size() > 0) {
+          input.released(inAccount); // the line is applied: its room is free
+        }
         if (paused && lines <= limits.waitingLines() / 2
             && bytes <= limits.waitingLineBytes() / 2) {
           maybeRead();

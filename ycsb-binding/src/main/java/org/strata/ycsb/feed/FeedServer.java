@@ -5,11 +5,11 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.LineBasedFrameDecoder;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,9 +25,11 @@ import org.strata.lsm.dataset.Dataset;
  * write may carry {@code "ack": true} to get a reply line, and {@code get} and {@code scan}
  * requests are answered (docs/two-phase.md, "Feed protocol"). Rejected lines are answered with
  * {@code {"ok":false,"line":N,"reason":...}}, counted and logged; the connection goes on, except
- * after a line longer than {@link FeedLimits#maxLineBytes()}, which closes it. What the server
- * buffers is bounded by its {@link FeedLimits}: per connection, for replies in total, and by the
- * number of connections (docs/reliability-feed.md).
+ * after a line longer than {@link FeedLimits#maxLineBytes()}, which closes it. A client may
+ * half-close (shut its sending side down): its complete lines are still applied and answered,
+ * then the server closes. What the server buffers is bounded by its {@link FeedLimits}: per
+ * connection, for request lines and for replies in total, and by the number of connections
+ * (docs/reliability-feed.md).
  */
 public final class FeedServer implements AutoCloseable {
   private static final Logger LOG = LogManager.getLogger(FeedServer.class);
@@ -41,16 +43,23 @@ public final class FeedServer implements AutoCloseable {
   private final FeedStats stats = new FeedStats();
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final ReplyBudget budget;
+  private final InputBudget input;
   private final Channel channel;
 
   private FeedServer(Dataset dataset, String host, int port, FeedLimits limits,
       FeedFormat format) throws InterruptedException {
-    budget = new ReplyBudget(limits.replyBytesPerConnection(), limits.replyBytesTotal(), stats);
+    budget = new ReplyBudget(limits, stats);
+    input = new InputBudget(limits, stats);
     long perConnection = limits.replyBytesPerConnection();
     ServerBootstrap b = new ServerBootstrap()
         .group(boss, io)
         .channel(NioServerSocketChannel.class)
         .childOption(ChannelOption.AUTO_READ, false)
+        // One read, when asked, of at most READ_BYTES: the room each read reserves.
+        .childOption(ChannelOption.RCVBUF_ALLOCATOR,
+            new FixedRecvByteBufAllocator(FeedLimits.READ_BYTES).maxMessagesPerRead(1))
+        // A client that shuts its sending side down still gets its replies.
+        .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
         // Netty's view of writability, matching the reply budget's (which is what bounds).
         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
             new WriteBufferWaterMark((int) Math.min(Integer.MAX_VALUE, perConnection / 2),
@@ -58,11 +67,8 @@ public final class FeedServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
-            // Strip the newline; fail fast: a line is refused as soon as it passes the limit,
-            // not when (if ever) its newline comes.
-            ch.pipeline().addLast(new LineBasedFrameDecoder(limits.maxLineBytes(), true, true),
-                new FeedConnection(dataset, stats, limits, budget, workers, stopping,
-                    format));
+            ch.pipeline().addLast(new FeedConnection(dataset, stats, limits, budget, input,
+                workers, stopping, format));
           }
         });
     channel = b.bind(host, port).sync().channel();

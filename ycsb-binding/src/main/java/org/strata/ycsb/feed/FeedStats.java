@@ -24,6 +24,11 @@ public final class FeedStats {
   final AtomicLong openConnections = new AtomicLong();
   final AtomicLong refusedConnections = new AtomicLong();
   final AtomicLong closedForLongLines = new AtomicLong();
+  final AtomicLong bufferedBytes = new AtomicLong();
+  final AtomicLong peakBufferedBytes = new AtomicLong();
+  final AtomicLong bufferWaits = new AtomicLong();
+  final AtomicLong waitingForBufferRoom = new AtomicLong();
+  final AtomicLong inputClosed = new AtomicLong();
   /** Refused connections not yet closed (they linger while their refusal drains). */
   final AtomicLong refusedOpen = new AtomicLong();
 
@@ -35,7 +40,8 @@ public final class FeedStats {
         unsentReplyBytes.get(), maxUnsentReplyBytes.get(), maxConnectionUnsentReplyBytes.get(),
         replyWaits.get(),
         waitingForReplyRoom.get(), readingPaused.get(), openConnections.get(),
-        refusedConnections.get(), closedForLongLines.get());
+        refusedConnections.get(), closedForLongLines.get(), bufferedBytes.get(),
+        peakBufferedBytes.get(), bufferWaits.get(), waitingForBufferRoom.get(), inputClosed.get());
   }
 
   /**
@@ -61,19 +67,30 @@ public final class FeedStats {
    * @param replyWaits times a reply waited for room because a client was not reading
    * @param waitingForReplyRoom gauge: connections waiting for room for a reply now
    * @param readingPaused gauge: connections not reading their socket now because of back-pressure
-   *     (replies unsent, or lines waiting)
+   *     (replies unsent, lines waiting, or no room for more request bytes)
    * @param openConnections gauge: connections open now (refused ones not counted)
    * @param refusedConnections connections refused because {@link FeedLimits#maxConnections()}
    *     were open
    * @param closedForLongLines connections closed because a line was longer than {@link
    *     FeedLimits#maxLineBytes()}
+   * @param bufferedBytes gauge: request bytes held by all connections (lines being received,
+   *     waiting or being applied) plus room reserved for the reads in progress; at most {@link
+   *     FeedLimits#maxBufferedBytes()}
+   * @param peakBufferedBytes the most {@code bufferedBytes} ever was
+   * @param bufferWaits times a connection was not read because there was no room for more request
+   *     bytes ({@link FeedLimits#maxBufferedBytes()})
+   * @param waitingForBufferRoom gauge: connections not read now for want of that room
+   * @param inputClosed connections whose client ended its input (shut its sending side down, or
+   *     closed): their complete lines are applied and answered (if the client still reads), then
+   *     the connection is closed
    */
   public record Snapshot(long connections, long lines, long upserts, long deletes, long reads,
       long rejected, long failed, long dropped, long waitingLines, long maxWaiting,
       long maxWaitingBytes,
       long unsentReplyBytes, long maxUnsentReplyBytes, long maxConnectionUnsentReplyBytes,
       long replyWaits, long waitingForReplyRoom, long readingPaused, long openConnections,
-      long refusedConnections, long closedForLongLines) {
+      long refusedConnections, long closedForLongLines, long bufferedBytes,
+      long peakBufferedBytes, long bufferWaits, long waitingForBufferRoom, long inputClosed) {
     /** Writes applied. */
     public long applied() {
       return upserts + deletes;

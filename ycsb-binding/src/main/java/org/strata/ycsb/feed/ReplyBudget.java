@@ -7,18 +7,26 @@ import java.util.concurrent.locks.ReentrantLock;
  * The feed server's bound on unsent reply bytes: bytes handed to Netty whose write has not yet
  * completed (they sit in Netty's outbound buffer, in direct memory). A connection {@link #reserve
  * reserves} room before it hands a chunk over and waits, on a condition signalled by every {@link
- * #release}, while its own unsent bytes or the server's total would exceed their bounds; the
- * write's completion releases the room. So a client that never reads holds at most its
- * connection's bound, and all connections together at most the total, whatever they request.
- * The numbers are published in {@link FeedStats} as they change. Thread-safe.
+ * #release}, while there is none; the write's completion releases the room.
+ *
+ * <p>The total is split so that clients that never read cannot take all of it: every connection
+ * has {@code share} bytes of its own (at most {@code maxConnections} of them, so at most {@code
+ * maxConnections * share} in all), and beyond that draws from {@code shared} bytes common to all,
+ * up to its own bound {@code perConnection}. So all connections together hold at most {@code
+ * maxConnections * share + shared}, the total, whatever they request, one connection at most its
+ * bound, and a connection whose client reads always gets room again once its own bytes are sent,
+ * however many others hold theirs. A chunk bigger than the room a connection can get is handed
+ * over in pieces. The numbers are published in {@link FeedStats} as they change. Thread-safe.
  */
 final class ReplyBudget {
   private final long perConnection;
-  private final long total;
+  private final long share;
+  private final long shared;
   private final FeedStats stats;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition room = lock.newCondition();
   private long unsent; // guarded by lock
+  private long sharedUsed; // guarded by lock: sum over accounts of max(0, unsent - share)
   private int waiters; // guarded by lock
   private boolean closed; // guarded by lock
 
@@ -44,10 +52,37 @@ final class ReplyBudget {
     }
   }
 
-  ReplyBudget(long perConnection, long total, FeedStats stats) {
+  /**
+   * @param perConnection most unsent bytes of one connection
+   * @param share bytes every connection may have unsent whatever the others have (at most {@code
+   *     perConnection}, at least 1)
+   * @param shared bytes beyond their share that connections draw from together
+   */
+  ReplyBudget(long perConnection, long share, long shared, FeedStats stats) {
+    if (share < 1 || share > perConnection || shared < 0) {
+      throw new IllegalArgumentException("reply budget: share " + share + ", shared " + shared
+          + ", per connection " + perConnection);
+    }
     this.perConnection = perConnection;
-    this.total = total;
+    this.share = share;
+    this.shared = shared;
     this.stats = stats;
+  }
+
+  /** The budget of {@code limits}. */
+  ReplyBudget(FeedLimits limits, FeedStats stats) {
+    this(limits.replyBytesPerConnection(), limits.replyShareBytes(), limits.replySharedBytes(),
+        stats);
+  }
+
+  /** Bytes {@code a} could have handed over now (lock held). */
+  private long room(Account a) {
+    long own = Math.max(0, share - a.unsent);
+    return Math.min(perConnection - a.unsent, own + (shared - sharedUsed));
+  }
+
+  private static long beyond(long unsent, long share) {
+    return Math.max(0, unsent - share);
   }
 
   /**
@@ -59,22 +94,36 @@ final class ReplyBudget {
   }
 
   /**
-   * Waits until {@code bytes} more fit the connection's and the server's bounds, then counts them
-   * as unsent. Returns false, reserving nothing, if the account or the budget is closed first (or
-   * the thread is interrupted): the caller drops the bytes.
+   * Waits until room for {@code bytes} more is free in the connection's and the server's bounds,
+   * or until the connection has nothing unsent (then its own share at least is free), then counts
+   * the bytes granted as unsent and returns how many they are: {@code bytes}, or fewer (at least
+   * one) when the chunk is bigger than what is free for the connection; the caller hands over
+   * that many and reserves again for the rest. Returns 0, reserving nothing, if the account or the budget is closed first
+   * (or the thread is interrupted): the caller drops the bytes.
    *
-   * @param bytes at most the per-connection bound
+   * @param bytes at least 1, at most the per-connection bound
    */
-  boolean reserve(Account a, int bytes) {
-    if (bytes > perConnection) {
-      throw new IllegalArgumentException("a reply chunk of " + bytes + " bytes exceeds the bound"
-          + " of " + perConnection);
+  int reserve(Account a, int bytes) {
+    if (bytes < 1 || bytes > perConnection) {
+      throw new IllegalArgumentException("a reply chunk of " + bytes + " bytes; allowed: 1 to "
+          + perConnection);
     }
     lock.lock();
     boolean waited = false;
     try {
-      while (!a.closed && !closed
-          && (a.unsent + bytes > perConnection || unsent + bytes > total)) {
+      long grant;
+      while (true) {
+        if (a.closed || closed) {
+          return 0;
+        }
+        long free = room(a);
+        // All of it, or, when the connection has nothing unsent, what is free: at least its
+        // own share. So a client that reads always gets on, and one that does not waits for
+        // room for whole chunks instead of taking crumbs.
+        if (free >= bytes || a.unsent == 0) {
+          grant = Math.min(bytes, free);
+          break;
+        }
         if (!waited) {
           waited = true;
           waiters++;
@@ -87,18 +136,17 @@ final class ReplyBudget {
           room.await();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          return false;
+          return 0;
         }
       }
-      if (a.closed || closed) {
-        return false;
-      }
-      a.unsent += bytes;
-      unsent += bytes;
+      long before = a.unsent;
+      a.unsent += grant;
+      sharedUsed += beyond(a.unsent, share) - beyond(before, share);
+      unsent += grant;
       stats.unsentReplyBytes.set(unsent);
       stats.maxUnsentReplyBytes.accumulateAndGet(unsent, Math::max);
       stats.maxConnectionUnsentReplyBytes.accumulateAndGet(a.unsent, Math::max);
-      return true;
+      return (int) grant;
     } finally {
       if (waited) {
         waiters--;
@@ -113,7 +161,9 @@ final class ReplyBudget {
   void release(Account a, int bytes) {
     lock.lock();
     try {
+      long before = a.unsent;
       a.unsent -= bytes;
+      sharedUsed -= beyond(before, share) - beyond(a.unsent, share);
       unsent -= bytes;
       stats.unsentReplyBytes.set(unsent);
       if (waiters > 0) {

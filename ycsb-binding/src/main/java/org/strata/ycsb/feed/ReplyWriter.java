@@ -59,16 +59,24 @@ final class ReplyWriter extends OutputStream {
     send();
   }
 
+  /**
+   * Hands the collected bytes over in as few pieces as the budget allows (one, unless the chunk
+   * is bigger than the room this connection can get while others hold theirs).
+   */
   private void send() {
     int n = length;
     length = 0;
-    if (n == 0 || !budget.reserve(account, n)) {
-      return; // nothing to send, or the connection or server is gone
+    for (int off = 0; off < n; ) {
+      int granted = budget.reserve(account, n - off);
+      if (granted == 0) {
+        return; // the connection or server is gone
+      }
+      ByteBuf buf = ctx.alloc().buffer(granted).writeBytes(chunk, off, granted);
+      ctx.writeAndFlush(buf).addListener(f -> {
+        budget.release(account, granted);
+        onSent.run();
+      });
+      off += granted;
     }
-    ByteBuf buf = ctx.alloc().buffer(n).writeBytes(chunk, 0, n);
-    ctx.writeAndFlush(buf).addListener(f -> {
-      budget.release(account, n);
-      onSent.run();
-    });
   }
 }

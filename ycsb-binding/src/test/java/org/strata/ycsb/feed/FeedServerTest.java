@@ -231,7 +231,10 @@ class FeedServerTest {
 
   @Test
   void allConnectionsTogetherHoldAtMostTheTotalReplyBound() throws Exception {
-    FeedLimits limits = FeedLimits.defaults().withReplyBytes(256 << 10, 384 << 10);
+    // Two connections at most: half the total is theirs (96 KiB each), the other half shared,
+    // so the two of them can fill the total.
+    FeedLimits limits = FeedLimits.defaults().withReplyBytes(256 << 10, 384 << 10)
+        .withMaxConnections(2);
     int requests = 100;
     try (Dataset ds = Dataset.open(tmp.resolve("ds"), config(1 << 20, 0));
         FeedServer server = FeedServer.start(ds, "127.0.0.1", 0, limits);

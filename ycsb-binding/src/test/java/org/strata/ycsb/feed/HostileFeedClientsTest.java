@@ -93,6 +93,26 @@ class HostileFeedClientsTest {
   }
 
   /**
+   * Polls until {@code done} holds and the counters stay the same for 20 polls in a row (the
+   * server is quiescent): a bounded wait, never a timing assertion.
+   */
+  private static FeedStats.Snapshot awaitQuiet(FeedServer server,
+      Predicate<FeedStats.Snapshot> done, String what) throws InterruptedException {
+    FeedStats.Snapshot last = null;
+    int same = 0;
+    for (int i = 0; i < 3000; i++) {
+      FeedStats.Snapshot st = server.stats();
+      same = done.test(st) && st.equals(last) ? same + 1 : 0;
+      if (same == 20) {
+        return st;
+      }
+      last = st;
+      Thread.sleep(20);
+    }
+    throw new AssertionError("gave up waiting: " + what + "; stats " + server.stats());
+  }
+
+  /**
    * A well-behaved client: {@code n} acknowledged upserts of {@code prefix}i, each ack read before
    * the next is sent; returns once every ack came. Checks each ack's line number.
    */
@@ -364,6 +384,189 @@ class HostileFeedClientsTest {
       wellBehaved(server.port(), "after", 3); // room again
       assertThat(ds.get("refused")).isEmpty();
       assertThat(server.stats().refusedConnections()).isEqualTo(4);
+    }
+  }
+
+  /**
+   * A client that half-closes its socket after sending (as {@code printf ... | nc -N} does) gets
+   * the reply of every complete line it sent, then end of stream; its cut last line is not
+   * applied. Many lines go in one write before the half-close, so the server sees the end of input
+   * long before it has applied them.
+   */
+  @Test
+  void aClientThatHalfClosesAfterSendingGetsEveryReplyThenEndOfStream() throws Exception {
+    FeedLimits limits = FeedLimits.defaults().withMaxLineBytes(4096);
+    try (Dataset ds = Dataset.open(tmp.resolve("ds"), config());
+        FeedServer server = FeedServer.start(ds, "127.0.0.1", 0, limits)) {
+      for (int n : new int[] {1, 300, 2000}) {
+        try (Socket s = connect(server.port())) {
+          StringBuilder text = new StringBuilder();
+          for (int i = 0; i < n; i++) {
+            text.append(upsert("half" + n + "-" + i, "h" + i, true));
+          }
+          text.append("{\"op\":\"get\",\"key\":\"half" + n + "-0\"}\n");
+          text.append("{\"key\":\"halfcut").append(n).append("\",\"fields\":{}"); // no newline
+          send(s, text.toString());
+          s.shutdownOutput(); // FIN: nothing more comes, but the client still reads
+          BufferedReader in = reader(s);
+          for (int i = 0; i < n; i++) {
+            assertThat(in.readLine()).as("ack %d of %d after the half-close", i + 1, n)
+                .isEqualTo("{\"ok\":true,\"line\":" + (i + 1) + "}");
+          }
+          JsonNode got = JSON.readTree(in.readLine());
+          assertThat(got.get("found").asBoolean()).isTrue();
+          assertThat(in.readLine()).as("end of stream once every reply is sent").isNull();
+        }
+        for (int i = 0; i < n; i++) {
+          assertThat(value(ds, "half" + n + "-" + i)).contains("h" + i);
+        }
+        assertThat(ds.get("halfcut" + n)).as("the cut last line").isEmpty();
+      }
+      // A line too long, then the half-close: the lines before it answered, its rejection, end.
+      try (Socket s = connect(server.port())) {
+        send(s, upsert("beforeLong0", "b", true) + upsert("beforeLong1", "b", true)
+            + "x".repeat(10_000));
+        s.shutdownOutput();
+        BufferedReader in = reader(s);
+        assertThat(in.readLine()).isEqualTo("{\"ok\":true,\"line\":1}");
+        assertThat(in.readLine()).isEqualTo("{\"ok\":true,\"line\":2}");
+        assertThat(in.readLine()).isEqualTo("{\"ok\":false,\"line\":3,\"reason\":\"line longer"
+            + " than 4096 bytes; the connection is closed\"}");
+        assertThat(in.readLine()).isNull();
+      }
+      FeedStats.Snapshot st = await(server, x -> x.openConnections() == 0,
+          "the half-closed connections closed");
+      assertThat(st.inputClosed()).isEqualTo(3);
+      assertThat(st.bufferedBytes()).isZero();
+      wellBehaved(server.port(), "later", 3);
+    }
+  }
+
+  /**
+   * Many connections each holding an unfinished line under the line limit, together far more
+   * than the server's total for request lines: it holds at most that total (three slots of one
+   * line beyond every connection's own 32 KiB here), the connections that get no room are not
+   * read, a well-behaved client is served meanwhile, and once the lines end every connection gets
+   * its answers in turn.
+   */
+  @Test
+  void unfinishedLinesOfManyConnectionsStayWithinTheTotalAndAllEndAfterwards() throws Exception {
+    int maxLine = 64 << 10;
+    int connections = 40;
+    int slots = 3;
+    FeedLimits limits = FeedLimits.defaults().withMaxLineBytes(maxLine).withMaxConnections(64);
+    limits = limits.withMaxBufferedBytes(64L * FeedLimits.INPUT_SHARE_BYTES
+        + slots * ((long) maxLine + FeedLimits.READ_BYTES));
+    try (Dataset ds = Dataset.open(tmp.resolve("ds"), config());
+        FeedServer server = FeedServer.start(ds, "127.0.0.1", 0, limits)) {
+      List<Socket> held = new ArrayList<>();
+      try {
+        for (int c = 0; c < connections; c++) {
+          Socket s = connect(server.port());
+          held.add(s);
+          send(s, "z".repeat(60_000)); // within the socket buffers: never blocks
+        }
+        FeedStats.Snapshot st = await(server,
+            x -> x.waitingForBufferRoom() == connections - slots,
+            "all but three connections wait for room");
+        System.out.println("unfinished lines: " + st);
+        assertThat(st.bufferedBytes()).isLessThanOrEqualTo(limits.maxBufferedBytes());
+        assertThat(st.bufferedBytes()).as("three whole lines held")
+            .isGreaterThanOrEqualTo(slots * 60_000L);
+        wellBehaved(server.port(), "meanwhile", 50); // short lines: its own room
+        for (int c = 0; c < connections; c++) {
+          send(held.get(c), "\n" + upsert("long" + c, "l" + c, true));
+        }
+        for (int c = 0; c < connections; c++) {
+          BufferedReader in = reader(held.get(c));
+          assertThat(in.readLine()).as("connection %d's line, ended", c)
+              .startsWith("{\"ok\":false,\"line\":1,\"reason\":\"not valid JSON");
+          assertThat(in.readLine()).isEqualTo("{\"ok\":true,\"line\":2}");
+        }
+      } finally {
+        for (Socket s : held) {
+          s.close();
+        }
+      }
+      FeedStats.Snapshot st = await(server, x -> x.openConnections() == 0
+          && x.bufferedBytes() == 0, "every connection gone, its room given back");
+      assertThat(st.peakBufferedBytes()).isLessThanOrEqualTo(limits.maxBufferedBytes());
+      assertThat(st.maxWaitingBytes()).isLessThanOrEqualTo(maxLine + 100);
+      for (int c = 0; c < connections; c++) {
+        assertThat(value(ds, "long" + c)).contains("l" + c);
+      }
+    }
+  }
+
+  /**
+   * More clients that never read than the total reply bound has room for (12 x 64 KiB wanted,
+   * 256 KiB in all): a well-behaved client still gets every reply, large ones included (a get of
+   * a 20 KB record, scans, stats), because part of the total is each connection's own.
+   */
+  @Test
+  void nonReadersBeyondTheTotalReplyBoundCannotStarveAWellBehavedClient() throws Exception {
+    FeedLimits limits = FeedLimits.defaults().withReplyBytes(64 << 10, 256 << 10);
+    int nonReaders = 12;
+    try (Dataset ds = Dataset.open(tmp.resolve("ds"), config());
+        FeedServer server = FeedServer.start(ds, "127.0.0.1", 0, limits)) {
+      for (int i = 0; i < 1000; i++) {
+        ds.upsert(String.format("k%04d", i), Map.of("v", "p".repeat(100)));
+      }
+      ds.upsert("big", Map.of("v", "b".repeat(20_000)));
+      List<Socket> hostile = new ArrayList<>();
+      try {
+        byte[] scans = "{\"op\":\"scan\",\"key\":\"k\",\"count\":100000}\n".repeat(200)
+            .getBytes(StandardCharsets.UTF_8);
+        for (int t = 0; t < nonReaders; t++) {
+          Socket s = new Socket();
+          s.setReceiveBufferSize(16 << 10);
+          s.connect(new InetSocketAddress("127.0.0.1", server.port()));
+          s.getOutputStream().write(scans); // 7.6 KB: taken by the socket buffers at once
+          s.getOutputStream().flush();
+          hostile.add(s);
+        }
+        // Until nothing moves: the kernel's socket buffers of every non-reader are full, so all
+        // the reply room they can take is taken.
+        FeedStats.Snapshot st = awaitQuiet(server, x -> x.waitingForReplyRoom() == nonReaders,
+            "every non-reader waits for reply room");
+        System.out.println("non-readers in place: " + st);
+        try (Socket s = connect(server.port())) {
+          BufferedReader in = reader(s);
+          long line = 0;
+          for (int i = 0; i < 50; i++) {
+            send(s, upsert("served" + i, "s" + i, true));
+            assertThat(in.readLine()).isEqualTo("{\"ok\":true,\"line\":" + ++line + "}");
+          }
+          for (int i = 0; i < 5; i++) {
+            send(s, "{\"op\":\"get\",\"key\":\"big\"}\n");
+            line++;
+            JsonNode got = JSON.readTree(in.readLine());
+            assertThat(got.get("record").get("fields").get("v").asText()).hasSize(20_000);
+          }
+          for (int i = 0; i < 3; i++) {
+            send(s, "{\"op\":\"scan\",\"key\":\"k\",\"count\":300}\n");
+            line++;
+            assertThat(JSON.readTree(in.readLine()).get("records").size()).isEqualTo(300);
+          }
+          send(s, "{\"op\":\"stats\"}\n");
+          assertThat(JSON.readTree(in.readLine()).get("feed").get("waitingForReplyRoom").asLong())
+              .isEqualTo(nonReaders);
+        }
+        st = server.stats();
+        System.out.println("non-readers after the well-behaved client: " + st);
+        assertThat(st.maxUnsentReplyBytes()).isLessThanOrEqualTo(limits.replyBytesTotal());
+        assertThat(st.maxConnectionUnsentReplyBytes())
+            .isLessThanOrEqualTo(limits.replyBytesPerConnection());
+        for (int i = 0; i < 50; i++) {
+          assertThat(value(ds, "served" + i)).contains("s" + i);
+        }
+      } finally {
+        for (Socket s : hostile) {
+          s.close();
+        }
+      }
+      await(server, x -> x.openConnections() == 0 && x.unsentReplyBytes() == 0,
+          "the non-readers' room given back");
     }
   }
 
