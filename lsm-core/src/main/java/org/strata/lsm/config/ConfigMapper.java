@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import java.io.IOException;
+import java.util.List;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -135,10 +136,69 @@ public final class ConfigMapper {
           .with(new InjectableValues.Std().addValue(DEFAULT_NAME, defaultName))
           .readValue(root);
     } catch (JsonMappingException e) {
-      throw ConfigErrors.binding(MAPPER, e, root, source, prefix);
+      InvalidConfigurationException range = rangeOf(e, root, source, defaultName, prefix, type);
+      throw range != null ? range : ConfigErrors.binding(MAPPER, e, root, source, prefix);
     } catch (IOException e) {
       throw new InvalidConfigurationException(source + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * For a number too large for its setting's Java type (Jackson's "out of range of int"), the
+   * setting's own allowed range: the same configuration is bound once more with that number
+   * replaced by the largest value the type holds, and the range check that refuses it says what
+   * is allowed; the error then shows the number as given. Null if the error is another, or the
+   * second binding does not fail on that key.
+   */
+  private static <T> InvalidConfigurationException rangeOf(JsonMappingException e, JsonNode root,
+      String source, String defaultName, String prefix, Class<T> type) {
+    com.fasterxml.jackson.core.exc.InputCoercionException coercion = null;
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof com.fasterxml.jackson.core.exc.InputCoercionException c) {
+        coercion = c;
+      }
+    }
+    if (coercion == null || e.getPath().isEmpty()) {
+      return null;
+    }
+    JsonNode copy = root.deepCopy();
+    JsonNode parent = copy;
+    List<JsonMappingException.Reference> path = e.getPath();
+    for (int i = 0; i < path.size() - 1 && parent != null; i++) {
+      JsonMappingException.Reference r = path.get(i);
+      parent = r.getFieldName() != null ? parent.get(r.getFieldName()) : parent.get(r.getIndex());
+    }
+    JsonMappingException.Reference last = path.get(path.size() - 1);
+    if (!(parent instanceof com.fasterxml.jackson.databind.node.ObjectNode o)
+        || last.getFieldName() == null || !o.has(last.getFieldName())) {
+      return null;
+    }
+    String given = o.get(last.getFieldName()).asText();
+    boolean negative = given.startsWith("-");
+    boolean isInt = coercion.getTargetType() == Integer.TYPE
+        || coercion.getTargetType() == Integer.class;
+    long replacement = isInt ? (negative ? Integer.MIN_VALUE : Integer.MAX_VALUE)
+        : (negative ? Long.MIN_VALUE : Long.MAX_VALUE);
+    o.put(last.getFieldName(), replacement);
+    try {
+      MAPPER.readerFor(type)
+          .with(new InjectableValues.Std().addValue(DEFAULT_NAME, defaultName))
+          .readValue(copy);
+    } catch (JsonMappingException again) {
+      for (Throwable t = again; t != null; t = t.getCause()) {
+        if (t instanceof InvalidConfigurationException refused && refused.getMessage() != null
+            && refused.getMessage().contains(Long.toString(replacement))) {
+          InvalidConfigurationException named = ConfigErrors.binding(MAPPER, again, copy, source,
+              prefix);
+          return new InvalidConfigurationException(String.valueOf(named.getMessage())
+              .replace(Long.toString(replacement), given));
+        }
+      }
+      return null;
+    } catch (IOException | RuntimeException other) {
+      return null;
+    }
+    return null;
   }
 
   /**

@@ -87,4 +87,19 @@ class StoreConfigJsonTest {
         """, "cfg.json"))
         .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("'log'");
   }
+
+  @Test
+  void aNumberTooLargeForItsTypeNamesTheSettingsRangeNotJacksons() {
+    assertThatThrownBy(() -> StoreConfigJson.parse("{\"memory-component\": {\"count\":"
+        + " 4294967298}}", "c.json"))
+        .isInstanceOf(org.strata.lsm.InvalidConfigurationException.class)
+        .hasMessageContaining("memory-component.count")
+        .hasMessageContaining("4294967298")
+        .hasMessageContaining("an integer from 1 to 16")
+        .hasMessageNotContaining("out of range of int");
+    assertThatThrownBy(() -> StoreConfigJson.parse("{\"log\": {\"group-commit-interval-ms\":"
+        + " 99999999999999999999}}", "c.json"))
+        .hasMessageContaining("an integer from 1 to 60000")
+        .hasMessageNotContaining("out of range of long");
+  }
 }
