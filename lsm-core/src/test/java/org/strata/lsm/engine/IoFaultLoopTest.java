@@ -85,6 +85,11 @@ class IoFaultLoopTest {
       new IoPoint("flush", FileOp.FORCE, FileKind.LOG_SEGMENT), // log roll
       new IoPoint("flush", FileOp.CREATE, FileKind.LOG_SEGMENT),
       new IoPoint("flush", FileOp.DELETE, FileKind.LOG_SEGMENT), // log truncation
+      // The log's catalogue: a new segment listed at its first force, truncation listed first.
+      new IoPoint("put", FileOp.WRITE, FileKind.LOG_CATALOG),
+      new IoPoint("put", FileOp.RENAME, FileKind.LOG_CATALOG),
+      new IoPoint("flush", FileOp.WRITE, FileKind.LOG_CATALOG),
+      new IoPoint("flush", FileOp.FORCE, FileKind.LOG_CATALOG),
       new IoPoint("flush", FileOp.CREATE, FileKind.COMPONENT_TMP),
       new IoPoint("flush", FileOp.WRITE, FileKind.COMPONENT_TMP),
       new IoPoint("flush", FileOp.FORCE, FileKind.COMPONENT_TMP),
