@@ -79,6 +79,15 @@ public interface LsmStore extends AutoCloseable {
    */
   IoBudgetCounters ioBudgetCounters();
 
+  /**
+   * What the store's device model served since it opened (the {@code device} section of its
+   * configuration): bytes, forces and device time of the log, flushes and merges; {@link
+   * org.strata.lsm.io.DeviceCounters#NONE} when the store runs on no device model.
+   */
+  default org.strata.lsm.io.DeviceCounters deviceCounters() {
+    return org.strata.lsm.io.DeviceCounters.NONE;
+  }
+
   /** The configuration in force. */
   StoreConfig config();
 

@@ -37,7 +37,9 @@ public final class ThreadOperationRunner implements OperationRunner {
   private static ThreadFactory daemonThreads(String name) {
     AtomicInteger n = new AtomicInteger();
     return r -> {
-      Thread t = new Thread(r, "strata-" + name + "-merge-" + n.incrementAndGet());
+      // A merge thread: a device model serves its reads and writes after everything else.
+      Thread t = new org.strata.lsm.io.IoThread(r, "strata-" + name + "-merge-"
+          + n.incrementAndGet(), org.strata.lsm.io.IoClass.MERGE);
       t.setDaemon(true);
       return t;
     };

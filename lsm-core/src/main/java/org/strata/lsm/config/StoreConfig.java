@@ -20,6 +20,8 @@ import org.strata.lsm.InvalidConfigurationException;
  * @param log {@code log}: durability, directory, group-commit interval, recovery mode
  * @param flowControl {@code flow-control}: constraint and write admission
  * @param triad {@code triad}: TRIAD-MEM (hot keys kept in memory across flushes), default off
+ * @param device {@code device}: the storage device model that turns bytes into time; null (the
+ *     default) for none
  */
 public record StoreConfig(
     @JsonProperty("merge-policy") NamedPlugin mergePolicy,
@@ -30,7 +32,8 @@ public record StoreConfig(
     @JsonProperty("bloom-filter") BloomFilterConfig bloomFilter,
     @JsonProperty("log") LogConfig log,
     @JsonProperty("flow-control") FlowControl flowControl,
-    @JsonProperty("triad") TriadConfig triad) {
+    @JsonProperty("triad") TriadConfig triad,
+    @JsonProperty("device") DeviceConfig device) {
 
   /** The default merge policy. */
   public static final NamedPlugin DEFAULT_MERGE_POLICY =
@@ -56,53 +59,67 @@ public record StoreConfig(
     }
   }
 
-  /** A configuration without a {@code triad} section (TRIAD-MEM off). */
+  /** A configuration without a {@code triad} section (TRIAD-MEM off) and no device model. */
   public StoreConfig(NamedPlugin mergePolicy, NamedPlugin mergeScheduler,
       MemoryComponentConfig memoryComponent, IoConfig io, PageCacheConfig pageCache,
       BloomFilterConfig bloomFilter, LogConfig log, FlowControl flowControl) {
     this(mergePolicy, mergeScheduler, memoryComponent, io, pageCache, bloomFilter, log,
-        flowControl, null);
+        flowControl, null, null);
+  }
+
+  /** A configuration with no device model. */
+  public StoreConfig(NamedPlugin mergePolicy, NamedPlugin mergeScheduler,
+      MemoryComponentConfig memoryComponent, IoConfig io, PageCacheConfig pageCache,
+      BloomFilterConfig bloomFilter, LogConfig log, FlowControl flowControl, TriadConfig triad) {
+    this(mergePolicy, mergeScheduler, memoryComponent, io, pageCache, bloomFilter, log,
+        flowControl, triad, null);
   }
 
   /** The configuration used when no file is given. */
   public static StoreConfig defaults() {
-    return new StoreConfig(null, null, null, null, null, null, null, null, null);
+    return new StoreConfig(null, null, null, null, null, null, null, null, null, null);
+  }
+
+  /** This configuration with the device model {@code d} (null: none). */
+  public StoreConfig withDevice(DeviceConfig d) {
+    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
+        bloomFilter, log, flowControl, triad, d);
   }
 
   /** This configuration with another merge policy. */
   public StoreConfig withMergePolicy(NamedPlugin p) {
     return new StoreConfig(p, mergeScheduler, memoryComponent, io, pageCache, bloomFilter, log,
-        flowControl, triad);
+        flowControl, triad, device);
   }
 
   /** This configuration with another merge scheduler. */
   public StoreConfig withMergeScheduler(NamedPlugin s) {
     return new StoreConfig(mergePolicy, s, memoryComponent, io, pageCache, bloomFilter, log,
-        flowControl, triad);
+        flowControl, triad, device);
   }
 
   /** This configuration with another {@code memory-component} section. */
   public StoreConfig withMemoryComponent(MemoryComponentConfig m) {
     return new StoreConfig(mergePolicy, mergeScheduler, m, io, pageCache, bloomFilter, log,
-        flowControl, triad);
+        flowControl, triad, device);
   }
 
   /** This configuration with another {@code io} section. */
   public StoreConfig withIo(IoConfig i) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, i, pageCache, bloomFilter,
-        log, flowControl, triad);
+        log, flowControl, triad, device);
   }
 
   /** This configuration with another {@code page-cache} section. */
   public StoreConfig withPageCache(PageCacheConfig c) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, c, bloomFilter, log,
-        flowControl, triad);
+        flowControl, triad, device);
   }
 
   /** This configuration with another {@code log} section. */
   public StoreConfig withLog(LogConfig l) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
-        bloomFilter, l, flowControl, triad);
+        bloomFilter, l, flowControl, triad, device);
   }
 
   /** This configuration with log durability {@code d}, the rest of its {@code log} unchanged. */
@@ -113,12 +130,12 @@ public record StoreConfig(
   /** This configuration with another {@code triad} section. */
   public StoreConfig withTriad(TriadConfig t) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
-        bloomFilter, log, flowControl, t);
+        bloomFilter, log, flowControl, t, device);
   }
 
   /** This configuration with another {@code flow-control} section. */
   public StoreConfig withFlowControl(FlowControl f) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
-        bloomFilter, log, f, triad);
+        bloomFilter, log, f, triad, device);
   }
 }

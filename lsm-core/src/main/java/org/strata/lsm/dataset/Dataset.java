@@ -266,6 +266,11 @@ public final class Dataset implements AutoCloseable {
         s.withPageCache(PageCacheConfig.of(s.pageCache().size().bytes() / trees));
     long memoryBudget = Math.max(1, s.memoryComponent().size().bytes() / p);
     IoThrottle throttle = new IoThrottle(s.io().writeRateLimit().bytes(), env.clock());
+    if (s.device() != null) {
+      // One device for the dataset: every partition's log, flushes and merges share its time.
+      env = new StoreEnvironment(env.clock(), new org.strata.lsm.io.DeviceFileIo(env.fileIo(),
+          new org.strata.lsm.io.Device(s.device(), env.clock())), env.crashPoints());
+    }
     this.throttle = throttle;
     for (int i = 0; i < p; i++) {
       StoreConfig logSettings = s;
@@ -500,6 +505,12 @@ public final class Dataset implements AutoCloseable {
   }
 
   /** Checks that every secondary index agrees with the primary index; see {@link DatasetVerifier}. */
+  /** What the dataset's device model served (every partition's), or none. */
+  public org.strata.lsm.io.DeviceCounters deviceCounters() {
+    return partitions.isEmpty() ? org.strata.lsm.io.DeviceCounters.NONE
+        : partitions.get(0).primary().deviceCounters();
+  }
+
   public DatasetVerifier.Report verify() {
     ensureOpen();
     return DatasetVerifier.verify(this);

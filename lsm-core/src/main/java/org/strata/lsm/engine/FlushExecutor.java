@@ -38,7 +38,8 @@ final class FlushExecutor {
 
   /** @param name names the thread ({@code strata-flush-<name>}) */
   FlushExecutor(String name) {
-    this.thread = new Thread(this::loop, "strata-flush-" + name);
+    this.thread = new org.strata.lsm.io.IoThread(this::loop, "strata-flush-" + name,
+        org.strata.lsm.io.IoClass.FLUSH);
     this.thread.setDaemon(true);
     this.thread.setUncaughtExceptionHandler((t, e) -> died(e));
   }

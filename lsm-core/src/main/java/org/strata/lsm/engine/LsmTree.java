@@ -408,6 +408,12 @@ public final class LsmTree implements LsmStore {
     return throttle.counters();
   }
 
+  @Override
+  public org.strata.lsm.io.DeviceCounters deviceCounters() {
+    return env.fileIo() instanceof org.strata.lsm.io.DeviceFileIo d ? d.device().counters()
+        : org.strata.lsm.io.DeviceCounters.NONE;
+  }
+
   /** The shared I/O throttle, for statistics and tests. */
   public IoThrottle throttle() {
     return throttle;

@@ -193,6 +193,11 @@ final class MergeOperation implements IoOperation {
     if (!started.compareAndSet(false, true)) {
       throw new IllegalStateException("a merge runs only once");
     }
+    // A device model serves a merge's reads and writes after everything else.
+    org.strata.lsm.io.IoClass.runAs(org.strata.lsm.io.IoClass.MERGE, this::runMerge);
+  }
+
+  private void runMerge() {
     long startMillis = clock.currentTimeMillis();
     List<ComponentFiles.Output> written = new ArrayList<>();
     List<DiskComponent> outputs = new ArrayList<>();

@@ -65,6 +65,12 @@ final class Recovery {
     }
     if (group == null) {
       config = withAbsoluteLogDir(dir, config, requested == null ? savedConfig : null, env);
+      if (config.device() != null) {
+        // Every file step of the store runs on the device model (a dataset's partitions share
+        // the dataset's: Dataset wraps their environment).
+        env = new StoreEnvironment(env.clock(), new org.strata.lsm.io.DeviceFileIo(env.fileIo(),
+            new org.strata.lsm.io.Device(config.device(), env.clock())), env.crashPoints());
+      }
     }
     // Validate plug-ins before anything is written; a bad name in the saved file names the file.
     MergePolicy policy;
