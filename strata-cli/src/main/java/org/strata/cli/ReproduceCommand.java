@@ -126,8 +126,8 @@ final class ReproduceCommand implements Callable<Integer> {
     double seconds = (System.nanoTime() - start) / 1e9;
     deleteScratch(out.resolve("scratch"));
     Report report = new Report(p.name(), p.title(), p.source(), scaleName, commandLine(),
-        machine(), seconds, cfg, Report.Summary.of(result.claims()), result.claims(),
-        result.figures(), result.notes());
+        machine(), result.device(), seconds, cfg, Report.Summary.of(result.claims()),
+        result.claims(), result.figures(), result.notes());
     ReportWriter writer = new ReportWriter(JSON);
     writer.write(report, out);
     if (docs != null) {

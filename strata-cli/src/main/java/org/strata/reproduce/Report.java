@@ -13,6 +13,7 @@ import java.util.List;
  * @param scale the scale run ({@code custom} for a configuration file)
  * @param command the command line that produced the report
  * @param machine cores, memory, OS and Java of the machine that ran it
+ * @param device the storage device the experiments ran on (a device model, or none and why)
  * @param seconds wall-clock time of the experiments
  * @param config the configuration run
  * @param summary how many claims got each verdict
@@ -20,10 +21,10 @@ import java.util.List;
  * @param figures the charts
  * @param notes setup and deviations, in words
  */
-@JsonPropertyOrder({"paper", "title", "source", "scale", "command", "machine", "seconds",
+@JsonPropertyOrder({"paper", "title", "source", "scale", "command", "machine", "device", "seconds",
     "summary", "claims", "figures", "notes", "config"})
 public record Report(String paper, String title, String source, String scale, String command,
-    String machine, double seconds, JsonNode config, Summary summary, List<Claim> claims,
+    String machine, String device, double seconds, JsonNode config, Summary summary, List<Claim> claims,
     List<Figure> figures, List<String> notes) {
 
   /**

@@ -38,6 +38,7 @@ public final class ReportWriter {
     b.append("Scale `").append(r.scale()).append("` (configuration at the end); ")
         .append(r.machine()).append("; the experiments took ")
         .append(Numbers.format(r.seconds())).append(" s.\n\n");
+    b.append("Device: ").append(r.device()).append(".\n\n");
     Report.Summary s = r.summary();
     b.append("**").append(s.holds()).append(" hold, ").append(s.doesNotHold())
         .append(" do not hold, ").append(s.notComparable()).append(" not comparable** (of ")

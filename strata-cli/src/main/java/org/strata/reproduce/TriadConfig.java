@@ -55,13 +55,23 @@ import java.util.List;
  *     maxL0Files} files, and a writer that outruns the merges leaves more than that whenever a
  *     merge could start; 0 runs no paced runs
  * @param seed the seed of the keys, values and operations (the same for every variant)
+ * @param device the store's {@code device} section (docs/configuration.md, "Device"), exactly as
+ *     in a store's configuration: every run's flushes, merges (reads too), log and page-cache
+ *     misses cost its time; null runs on no device model (at the machine's own speed)
+ * @param sweepWriteBandwidths write bandwidths ({@code 8MB} ...) to run the sweep at: the
+ *     baseline and full TRIAD closed-loop on WS1 and WS3 at the breakdown mix on a device of each
+ *     (read bandwidth scaled with it), for the curve of throughput against the device; empty for
+ *     no sweep
+ * @param sweepSeconds how long each sweep run lasts
  */
 public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
     double preloadFraction, long operations, List<Double> readFractions,
     List<Workload> workloads, long fileSize, long level1Size, int sizeRatio, int l0Trigger,
     int l0Stop, double overlapRatio, int maxL0Files, double hotPercent, long commitLogBytes,
     String hotSelector, double hotKeyFraction, double flushThresholdFraction,
-    double minJudgeSeconds, double throughputSeconds, double pacedOpsPerSecond, long seed) {
+    double minJudgeSeconds, double throughputSeconds, double pacedOpsPerSecond, long seed,
+    com.fasterxml.jackson.databind.JsonNode device, List<String> sweepWriteBandwidths,
+    double sweepSeconds) {
 
   public TriadConfig {
     check(keys >= 100 && keys <= Integer.MAX_VALUE, "keys must be 100 to "
@@ -105,6 +115,37 @@ public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
         + " to 100000000, got " + pacedOpsPerSecond);
     readFractions = List.copyOf(readFractions);
     workloads = List.copyOf(workloads);
+    device = device == null || device.isNull() ? null : device;
+    if (device != null) {
+      deviceConfig(device); // refused here, naming the key, if the engine would refuse it
+    }
+    sweepWriteBandwidths = sweepWriteBandwidths == null ? List.of()
+        : List.copyOf(sweepWriteBandwidths);
+    for (String b : sweepWriteBandwidths) {
+      check(b != null && !b.isBlank(), "sweepWriteBandwidths lists an empty bandwidth");
+      try {
+        long v = org.strata.lsm.config.ByteSize.parse("sweepWriteBandwidths", b).bytes();
+        check(v >= 64 << 10, "every sweep bandwidth must be at least 64KB, got " + b);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("triad: sweepWriteBandwidths: " + e.getMessage(), e);
+      }
+    }
+    check(sweepSeconds >= 0 && sweepSeconds <= 86_400, "sweepSeconds must be 0 to 86400, got "
+        + sweepSeconds);
+    check(sweepWriteBandwidths.isEmpty() || device != null, "a sweep needs a device (its read"
+        + " bandwidth and force latency are scaled from it)");
+  }
+
+  /** The device model of {@code device}, read as a store's {@code device} section. */
+  static org.strata.lsm.config.DeviceConfig deviceConfig(
+      com.fasterxml.jackson.databind.JsonNode device) {
+    return org.strata.lsm.config.ConfigMapper.bind(device, "triad configuration", null,
+        "device", org.strata.lsm.config.DeviceConfig.class);
+  }
+
+  /** The configured device, or null. */
+  public org.strata.lsm.config.DeviceConfig deviceModel() {
+    return device == null ? null : deviceConfig(device);
   }
 
   static void check(boolean ok, String message) {
