@@ -37,7 +37,7 @@ final class StatsCommand implements Callable<Integer> {
     }
     ObjectNode o;
     try (LsmStore s = store.openExisting()) {
-      o = StatsJson.of(s.stats(), s.runs());
+      o = StatsJson.of(s.stats(), s.runs(), s.deviceCounters());
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -68,6 +68,17 @@ final class StatsCommand implements Callable<Integer> {
               out.printf("%-26s %s%n", name, Quantities.human(s.getValue().asLong()));
             } else {
               out.printf("%-26s %d%n", name, s.getValue().asLong());
+            }
+          }
+        } else if (e.getKey().equals("device")) {
+          out.printf("%-26s %s%n", "device", v.get("name").asText());
+          for (Map.Entry<String, JsonNode> c : v.properties()) {
+            if (c.getValue().isObject()) {
+              JsonNode n = c.getValue();
+              out.printf("%-26s wrote %s, read %s, %d forces, %.3f device s, waited %.3f s%n",
+                  "device." + c.getKey(), Quantities.human(n.get("bytesWritten").asLong()),
+                  Quantities.human(n.get("bytesRead").asLong()), n.get("forces").asLong(),
+                  n.get("deviceSeconds").asDouble(), n.get("waitSeconds").asDouble());
             }
           }
         } else if (v.isObject()) {

@@ -17,6 +17,11 @@ final class StatsJson {
   private StatsJson() {}
 
   static ObjectNode of(StoreStats s, List<RunInfo> runs) {
+    return of(s, runs, org.strata.lsm.io.DeviceCounters.NONE);
+  }
+
+  /** As {@link #of(StoreStats, List)}, with what the store's device model served, if any. */
+  static ObjectNode of(StoreStats s, List<RunInfo> runs, org.strata.lsm.io.DeviceCounters d) {
     ObjectNode o = MAPPER.createObjectNode();
     o.put("diskComponents", s.diskComponents());
     o.put("runs", s.runs());
@@ -39,6 +44,18 @@ final class StatsJson {
       ObjectNode n = stalls.putObject(c.jsonName());
       n.put("count", t.count());
       n.put("seconds", t.seconds());
+    }
+    if (d.present()) {
+      ObjectNode dev = o.putObject("device");
+      dev.put("name", d.name());
+      for (org.strata.lsm.io.IoClass c : org.strata.lsm.io.IoClass.values()) {
+        ObjectNode n = dev.putObject(c.name().toLowerCase(java.util.Locale.ROOT));
+        n.put("bytesWritten", d.written(c));
+        n.put("bytesRead", d.read(c));
+        n.put("forces", d.forces(c));
+        n.put("deviceSeconds", d.busyNanos(c) / 1e9);
+        n.put("waitSeconds", d.waitNanos(c) / 1e9);
+      }
     }
     ArrayNode rl = o.putArray("runList");
     for (RunInfo r : runs) {

@@ -294,7 +294,8 @@ public final class TriadReproduction implements PaperReproduction {
                 + " ops/s" : "", r.throughput(), mb(r.flushBytes()), mb(r.levelZeroBytes()),
             mb(r.mergeBytes()), mb(r.logBytes()), r.writeAmplification(Reading.INDEX),
             r.writeAmplification(Reading.SEGMENT), r.merges(), r.mergeSeconds(),
-            r.mergeTimeComplete() ? "" : " (incomplete)", r.stalls()));
+            r.mergeTimeComplete() ? "" : " (incomplete)", r.stalls())
+            + (r.device().present() ? ", device s " + deviceCell(r.device()) : ""));
       }
     }
     // Throughput runs: closed loop on the device, for the claims that read them.
@@ -1053,6 +1054,14 @@ public final class TriadReproduction implements PaperReproduction {
     return null;
   }
 
+  /** Device time by class, and what merges read. */
+  private static String deviceCell(DeviceCounters d) {
+    return Numbers.format(d.busyNanos(org.strata.lsm.io.IoClass.FOREGROUND) / 1e9) + " / "
+        + Numbers.format(d.busyNanos(org.strata.lsm.io.IoClass.FLUSH) / 1e9) + " / "
+        + Numbers.format(d.busyNanos(org.strata.lsm.io.IoClass.MERGE) / 1e9) + " ("
+        + Numbers.format(d.read(org.strata.lsm.io.IoClass.MERGE) / 1e6) + ")";
+  }
+
   /** Min, median and max of {@code xs}, or "none". */
   private static String spread(List<Double> xs) {
     if (xs.isEmpty()) {
@@ -1142,7 +1151,8 @@ public final class TriadReproduction implements PaperReproduction {
     t.append("Paced runs (drained):\n\n| workload | variant | ops/s (asked) | seconds | flushed MB"
         + " (index / level 0) | merged MB | log MB | WA (flushed = index / segment) | merges |"
         + " merge s | merge s each (min / median / max) | level-0 merges | level-0 files per"
-        + " level-0 merge (mean / max) | stalls (s) | device busy s |\n"
+        + " level-0 merge (mean / max) | stalls (s) | device busy s: foreground / flushes /"
+        + " merges (merge reads MB) |\n"
         + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Run r : m.paced()) {
       t.append("| ").append(r.workload()).append(" | ").append(r.variant().label).append(" | ")
@@ -1160,8 +1170,7 @@ public final class TriadReproduction implements PaperReproduction {
           .append(spread(r.mergeDurations())).append(" | ")
           .append(levelZeroCells(r)).append(" | ").append(r.stalls()).append(" (")
           .append(Numbers.format(r.stallSeconds())).append(") | ")
-          .append(r.device().present() ? Numbers.format(r.device().totalBusyNanos() / 1e9)
-              : "no device").append(" |\n");
+          .append(r.device().present() ? deviceCell(r.device()) : "no device").append(" |\n");
     }
     notes.add(t.toString().strip());
     if (!m.timed().isEmpty()) {
