@@ -139,6 +139,24 @@ public final class ComparisonReport {
             .max().orElse(-1), first.maxHeapBytes(), first.garbageCollectors());
   }
 
+  /**
+   * The storage device each system ran on: a Strata system on the device model its store
+   * configuration names (docs/configuration.md, "Device"), or on the machine's file system; a
+   * peer always on the machine's file system (the model is Strata's).
+   */
+  static String devices(List<CompareRunner.Outcome> outcomes) {
+    List<String> parts = new java.util.ArrayList<>();
+    for (CompareRunner.Outcome x : outcomes) {
+      TwoPhaseResult r = x.result();
+      org.strata.lsm.config.DeviceConfig d = r.system().startsWith("strata")
+          ? r.config().dataset().store().device() : null;
+      parts.add(r.label() + ": " + (d != null ? "device model " + d.describe()
+          : "the machine's own file system" + (r.system().startsWith("strata") ? ""
+          : " (the device model is Strata's only)")));
+    }
+    return "Devices: " + String.join("; ", parts) + ".";
+  }
+
   static ObjectNode json(CompareConfig config, CompareRunner.Mode mode,
       List<CompareRunner.Outcome> outcomes) {
     ObjectNode o = MAPPER.createObjectNode();
@@ -152,6 +170,7 @@ public final class ComparisonReport {
       config.lookup().threads().forEach(l.putArray("threads")::add);
     }
     o.set("machine", machine(outcomes).json());
+    o.put("devices", devices(outcomes));
     ArrayNode systems = o.putArray("systems");
     Map<String, Function<CompareRunner.Outcome, Double>> figures = figures(config, mode);
     CompareRunner.Outcome first = outcomes.get(0);
@@ -257,6 +276,7 @@ public final class ComparisonReport {
     }
     b.append("**").append(quote(mode, outcomes)).append("**\n\n");
     b.append(machine(outcomes).describe()).append("\n\n");
+    b.append(devices(outcomes)).append("\n\n");
     b.append("Same driver, same keys and value bytes, same arrival process and sampler for every"
         + " system, one after another on fresh directories. Each cell gives the figure and, in"
         + " parentheses, its ratio to the first system (").append(outcomes.get(0).result()
