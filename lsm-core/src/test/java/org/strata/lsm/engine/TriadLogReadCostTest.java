@@ -30,7 +30,7 @@ import org.strata.lsm.testing.TestStores;
  * CL-SSTables must read each segment sequentially, once, not a record per key.
  */
 class TriadLogReadCostTest {
-  private static final int KEYS = 1200;
+  static final int KEYS = 1200;
   private static final int MEMORY = 1 << 20;
 
   @TempDir Path tmp;
