@@ -92,6 +92,7 @@ class TriadLogReadCostTest {
     try (LsmTree store = LsmTree.open(dir, config(), new StoreEnvironment(Clock.system(), io))) {
       Map<Integer, byte[]> model = carryThenFlush(store);
       assertThat(files(dir, ".cli")).hasSize(1);
+      io.reset();
       long maxPerRead = 0;
       int fromSegment = 0;
       for (int i = 0; i < KEYS; i++) {
@@ -103,6 +104,9 @@ class TriadLogReadCostTest {
           fromSegment++;
         }
       }
+      System.out.printf("TriadLogReadCostTest: %d point reads of carried keys read %d segment"
+          + " bytes in %d calls, at most %d bytes each%n", KEYS, io.bytesRead(), io.readCalls(),
+          maxPerRead);
       assertThat(fromSegment).as("reads served from the CL-SSTable's segment")
           .isGreaterThanOrEqualTo(KEYS - 2);
       // an operation here is 1 + 4 + 6 (key) + 4 + 300 (value) = 315 bytes; its record of 1,024
@@ -133,6 +137,8 @@ class TriadLogReadCostTest {
       io.reset();
       store.compact();
       assertThat(files(dir, ".cli")).as("the merge consumed the CL-SSTables").isEmpty();
+      System.out.printf("TriadLogReadCostTest: the merge of 2 CL-SSTables read %d bytes of their"
+          + " %d segment bytes in %d calls%n", io.bytesRead(), segmentBytes, io.readCalls());
       assertThat(io.bytesRead()).as("segment bytes the merge read (segments: %d bytes)",
           segmentBytes).isLessThanOrEqualTo(segmentBytes);
       // sequential reads of about 1 MB: a few per segment, not two per key
