@@ -15,8 +15,9 @@ import org.strata.lsm.wal.LogRecordLocator;
  * <p>{@link #load} first reads the index's leaf pages and collects every operation pointer, sorts
  * them by offset, then reads the operations in that order with large reads into the scan's {@link
  * ReadAheadBuffer}: a read starts at the first operation not yet read and fills the buffer, so
- * every byte of the segment is read at most once, and a stretch of the segment longer than the
- * buffer that holds no operation of the index (stale versions, hot keys' records) is skipped.
+ * every byte of the segment is read at most once (but for an operation the end of a read cuts,
+ * which the next read starts with), and a stretch of the segment longer than the buffer that
+ * holds no operation of the index (stale versions, hot keys' records) is skipped.
  * Each operation's bytes are copied into one array. Nothing is checked there: the scan checks an
  * operation against its pointer (CRC32C, parse, key) when it reaches its entry, as a point read
  * does, so a damaged operation fails that entry, naming the segment and the offset.

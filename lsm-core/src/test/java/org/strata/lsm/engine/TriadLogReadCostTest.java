@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.component.ReadAheadBuffer;
 import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
@@ -145,6 +146,46 @@ class TriadLogReadCostTest {
       assertThat(io.readCalls()).as("read calls of the merge on the segments")
           .isLessThanOrEqualTo(2 * (segmentBytes / (512 * 1024) + 2));
       for (int i = 0; i < KEYS; i++) {
+        assertThat(store.get(key(i))).hasValue(model.get(i));
+      }
+    }
+  }
+  /**
+   * A segment several times the merge's read buffer: the merge reads it in buffer-sized
+   * sequential reads, each byte about once (an operation cut by the end of one read is read again
+   * by the next), and writes every key's newest value.
+   */
+  @Test
+  void aMergeReadsASegmentLargerThanItsBufferInBufferSizedReads() throws IOException {
+    Path dir = tmp.resolve("store");
+    CountingFileIo io = CountingFileIo.ofSuffix(".clog");
+    StoreConfig cfg = TestStores.smallConfig(100)
+        .withMemoryComponent(MemoryComponentConfig.of(16 << 20, 2))
+        .withTriad(TriadConfig.logOn());
+    int keys = 12_000;
+    Map<Integer, byte[]> model = new HashMap<>();
+    try (LsmTree store = LsmTree.open(dir, cfg, new StoreEnvironment(Clock.system(), io))) {
+      for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < keys; i += round + 1) { // the second round overwrites every other key
+          store.put(key(i), value(round, i));
+          model.put(i, value(round, i));
+        }
+      }
+      store.flush();
+      List<Path> segments = files(dir.resolve("wal"), ".clog");
+      assertThat(segments).hasSize(1);
+      long size = Files.size(segments.get(0));
+      assertThat(size).isGreaterThan(3L * ReadAheadBuffer.DEFAULT_SIZE);
+      io.reset();
+      store.compact();
+      assertThat(files(dir, ".cli")).isEmpty();
+      System.out.printf("TriadLogReadCostTest: the merge of a CL-SSTable read %d bytes of its %d"
+          + " segment bytes in %d calls%n", io.bytesRead(), size, io.readCalls());
+      // about one read per buffer (each starts at an operation: a little less than a buffer
+      // of new bytes), not one per key
+      assertThat(io.readCalls()).isLessThanOrEqualTo(size / (ReadAheadBuffer.DEFAULT_SIZE / 2) + 2);
+      assertThat(io.bytesRead()).isLessThanOrEqualTo(size + io.readCalls() * 400);
+      for (int i = 0; i < keys; i++) {
         assertThat(store.get(key(i))).hasValue(model.get(i));
       }
     }
