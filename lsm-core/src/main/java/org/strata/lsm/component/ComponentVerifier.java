@@ -47,7 +47,7 @@ public final class ComponentVerifier {
         if (scan.isAntimatter()) {
           antimatter++;
         } else if (component.logSegment() != null) {
-          scan.value(); // a CL-SSTable's value: reads the log record it points at, checksum checked
+          scan.value(); // a CL-SSTable's value: the log operation it points at, checksum checked
         }
         prev = k;
         entries++;

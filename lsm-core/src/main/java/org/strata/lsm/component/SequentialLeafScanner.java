@@ -2,8 +2,10 @@ package org.strata.lsm.component;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.StorageException;
+import org.strata.lsm.wal.LogRecordLocator;
 
 /**
  * Reads a component's leaf pages in file order with large reads, bypassing the page cache: the
@@ -14,6 +16,12 @@ import org.strata.lsm.StorageException;
  * {@link #key} and {@link #value} are copies, valid after the scanner moves on or is closed. The
  * value is copied only when asked for: a merge takes it as a slice of the read buffer ({@link
  * #valueArray}), which holds it until the scanner moves on, and writes it out from there.
+ *
+ * <p>Over a CL-SSTable (TRIAD-LOG) the leaves hold operation pointers into the log segment: at
+ * its first entry the scanner reads the operations of the whole index from the segment in one
+ * sequential pass ({@link SegmentScanValues}), and each value is then checked against its pointer
+ * and given as a slice of those bytes. An index of record pointers (written before operation
+ * pointers) is read value by value, as a point read reads it.
  */
 public final class SequentialLeafScanner implements EntryCursor {
   private final DiskComponent component;
@@ -32,10 +40,29 @@ public final class SequentialLeafScanner implements EntryCursor {
   private boolean valueCopied = true;
   /** The current value's place in {@code leaf.array()}, as {@link Page#valueSlice}; -1: none. */
   private long slice = -1;
+  /** The log segment whose values the leaves point at; null for a B+-tree or raw leaf values. */
+  private final LogSegmentValues segment;
+  /** A CL-SSTable's values, read at the first entry; null before, after the end, or if not read. */
+  private SegmentScanValues segmentValues;
+  private boolean segmentValuesLoaded;
+  /** A CL-SSTable's current value once resolved: {@code resolvedLength} bytes at the offset. */
+  private byte[] resolvedArray;
+  private int resolvedOffset;
+  private int resolvedLength;
+  private boolean resolved;
 
   SequentialLeafScanner(DiskComponent component, ReadAheadBuffer readAhead) {
+    this(component, readAhead, true);
+  }
+
+  /**
+   * @param resolve whether a CL-SSTable's values are the values its pointers point at (else the
+   *     leaves' own values, the pointers, as for a B+-tree)
+   */
+  SequentialLeafScanner(DiskComponent component, ReadAheadBuffer readAhead, boolean resolve) {
     this.component = component;
     this.readAhead = readAhead;
+    this.segment = resolve ? component.logSegment() : null;
     this.end = component.meta().leafEnd();
     this.nextPageOffset = component.meta().leafStart();
     this.bufFileOffset = nextPageOffset;
@@ -48,12 +75,20 @@ public final class SequentialLeafScanner implements EntryCursor {
 
   @Override
   public boolean next() {
+    if (segment != null && !segmentValuesLoaded) {
+      // before any leaf is read into the buffer: the load uses it too
+      segmentValuesLoaded = true;
+      segmentValues = SegmentScanValues.load(component, readAhead);
+    }
     while (leaf == null || ++idx >= leaf.count()) {
       if (nextPageOffset >= end) {
         key = null;
         value = null;
         valueCopied = true;
         slice = -1;
+        segmentValues = null; // the scan is over: its memory can go
+        resolvedArray = null;
+        resolved = false;
         return false;
       }
       leaf = readPage();
@@ -62,9 +97,43 @@ public final class SequentialLeafScanner implements EntryCursor {
     key = leaf.key(idx);
     value = null;
     valueCopied = false;
+    resolved = false;
+    resolvedArray = null;
     // a CL-SSTable's leaf holds a log pointer, not the value: its value is always resolved
-    slice = component.logSegment() == null ? leaf.valueSlice(idx) : -1;
+    slice = segment == null ? leaf.valueSlice(idx) : -1;
     return true;
+  }
+
+  /** Resolves a CL-SSTable's current value into {@code resolved*}. */
+  private void resolve() {
+    if (resolved) {
+      return;
+    }
+    long pointer = leaf.valueSlice(idx);
+    LogRecordLocator.Operation op = null;
+    if (segmentValues != null && pointer >= 0 && (int) pointer == LogSegmentValues.POINTER_BYTES) {
+      op = segmentValues.operation(key, leaf.array(), (int) (pointer >>> 32), component.path());
+    }
+    if (op != null) {
+      resolvedArray = op.buf();
+      resolvedOffset = op.valueAt();
+      resolvedLength = op.valueLength();
+      value = null;
+      valueCopied = false;
+    } else { // not read by the load (record pointers): read from the segment, as a point read
+      value = component.resolve(key, leaf.value(idx));
+      valueCopied = true;
+      resolvedArray = value;
+      resolvedOffset = 0;
+      resolvedLength = value == null ? 0 : value.length;
+    }
+    resolved = true;
+  }
+
+  @Override
+  public void close() {
+    segmentValues = null;
+    resolvedArray = null;
   }
 
   private Page readPage() {
@@ -118,7 +187,15 @@ public final class SequentialLeafScanner implements EntryCursor {
   @Override
   public byte[] value() {
     if (!valueCopied) {
-      value = component.resolve(key, leaf.value(idx));
+      if (segment == null) {
+        value = leaf.value(idx);
+      } else {
+        resolve();
+        if (!valueCopied) {
+          value = Arrays.copyOfRange(resolvedArray, resolvedOffset,
+              resolvedOffset + resolvedLength);
+        }
+      }
       valueCopied = true;
     }
     return value;
@@ -131,16 +208,28 @@ public final class SequentialLeafScanner implements EntryCursor {
 
   @Override
   public byte[] valueArray() {
+    if (segment != null && key != null) {
+      resolve();
+      return resolvedArray;
+    }
     return slice >= 0 ? leaf.array() : value();
   }
 
   @Override
   public int valueOffset() {
+    if (segment != null && key != null) {
+      resolve();
+      return resolvedOffset;
+    }
     return slice >= 0 ? (int) (slice >>> 32) : 0;
   }
 
   @Override
   public int valueLength() {
+    if (segment != null && key != null) {
+      resolve();
+      return resolvedLength;
+    }
     return slice >= 0 ? (int) slice : EntryCursor.super.valueLength();
   }
 }

@@ -23,12 +23,15 @@ import org.strata.lsm.wal.WriteAheadLog;
  * memory component's values into a new file, writes only a sorted index over the sealed commit-log
  * segment that already holds them, and makes segment plus index a level-0 disk component, a
  * CL-SSTable. For each key the flush writes (the cold keys, with TRIAD-MEM), the index maps it to
- * the record offset and operation index of its newest version in the segment; a delete is an
- * anti-matter entry. The index is an ordinary component file ({@code .cli}) with its Bloom filter
- * and key sketch built from the keys, so reads, merges and verification treat it as any other
- * component, fetching values from the segment by offset.
+ * the operation of its newest version in the segment: its offset, its length and the CRC32C of its
+ * bytes, so a read fetches and checks that operation alone (not its record, which TRIAD-MEM's
+ * re-logging fills with 1,024 operations); a delete is an anti-matter entry. The index is an
+ * ordinary component file ({@code .cli}) with its Bloom filter and key sketch built from the keys,
+ * so reads, merges and verification treat it as any other component, fetching values from the
+ * segment by offset (a merge reads the segment once, in offset order).
  *
- * <p>Steps, crash-safe in this order: force the segment; locate every operation in it; write and
+ * <p>Steps, crash-safe in this order: force the segment; locate every operation in it (each
+ * record's CRC32C is checked before its operations' checksums are computed); write and
  * force the index under a temporary name; hard-link the segment as {@code <number>.clog} in the
  * log directory and force the directory; rename the index into place. Only the manifest that
  * lists the {@code .cli} makes it part of the store; until then recovery deletes both names and
@@ -47,6 +50,12 @@ final class ClSsTableFlush {
   private final VersionSet versions;
   private final Supplier<WriteAheadLog> wal;
   private volatile boolean linksUnsupported;
+
+  /**
+   * Tests only: write the 12-byte record pointers of the CL-SSTables of earlier builds instead of
+   * operation pointers, to build the stores whose reading those tests check.
+   */
+  static volatile boolean recordPointersForTests;
 
   /**
    * @param wal the index's own log (set once the log has been replayed)
@@ -108,12 +117,15 @@ final class ClSsTableFlush {
           out.add(e.key(), null); // anti-matter: nothing to fetch
           continue;
         }
-        long offset = where.offset(e.lsn());
-        if (offset < 0) {
+        long lsn = e.lsn();
+        if (!where.holds(lsn)) {
           throw new CorruptionException(segment, -1, "the sealed log segment does not hold"
-              + " sequence number " + e.lsn() + " of memory component " + mc.id());
+              + " sequence number " + lsn + " of memory component " + mc.id());
         }
-        out.add(e.key(), LogSegmentValues.pointer(offset, where.index(e.lsn())));
+        out.add(e.key(), recordPointersForTests
+            ? LogSegmentValues.recordPointer(where.offset(lsn), where.index(lsn))
+            : LogSegmentValues.pointer(where.operationOffset(lsn), where.operationLength(lsn),
+                where.operationCrc(lsn)));
       }
       out.finish();
       try {

@@ -199,6 +199,20 @@ final class LogRecordCodec {
     return p == end ? end : -1;
   }
 
+  /** Where the first operation of the record at {@code at} starts. */
+  static int firstOp(int at) {
+    return at + HEADER + 12;
+  }
+
+  /**
+   * The end of the operation that starts at {@code p} in a record {@link #validate} accepted (its
+   * lengths are not checked again).
+   */
+  static int opEnd(byte[] buf, int p) {
+    int q = p + 5 + getInt(buf, p + 1);
+    return buf[p] == UPSERT ? q + 4 + getInt(buf, q) : q;
+  }
+
   /** Sequence number of the first operation of the record at {@code at} (framing not checked). */
   static long firstLsn(byte[] buf, int at) {
     return getLong(buf, at + HEADER);

@@ -109,7 +109,7 @@ class TriadLogTest {
       assertThat(files(dir, ".cmp")).isEmpty();
       byte[] index = Files.readAllBytes(indexes.get(0));
       assertThat(contains(index, b("@@VALUE"))).as("no value byte in the index file").isFalse();
-      // entries of key (5 bytes), log pointer (12) and framing, plus the fixed pages (key sketch
+      // entries of key (5 bytes), log pointer (16) and framing, plus the fixed pages (key sketch
       // 4 KiB, Bloom filter, meta, footer); the 300-byte values alone would be 30000 bytes
       assertThat(index.length).isLessThan(40 * n + 8192);
       ByteCounters bytes = store.stats().bytes();
@@ -183,17 +183,24 @@ class TriadLogTest {
     }
     Path index = files(dir, ".cli").get(0);
     Map<String, Long> offsets = new TreeMap<>();
+    Map<String, Integer> lengths = new TreeMap<>();
     DiskComponent raw = DiskComponent.open(index, 0, new PageCache(0)); // pointers, not values
     try (EntryCursor c = raw.cursor(null, null)) {
       while (c.next()) {
+        assertThat(c.value()).as("an operation pointer").hasSize(16);
         offsets.put(s(c.key()), BigEndian.getLong(c.value(), 0));
+        lengths.put(s(c.key()), BigEndian.getInt(c.value(), 8));
       }
     } finally {
       raw.release();
     }
     assertThat(offsets.keySet()).containsExactly("1", "2", "3", "4");
-    assertThat(offsets.get("1")).as("the first record, after the segment's header")
-        .isEqualTo(org.strata.lsm.wal.SegmentHeader.SIZE);
+    assertThat(offsets.get("1")).as("the first operation, after the segment's header and its"
+        + " record's framing, first LSN and count")
+        .isEqualTo(org.strata.lsm.wal.SegmentHeader.SIZE + 8 + 12);
+    assertThat(lengths.get("1")).as("kind, key length, key, value length, value")
+        .isEqualTo(1 + 4 + 1 + 4 + 2);
+    assertThat(lengths.get("3")).isEqualTo(1 + 4 + 1 + 4 + 3);
     assertThat(offsets.get("3")).as("key 3 points at its later record")
         .isGreaterThan(offsets.get("4"));
     try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
