@@ -48,12 +48,13 @@ import java.util.List;
  *     seconds (the fixed-operation runs, which the byte, write-amplification and merge-time
  *     claims use, last as long as their operations take); 0 judges throughput from the
  *     fixed-operation runs
- * @param pacedOpsPerSecond when above 0, the baseline and TRIAD-DISK also run the {@code
- *     operations} on WS3 at the mix with the fewest reads paced at this many operations per
- *     second, a rate the merges keep up with, for the claim on TRIAD-DISK's write amplification
- *     there: TRIAD-DISK defers a level-0 merge only while level 0 holds at most {@code
- *     maxL0Files} files, and a writer that outruns the merges leaves more than that whenever a
- *     merge could start; 0 runs no paced runs
+ * @param pacedOpsPerSecond the rate of the paced runs, which the byte, write-amplification and
+ *     merge-time claims read: every variant runs the {@code operations} on every workload at the
+ *     mix with the fewest reads, operation i starting no earlier than i / rate seconds after the
+ *     first, a rate every variant's merges keep up with on the device (TRIAD-DISK defers a
+ *     level-0 merge only while level 0 holds at most {@code maxL0Files} files, and a writer that
+ *     outruns the merges leaves more than that whenever a merge could start); 0 runs them
+ *     unpaced (closed loop), still drained at the end
  * @param seed the seed of the keys, values and operations (the same for every variant)
  * @param device the store's {@code device} section (docs/configuration.md, "Device"), exactly as
  *     in a store's configuration: every run's flushes, merges (reads too), log and page-cache
@@ -63,6 +64,9 @@ import java.util.List;
  *     (read bandwidth scaled with it), for the curve of throughput against the device; empty for
  *     no sweep
  * @param sweepSeconds how long each sweep run lasts
+ * @param deviceChoice why {@code device} is the device it is (how it was chosen, and when), for
+ *     the report: the paper names an SSD but not its speed, so the scales set one once, before
+ *     the judged run, by a rule the report states; null or empty when not said
  */
 public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
     double preloadFraction, long operations, List<Double> readFractions,
@@ -71,7 +75,7 @@ public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
     String hotSelector, double hotKeyFraction, double flushThresholdFraction,
     double minJudgeSeconds, double throughputSeconds, double pacedOpsPerSecond, long seed,
     com.fasterxml.jackson.databind.JsonNode device, List<String> sweepWriteBandwidths,
-    double sweepSeconds) {
+    double sweepSeconds, String deviceChoice) {
 
   public TriadConfig {
     check(keys >= 100 && keys <= Integer.MAX_VALUE, "keys must be 100 to "

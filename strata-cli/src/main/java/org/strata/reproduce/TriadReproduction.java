@@ -1096,6 +1096,10 @@ public final class TriadReproduction implements PaperReproduction {
             + " read, and every force cost the device's time, flushes and foreground work ahead"
             + " of merges)", cfg.keys(), cfg.valueSize(), memory, 100 * cfg.preloadFraction(),
         workloads(cfg)));
+    if (device != null) {
+      notes.add("The device: " + (cfg.deviceChoice() == null || cfg.deviceChoice().isBlank()
+          ? "the configuration does not say how it was chosen." : cfg.deviceChoice()));
+    }
     notes.add(String.format(Locale.ROOT, "Three kinds of runs. **Paced** runs, which the byte,"
         + " write-amplification and merge-time claims read: every variant on every workload at"
         + " %s, %,d operations, operation i starting no earlier than i / %s s after the first (a"

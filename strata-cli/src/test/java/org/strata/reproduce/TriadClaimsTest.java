@@ -31,7 +31,7 @@ class TriadClaimsTest {
     return new TriadConfig(1000, 255, 65536, 0.5, 1000, List.of(0.1, 0.5), List.of(
         new TriadConfig.Workload("WS1", 0.01, 0.99), new TriadConfig.Workload("WS2", 0.2, 0.8),
         new TriadConfig.Workload("WS3", 1, 1)), 131072, 524288, 10, 4, 24, 0.4, 6, 1, 0, null,
-        0, 0, minJudgeSeconds, 0, pacedOpsPerSecond, 7, null, List.of(), 0);
+        0, 0, minJudgeSeconds, 0, pacedOpsPerSecond, 7, null, List.of(), 0, null);
   }
 
   private static Map<String, Claim> byId(List<Claim> claims) {
@@ -229,14 +229,14 @@ class TriadClaimsTest {
     for (double bad : new double[] {-1, 86_401}) {
       assertThatThrownBy(() -> new TriadConfig(1000, 255, 65536, 0.5, 1000, List.of(0.1),
           List.of(new TriadConfig.Workload("WS1", 0.01, 0.99)), 131072, 524288, 10, 4, 24, 0.4,
-          6, 1, 0, null, 0, 0, 60, bad, 0, 7, null, List.of(), 0))
+          6, 1, 0, null, 0, 0, 60, bad, 0, 7, null, List.of(), 0, null))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("throughputSeconds must be 0 to 86400");
     }
     assertThatThrownBy(() -> new TriadConfig(1000, 255, 65536, 0.5, 1000, List.of(0.1),
         List.of(new TriadConfig.Workload("WS1", 0.01, 0.99)), 131072, 524288, 10, 4, 24, 0.4, 6,
         1, 0, null, 0, 0, 60, 0, 0, 7, new ObjectMapper().createObjectNode()
-        .put("write-bandwidth", "1KB"), List.of(), 0))
+        .put("write-bandwidth", "1KB"), List.of(), 0, null))
         .hasMessageContaining("device.write-bandwidth");
   }
 }

@@ -25,7 +25,7 @@ class TriadRunTest {
     // flushed during the run itself.
     return new TriadConfig(2000, 100, 1 << 20, 0.5, 300, List.of(0.1), List.of(
         new TriadConfig.Workload("WS3", 1, 1)), 65536, 262144, 10, 4, 24, 0.4, 6, 1, 0, null, 0,
-        0, 0, 0, 0, 7, device, List.of(), 0);
+        0, 0, 0, 0, 7, device, List.of(), 0, null);
   }
 
   private ReproductionContext ctx() {
@@ -57,7 +57,7 @@ class TriadRunTest {
     // 20,000 updates of a small memory component: flushes and level-0 merges.
     TriadConfig small = new TriadConfig(2000, 100, 16384, 0.5, 20_000, List.of(0.1),
         cfg.workloads(), 65536, 262144, 10, 4, 24, 0.4, 6, 1, 0, null, 0, 0, 0, 0, 0, 7,
-        cfg.device(), List.of(), 0);
+        cfg.device(), List.of(), 0, null);
     Run r = TriadReproduction.run(small, ws3, 0.1, Variant.BASELINE,
         TriadReproduction.storeConfig(small, Variant.BASELINE), ctx(), 20_000, 0, 0, true);
     assertThat(r.device().present()).isTrue();
