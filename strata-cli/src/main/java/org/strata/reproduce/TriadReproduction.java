@@ -18,7 +18,6 @@ import org.strata.cli.RecordGenerator;
 import org.strata.lsm.ByteCounters;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.MergeRecord;
-import org.strata.lsm.StallCause;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.DeviceConfig;
@@ -96,7 +95,7 @@ public final class TriadReproduction implements PaperReproduction {
    * @param flushes flushes completed
    * @param merges merges completed
    * @param levelZero the level-0 merges among the run's merges and the level-0 files they took
-   * @param stalls writes stalled during the run and the seconds they waited, every cause
+   * @param stalls writes stalled during the run and the seconds they waited, by cause
    * @param device what the device model served during the run (and the drain)
    * @param drained whether the store was flushed and its merges awaited before the counters were
    *     read, so that deferred work is charged to the run
@@ -104,8 +103,8 @@ public final class TriadReproduction implements PaperReproduction {
   record Run(String workload, Variant variant, double readFraction, long operations,
       double pace, double seconds, long flushBytes, long levelZeroBytes, long mergeBytes,
       long logBytes, List<Double> mergeDurations, boolean mergeTimeComplete, long flushes,
-      long merges, LevelZeroMerges levelZero, long stalls, double stallSeconds,
-      DeviceCounters device, boolean drained) {
+      long merges, LevelZeroMerges levelZero, Stalls stalls, DeviceCounters device,
+      boolean drained) {
     Run {
       mergeDurations = List.copyOf(mergeDurations);
     }
@@ -294,7 +293,7 @@ public final class TriadReproduction implements PaperReproduction {
                 + " ops/s" : "", r.throughput(), mb(r.flushBytes()), mb(r.levelZeroBytes()),
             mb(r.mergeBytes()), mb(r.logBytes()), r.writeAmplification(Reading.INDEX),
             r.writeAmplification(Reading.SEGMENT), r.merges(), r.mergeSeconds(),
-            r.mergeTimeComplete() ? "" : " (incomplete)", r.stalls())
+            r.mergeTimeComplete() ? "" : " (incomplete)", r.stalls().count())
             + (r.device().present() ? ", device s " + deviceCell(r.device()) : ""));
       }
     }
@@ -312,8 +311,8 @@ public final class TriadReproduction implements PaperReproduction {
             timed.add(r);
             ctx.log(String.format(Locale.ROOT, "triad: %s %s %s, timed: %,d operations in"
                     + " %.1f s, %.0f ops/s, %d stalls (%.1f s)", w.name(), e.getKey().label,
-                mixName(mix), r.operations(), r.seconds(), r.throughput(), r.stalls(),
-                r.stallSeconds()));
+                mixName(mix), r.operations(), r.seconds(), r.throughput(), r.stalls().count(),
+                r.stalls().seconds()));
           }
         }
       }
@@ -495,18 +494,12 @@ public final class TriadReproduction implements PaperReproduction {
             / 1e9);
       }
       long merges = after.merges() - before.merges();
-      long stalls = 0;
-      double stallSeconds = 0;
-      for (Map.Entry<StallCause, StoreStats.StallTotals> e : after.stalls().entrySet()) {
-        StoreStats.StallTotals b = before.stalls().get(e.getKey());
-        stalls += e.getValue().count() - (b == null ? 0 : b.count());
-        stallSeconds += e.getValue().seconds() - (b == null ? 0 : b.seconds());
-      }
+      Stalls stalls = Stalls.between(before.stalls(), after.stalls());
       run = new Run(w.name(), v, mix, done, opsPerSecond, seconds, flushed,
           b1.levelZeroBytes() - b0.levelZeroBytes(), b1.mergeBytes() - b0.mergeBytes(),
           b1.logBytes() - b0.logBytes(), durations, during.size() >= merges,
           after.flushes() - before.flushes(), merges, LevelZeroMerges.of(during), stalls,
-          stallSeconds, deviceAfter.minus(deviceBefore), drain);
+          deviceAfter.minus(deviceBefore), drain);
     }
     ctx.scratch("triad-run");
     return run;
@@ -1155,7 +1148,7 @@ public final class TriadReproduction implements PaperReproduction {
     t.append("Paced runs (drained):\n\n| workload | variant | ops/s (asked) | seconds | flushed MB"
         + " (index / level 0) | merged MB | log MB | WA (flushed = index / segment) | merges |"
         + " merge s | merge s each (min / median / max) | level-0 merges | level-0 files per"
-        + " level-0 merge (mean / max) | stalls (s) | device busy s: foreground / flushes /"
+        + " level-0 merge (mean / max) | stalls: memory full / constraint (s) | device busy s: foreground / flushes /"
         + " merges (merge reads MB) |\n"
         + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Run r : m.paced()) {
@@ -1172,20 +1165,19 @@ public final class TriadReproduction implements PaperReproduction {
           .append(r.merges()).append(" | ").append(Numbers.format(r.mergeSeconds()))
           .append(r.mergeTimeComplete() ? "" : " (incomplete)").append(" | ")
           .append(spread(r.mergeDurations())).append(" | ")
-          .append(levelZeroCells(r)).append(" | ").append(r.stalls()).append(" (")
-          .append(Numbers.format(r.stallSeconds())).append(") | ")
+          .append(levelZeroCells(r)).append(" | ").append(r.stalls().cell()).append(" | ")
           .append(r.device().present() ? deviceCell(r.device()) : "no device").append(" |\n");
     }
     notes.add(t.toString().strip());
     if (!m.timed().isEmpty()) {
       StringBuilder u = new StringBuilder("Timed runs (closed loop), which the throughput claims"
           + " read:\n\n| workload | mix | variant | ops/s | operations | seconds | flushes |"
-          + " merges | stalls (s) |\n|---|---|---|---|---|---|---|---|---|\n");
+          + " merges | stalls: memory full / constraint (s) |\n"
+          + "|---|---|---|---|---|---|---|---|---|\n");
       for (Run r : m.timed()) {
-        u.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %,d | %s | %d | %d | %d (%s)"
-                + " |%n", r.workload(), mixName(r.readFraction()), r.variant().label,
+        u.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %,d | %s | %d | %d | %s |%n", r.workload(), mixName(r.readFraction()), r.variant().label,
             Numbers.format(r.throughput()), r.operations(), Numbers.format(r.seconds()),
-            r.flushes(), r.merges(), r.stalls(), Numbers.format(r.stallSeconds())));
+            r.flushes(), r.merges(), r.stalls().cell()));
       }
       notes.add(u.toString().strip());
     }

@@ -48,14 +48,14 @@ class TriadClaimsTest {
       long levelZero, long merged, double mergeSeconds) {
     return new Run(w, v, 0.1, 100_000, pace, seconds, flushed, levelZero, merged, 1000,
         List.of(mergeSeconds / 5, mergeSeconds / 5, mergeSeconds / 5, mergeSeconds / 5,
-            mergeSeconds / 5), true, 10, 5, LevelZeroMerges.NONE, 0, 0, DeviceCounters.NONE,
-        true);
+            mergeSeconds / 5), true, 10, 5, LevelZeroMerges.NONE, Stalls.NONE,
+        DeviceCounters.NONE, true);
   }
 
   /** A timed run of {@code ops} operations in 90 s. */
   static Run timed(String w, Variant v, double mix, long ops) {
     return new Run(w, v, mix, ops, 0, 90, 0, 0, 0, 0, List.of(), true, 0, 0,
-        LevelZeroMerges.NONE, 0, 0, DeviceCounters.NONE, false);
+        LevelZeroMerges.NONE, Stalls.NONE, DeviceCounters.NONE, false);
   }
 
   /** Paced runs of every workload and variant, from {flushed, levelZero, merged, mergeSecs}. */
