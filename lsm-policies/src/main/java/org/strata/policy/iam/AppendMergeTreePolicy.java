@@ -32,8 +32,9 @@ import org.strata.lsm.spi.RunInfo;
  *       into two nodes with half the children each; one without children is <b>moved</b> to the
  *       next level by a metadata change; otherwise, if none of its internal children is full, its
  *       sequences are merged and each child's part is appended to the child or merged with it, by
- *       the rule. A leaf child that is merged is re-cut into nodes of {@code node-size /
- *       ((t+1)/2)} (spec A.10 A1).
+ *       the rule. A full leaf child that is merged is re-cut into nodes of {@code node-size /
+ *       ((t+1)/2)} (section 4.2.1, spec A.10 A1); any other merged child becomes one node
+ *       holding one sequence (sections 5.1.1 and 5.1.2).
  *   <li><b>The memory component's flush.</b> Flushed memory components (runs of level 0) are
  *       flushed into level 1 the same way: moved when they overlap no node of level 1, else
  *       merged and routed.
@@ -359,9 +360,12 @@ public final class AppendMergeTreePolicy implements MergePolicy {
       byte[] from = j == 0 ? new byte[0] : boundary(tree, children.get(j - 1), c, leaf);
       if (a == ChildRule.Action.MERGE) {
         inputs.addAll(c.sequences());
-        // Only a merged leaf child holds the oldest data of its keys: its anti-matter may go.
+        // Only a full leaf child is re-cut into new nodes of C_t/((t+1)/2) (section 4.2.1,
+        // Fig. 4); any other merged child becomes one single-sequence node (sections 5.1.1 and
+        // 5.1.2, Fig. 5). Only a merged leaf child holds the oldest data of its keys: its
+        // anti-matter may go.
         routes.add(new MergeRequest.Route(from, TreeLayout.code(c.level(), 0),
-            leaf ? leafNodeBytes : Long.MAX_VALUE, leaf));
+            leaf && full(c) ? leafNodeBytes : Long.MAX_VALUE, leaf));
       } else {
         routes.add(new MergeRequest.Route(from, TreeLayout.code(c.level(), c.topSlot() + 1),
             Long.MAX_VALUE, false));

@@ -9,7 +9,7 @@ public interface ChildRule {
   enum Action {
     /** The child's part becomes the child's newest sequence; nothing of the child is rewritten. */
     APPEND,
-    /** The child's sequences and its part are merged into one sequence (re-cut at the leaf). */
+    /** The child's sequences and its part are merged into one sequence (a full leaf re-cut). */
     MERGE
   }
 

@@ -156,6 +156,41 @@ class AppendMergeTreePolicyTest {
   }
 
   @Test
+  void aMergedLeafChildStaysOneNodeUnlessItWasFull() {
+    // Mixed level 2 (the leaf level), k = 2. Y holds k sequences and is not full: the merge
+    // yields a new single-sequence node (section 5.1.2, Fig. 5), one file. Z holds k sequences
+    // and is full: a full leaf child is re-cut into new nodes of C_t/5 (section 4.2.1, Fig. 4).
+    TreeContext ctx = new TreeContext();
+    ctx.seq(1, 0, 0, 1000, C); // the full parent
+    ctx.seq(2, 0, 100, 200, 10); // X: one sequence, appended
+    ComponentInfo y0 = ctx.seq(2, 0, 400, 500, 300); // Y: 600 bytes, not full
+    ComponentInfo y1 = ctx.seq(2, 1, 400, 500, 300);
+    ComponentInfo z0 = ctx.seq(2, 0, 700, 800, 500); // Z: 960 bytes, full (95% of 1000)
+    ComponentInfo z1 = ctx.seq(2, 1, 700, 800, 460);
+    iam(2, 2).diskComponentAdded(ctx, false);
+    assertThat(ctx.merges).hasSize(1);
+    MergeRequest.Routed r = ctx.merges.get(0);
+    assertThat(r.componentNames()).contains(y0.name(), y1.name(), z0.name(), z1.name());
+    List<MergeRequest.Route> routes = r.routes();
+    assertThat(routes).extracting(MergeRequest.Route::outputLevel).containsExactly(
+        TreeLayout.code(2, 1), TreeLayout.code(2, 0), TreeLayout.code(2, 0));
+    assertThat(routes.get(1).targetFileSize()).isEqualTo(Long.MAX_VALUE); // Y: one node
+    assertThat(routes.get(2).targetFileSize()).isEqualTo(C / ((T + 1) / 2)); // Z: re-cut
+
+    // A merging level (below m = 1): a leaf child that is not full is merged into one node.
+    TreeContext merging = new TreeContext();
+    merging.seq(1, 0, 0, 1000, C);
+    ComponentInfo child = merging.seq(2, 0, 100, 200, 500);
+    iam(1, 1).diskComponentAdded(merging, false);
+    MergeRequest.Routed m = merging.merges.get(0);
+    assertThat(m.componentNames()).contains(child.name());
+    assertThat(m.routes()).hasSize(1);
+    assertThat(m.routes().get(0).outputLevel()).isEqualTo(TreeLayout.code(2, 0));
+    assertThat(m.routes().get(0).targetFileSize()).isEqualTo(Long.MAX_VALUE);
+    assertThat(m.routes().get(0).dropAntimatter()).isTrue(); // the leaf holds the oldest data
+  }
+
+  @Test
   void iamAlwaysMergesBelowTheMixedLevelAndAppendsAboveIt() {
     TreeContext ctx = new TreeContext();
     ctx.seq(2, 0, 0, 1000, C); // full node in level 2 (m = 2), children in merging level 3
