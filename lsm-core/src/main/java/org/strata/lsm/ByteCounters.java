@@ -30,6 +30,10 @@ import java.util.TreeMap;
  * @param flushLogBytes bytes of the commit-log segments TRIAD-LOG flushes made into level-0
  *     components (CL-SSTables): written by the log, not by the flush, and counted here as the data
  *     of those components, as the paper's CL-SSTable is its commit log plus an index
+ * @param mergeDataBytesByLevel bytes of the leaf pages (the entries) merges wrote, by the level of
+ *     their output run; the rest of {@code mergeBytesByLevel} is each output file's interior
+ *     pages, Bloom filter, key sketch, meta page and footer, a cost per file that many small files
+ *     multiply
  */
 public record ByteCounters(
     long userBytes,
@@ -40,11 +44,22 @@ public record ByteCounters(
     long flushDataBytes,
     long flushIndexBytes,
     SortedMap<Integer, Long> mergeBytesByLevel,
-    long flushLogBytes) {
+    long flushLogBytes,
+    SortedMap<Integer, Long> mergeDataBytesByLevel) {
 
   public ByteCounters {
     mergeBytesByLevel = Collections.unmodifiableSortedMap(
         new TreeMap<>(mergeBytesByLevel == null ? Map.of() : mergeBytesByLevel));
+    mergeDataBytesByLevel = Collections.unmodifiableSortedMap(
+        new TreeMap<>(mergeDataBytesByLevel == null ? Map.of() : mergeDataBytesByLevel));
+  }
+
+  /** The counters without a split of merge bytes into leaf pages and the rest. */
+  public ByteCounters(long userBytes, long logBytes, long reloggedEntries, long reloggedBytes,
+      long flushesSkipped, long flushDataBytes, long flushIndexBytes,
+      SortedMap<Integer, Long> mergeBytesByLevel, long flushLogBytes) {
+    this(userBytes, logBytes, reloggedEntries, reloggedBytes, flushesSkipped, flushDataBytes,
+        flushIndexBytes, mergeBytesByLevel, flushLogBytes, null);
   }
 
   /** The counters of a store without TRIAD-LOG flushes ({@code flushLogBytes} 0). */
@@ -57,7 +72,7 @@ public record ByteCounters(
 
   /** No bytes at all. */
   public static ByteCounters zero() {
-    return new ByteCounters(0, 0, 0, 0, 0, 0, 0, null, 0);
+    return new ByteCounters(0, 0, 0, 0, 0, 0, 0, null, 0, null);
   }
 
   /**

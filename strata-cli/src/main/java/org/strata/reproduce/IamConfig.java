@@ -24,11 +24,17 @@ import java.util.List;
  * @param levelTolerance relative tolerance of Table 3's per-level and total values (spec: 0.15)
  * @param rankingTolerance relative tolerance of the hash-load totals of item 2 (spec: 0.2)
  * @param sequentialTolerance relative tolerance of item 7's "about 1"
+ * @param device the stores' {@code device} section (docs/configuration.md, "Device"), exactly as
+ *     a store configuration writes it: flushes and merges take its time, so merges fall behind
+ *     the writer as on a disk; write amplification counts bytes, which the device does not
+ *     change; null runs on no device model (at the machine's own speed)
+ * @param deviceChoice why {@code device} is the device it is, for the report (null: unstated)
  */
 public record IamConfig(long records, long sequentialRecords, int valueSize, long nodeSize,
     int fanout, long cacheBytes, int mixedLevel, List<Integer> ks, long fileSize,
     long level1Size, long seed, double orderingMargin, double levelTolerance,
-    double rankingTolerance, double sequentialTolerance) {
+    double rankingTolerance, double sequentialTolerance,
+    com.fasterxml.jackson.databind.JsonNode device, String deviceChoice) {
 
   public IamConfig {
     check(records >= 100, "records must be at least 100, got " + records);
@@ -52,6 +58,22 @@ public record IamConfig(long records, long sequentialRecords, int valueSize, lon
       check(t >= 0 && t < 1, "tolerances must be in [0, 1), got " + t);
     }
     ks = List.copyOf(ks);
+    device = device == null || device.isNull() ? null : device;
+    if (device != null) {
+      deviceConfig(device); // refused here, naming the key, if the engine would refuse it
+    }
+  }
+
+  /** The device model of {@code device}, read as a store's {@code device} section. */
+  static org.strata.lsm.config.DeviceConfig deviceConfig(
+      com.fasterxml.jackson.databind.JsonNode device) {
+    return org.strata.lsm.config.ConfigMapper.bind(device, "iam configuration", null,
+        "device", org.strata.lsm.config.DeviceConfig.class);
+  }
+
+  /** The configured device, or null. */
+  public org.strata.lsm.config.DeviceConfig deviceModel() {
+    return device == null ? null : deviceConfig(device);
   }
 
   private static void check(boolean ok, String message) {

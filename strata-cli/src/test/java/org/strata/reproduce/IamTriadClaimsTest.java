@@ -24,7 +24,7 @@ class IamTriadClaimsTest {
 
   private static IamConfig iamConfig() {
     return new IamConfig(1000, 1000, 1000, 65536, 10, 1 << 20, 3, List.of(1, 2, 3), 32768,
-        327680, 1, 0.05, 0.15, 0.2, 0.1);
+        327680, 1, 0.05, 0.15, 0.2, 0.1, null, null);
   }
 
   private static Load load(String name, double total, double l1, double l2, double l3) {
@@ -34,7 +34,7 @@ class IamTriadClaimsTest {
     if (l3 > 0) {
       per.put(3, l3);
     }
-    return new Load(name, total, per, 1_000_000);
+    return new Load(name, total, per, 1_000_000, total);
   }
 
   /** The paper's loads with the given totals (level values as Table 3 where not given). */
@@ -125,7 +125,25 @@ class IamTriadClaimsTest {
     }
     assertThat(byId(ca).get("I1-k1-total").ours()).isEqualTo(Numbers.format(a[2]));
     assertThat(byId(ca).get("I1-k1-total").paper()).isEqualTo("6.18");
-    assertThat(byId(ca).get("A-formula4-k2").paper()).isEqualTo("4.7");
-    assertThat(byId(ca).get("A-formula4-k2").ours()).isNotEqualTo("4.7");
+    assertThat(byId(ca).get("A-formula4-k2").paper()).isEqualTo("Table 3: 3.88 > 2.41 > 1.90");
+  }
+
+  /**
+   * A-formula4-k2 reads the measured mixed level of the k rows (what formula (4) and Table 3
+   * agree on: it falls with k), never formula (4)'s absolute values, which Table 3 contradicts.
+   */
+  @Test
+  void formulaFourClaimFollowsTheMeasuredMixedLevel() {
+    Map<String, Load> m = iamLoads(3.2, 4.7, 6.0, 4.8, 4.2, 8.8, 1.02);
+    Claim falls = byId(IamReproduction.claims(iamConfig(), m)).get("A-formula4-k2");
+    assertThat(falls.verdict()).isEqualTo(Verdict.HOLDS);
+    assertThat(falls.ours()).isEqualTo("k = 1: 3.88, k = 2: 2.41, k = 3: 1.9");
+    assertThat(falls.claim()).contains("6, 3.5, 2.667");
+    m.put("iam-k3", load("iam-k3", 4.2, 1.03, 1.05, 2.5)); // k = 3 writes more than k = 2
+    Claim rises = byId(IamReproduction.claims(iamConfig(), m)).get("A-formula4-k2");
+    assertThat(rises.verdict()).isEqualTo(Verdict.DOES_NOT_HOLD);
+    m.put("iam-k3", load("iam-k3", 4.2, 1.03, 1.05, 0)); // two levels only
+    assertThat(byId(IamReproduction.claims(iamConfig(), m)).get("A-formula4-k2").verdict())
+        .isEqualTo(Verdict.NOT_COMPARABLE);
   }
 }

@@ -67,10 +67,16 @@ final class EngineStats {
   private final ArrayDeque<MergeRecord> mergeLog = new ArrayDeque<>();
   /** Bytes merges wrote, by output level; persisted as {@code bytesMerged.level.<n>}. */
   private final TreeMap<Integer, Long> mergedByLevel = new TreeMap<>();
+  /**
+   * Bytes of the leaf pages merges wrote, by output level; persisted as {@code
+   * bytesMergedData.level.<n>} (a store written before this counter existed reads 0).
+   */
+  private final TreeMap<Integer, Long> mergedDataByLevel = new TreeMap<>();
   /** Bytes the log has appended since this open (none for a dataset's index). */
   private LongSupplier logBytesSinceOpen = () -> 0;
 
   private static final String MERGED_LEVEL_PREFIX = "bytesMerged.level.";
+  private static final String MERGED_DATA_LEVEL_PREFIX = "bytesMergedData.level.";
 
   /** Where the bytes appended to the log since this open are read. */
   void logBytesSinceOpen(LongSupplier s) {
@@ -86,6 +92,9 @@ final class EngineStats {
       if (e.getKey().startsWith(MERGED_LEVEL_PREFIX)) {
         mergedByLevel.put(Integer.parseInt(e.getKey().substring(MERGED_LEVEL_PREFIX.length())),
             e.getValue());
+      } else if (e.getKey().startsWith(MERGED_DATA_LEVEL_PREFIX)) {
+        mergedDataByLevel.put(Integer.parseInt(
+            e.getKey().substring(MERGED_DATA_LEVEL_PREFIX.length())), e.getValue());
       }
     }
     for (StallCause s : StallCause.values()) {
@@ -102,6 +111,9 @@ final class EngineStats {
     m.put(Counter.LOG_BYTES.manifestName, logBytes());
     for (Map.Entry<Integer, Long> e : mergedByLevel.entrySet()) {
       m.put(MERGED_LEVEL_PREFIX + e.getKey(), e.getValue());
+    }
+    for (Map.Entry<Integer, Long> e : mergedDataByLevel.entrySet()) {
+      m.put(MERGED_DATA_LEVEL_PREFIX + e.getKey(), e.getValue());
     }
     for (StallCause s : StallCause.values()) {
       m.put(countKey(s), stalls.count(s));
@@ -153,10 +165,11 @@ final class EngineStats {
     counters[Counter.RELOGGED_BYTES.ordinal()] += bytes;
   }
 
-  /** Counts a completed merge that wrote {@code bytes}. */
-  void merged(long bytes, MergeRecord record) {
+  /** Counts a completed merge that wrote {@code bytes}, {@code dataBytes} of them leaf pages. */
+  void merged(long bytes, long dataBytes, MergeRecord record) {
     if (record != null) {
       mergedByLevel.merge(record.outputLevel(), bytes, Long::sum);
+      mergedDataByLevel.merge(record.outputLevel(), dataBytes, Long::sum);
     }
     counters[Counter.BYTES_MERGED.ordinal()] += bytes;
     counters[Counter.MERGES.ordinal()]++;
@@ -214,6 +227,6 @@ final class EngineStats {
         new ByteCounters(userFlushed + memUser, logBytes(), get(Counter.RELOGGED_ENTRIES),
             get(Counter.RELOGGED_BYTES), get(Counter.FLUSHES_SKIPPED),
             get(Counter.FLUSH_DATA_BYTES), get(Counter.FLUSH_INDEX_BYTES), mergedByLevel,
-            get(Counter.FLUSH_LOG_BYTES)));
+            get(Counter.FLUSH_LOG_BYTES), mergedDataByLevel));
   }
 }

@@ -296,7 +296,11 @@ final class VersionSet {
     }
     runList = next;
     if (!(edit.merge() instanceof MergeRequest.Move)) { // a move rewrites nothing
-      stats.merged(edit.outputBytes(), edit.record());
+      long dataBytes = 0;
+      for (DiskComponent c : edit.outputs()) {
+        dataBytes += c.meta().leafEnd() - c.meta().leafStart();
+      }
+      stats.merged(edit.outputBytes(), dataBytes, edit.record());
     }
     return new Version(current.memory, runs);
   }

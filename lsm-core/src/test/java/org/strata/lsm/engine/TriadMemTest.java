@@ -260,6 +260,11 @@ class TriadMemTest {
       assertThat(st.merges()).isPositive();
       assertThat(before.mergeBytesByLevel()).isNotEmpty();
       assertThat(before.mergeBytes()).isEqualTo(st.bytesMerged());
+      assertThat(before.mergeDataBytesByLevel().keySet())
+          .isEqualTo(before.mergeBytesByLevel().keySet());
+      before.mergeDataBytesByLevel().forEach((level, data) -> assertThat(data)
+          .as("leaf pages of merges into level %d: positive, less than the whole files", level)
+          .isPositive().isLessThan(before.mergeBytesByLevel().get(level)));
     }
     // The close above flushed the memory component, which may have let the policy start a merge
     // (cancelled or finished by close) and would let it start one at the next open: reopen without
@@ -273,6 +278,9 @@ class TriadMemTest {
       assertThat(first.reloggedBytes()).isGreaterThanOrEqualTo(before.reloggedBytes());
       before.mergeBytesByLevel().forEach((level, bytes) ->
           assertThat(first.mergeBytesByLevel().get(level)).isGreaterThanOrEqualTo(bytes));
+      before.mergeDataBytesByLevel().forEach((level, bytes) -> assertThat(
+          first.mergeDataBytesByLevel().get(level)).as("kept in the manifest across a reopen")
+          .isGreaterThanOrEqualTo(bytes));
       assertThat(first.flushDataBytes()).isGreaterThanOrEqualTo(before.flushDataBytes());
       assertThat(first.userBytes()).isEqualTo(before.userBytes());
     }
