@@ -444,8 +444,8 @@ public final class IamReproduction implements PaperReproduction {
           || cfg.deviceChoice().isBlank() ? "The configuration does not say how it was chosen."
           : cfg.deviceChoice()));
     }
-    notes.add("Write amplification is IAM's definition (spec C.5): (flush + merge bytes) / user"
-        + " key and value bytes, the log excluded, from the store's byte counters (`strata stats"
+    notes.add("Write amplification is IAM's definition (spec C.5): (flush + merge bytes, leaf"
+        + " pages) / user key and value bytes, the log excluded, from the store's byte counters (`strata stats"
         + " --json`, `bytes`). Node flushes, splits and combines are merges in the engine and"
         + " are counted under the level they write into; moves write nothing. For `lsa`/`iam`"
         + " level i is tree level i and level 1 includes the flush of the memory component (it"
