@@ -65,9 +65,10 @@ public final class IamReproduction implements PaperReproduction {
    *     level-1 nodes), run level for the leveled baseline (level 0 is its flush)
    * @param userBytes key and value bytes written
    * @param fileWriteAmplification (flush + merge bytes of whole files) / user bytes
+   * @param stalls the writes that waited during the load, by cause
    */
   record Load(String name, double writeAmplification, SortedMap<Integer, Double> perLevel,
-      long userBytes, double fileWriteAmplification) {
+      long userBytes, double fileWriteAmplification, Stalls stalls) {
     double level(int l) {
       return perLevel.getOrDefault(l, 0.0);
     }
@@ -143,8 +144,9 @@ public final class IamReproduction implements PaperReproduction {
     for (Map.Entry<Integer, Double> e : l.perLevel().entrySet()) {
       levels.append(String.format(Locale.ROOT, " L%d %.3f", e.getKey(), e.getValue()));
     }
-    ctx.log(String.format(Locale.ROOT, "iam: %s: write amplification %.3f (whole files %.3f);%s",
-        l.name(), l.writeAmplification(), l.fileWriteAmplification(), levels));
+    ctx.log(String.format(Locale.ROOT, "iam: %s: write amplification %.3f (whole files %.3f);%s;"
+        + " stalls %s", l.name(), l.writeAmplification(), l.fileWriteAmplification(), levels,
+        l.stalls().cell()));
   }
 
   /**
@@ -315,6 +317,7 @@ public final class IamReproduction implements PaperReproduction {
     }
     long[] order = random ? RecordGenerator.permutation(records, cfg.seed()) : null;
     ByteCounters b;
+    Stalls stalls;
     try (LsmStore s = LsmStore.open(dir, store)) {
       for (long i = 0; i < records; i++) {
         long id = order == null ? i : order[(int) i];
@@ -323,14 +326,16 @@ public final class IamReproduction implements PaperReproduction {
       }
       s.flush();
       s.awaitMerges();
-      b = s.stats().bytes();
+      org.strata.lsm.StoreStats st = s.stats();
+      b = st.bytes();
+      stalls = Stalls.between(Map.of(), st.stalls());
     }
     ctx.scratch("iam-" + name); // empty it: the next load needs the disk
-    return load(name, tree, b);
+    return load(name, tree, b, stalls);
   }
 
   /** The write amplification of a drained load's byte counters. */
-  static Load load(String name, boolean tree, ByteCounters b) {
+  static Load load(String name, boolean tree, ByteCounters b, Stalls stalls) {
     double user = b.userBytes();
     SortedMap<Integer, Double> per = new TreeMap<>();
     per.merge(tree ? 1 : 0, b.flushDataBytes() / user, Double::sum);
@@ -341,7 +346,7 @@ public final class IamReproduction implements PaperReproduction {
       data += e.getValue();
     }
     double files = b.flushDataBytes() + b.flushIndexBytes() + b.mergeBytes();
-    return new Load(name, data / user, per, b.userBytes(), files / user);
+    return new Load(name, data / user, per, b.userBytes(), files / user, stalls);
   }
 
   private List<Figure> figures(IamConfig cfg, Map<String, Load> m, ReproductionContext ctx)
@@ -452,8 +457,8 @@ public final class IamReproduction implements PaperReproduction {
         + " is cut at the level-1 nodes, the paper's write into L1); for the leveled baseline"
         + " level 0 is its flush.");
     StringBuilder table = new StringBuilder("| load | write amplification (leaf pages) |"
-        + " whole files | per level (leaf-page bytes written into it / user bytes) |\n"
-        + "|---|---|---|---|\n");
+        + " whole files | per level (leaf-page bytes written into it / user bytes) | stalls:"
+        + " memory full / constraint (s) |\n|---|---|---|---|---|\n");
     for (Load l : m.values()) {
       StringBuilder lv = new StringBuilder();
       for (Map.Entry<Integer, Double> e : l.perLevel().entrySet()) {
@@ -463,7 +468,7 @@ public final class IamReproduction implements PaperReproduction {
       table.append("| ").append(l.name()).append(" | ")
           .append(Numbers.format(l.writeAmplification())).append(" | ")
           .append(Numbers.format(l.fileWriteAmplification())).append(" | ").append(lv)
-          .append(" |\n");
+          .append(" | ").append(l.stalls().cell()).append(" |\n");
     }
     notes.add(table.toString().strip());
     notes.add("Write amplification here counts the leaf pages flushes and merges wrote (the"

@@ -34,7 +34,7 @@ class IamTriadClaimsTest {
     if (l3 > 0) {
       per.put(3, l3);
     }
-    return new Load(name, total, per, 1_000_000, total);
+    return new Load(name, total, per, 1_000_000, total, Stalls.NONE);
   }
 
   /** The paper's loads with the given totals (level values as Table 3 where not given). */
