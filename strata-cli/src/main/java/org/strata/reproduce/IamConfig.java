@@ -29,12 +29,16 @@ import java.util.List;
  *     the writer as on a disk; write amplification counts bytes, which the device does not
  *     change; null runs on no device model (at the machine's own speed)
  * @param deviceChoice why {@code device} is the device it is, for the report (null: unstated)
+ * @param sweepWriteBandwidths write bandwidths ({@code 50MB} ...) at which {@code iam} (m and k
+ *     from M) and the leveled baseline load again, on {@code device} with its read bandwidth
+ *     scaled alike: their write amplification and load time against the device; empty for none
  */
 public record IamConfig(long records, long sequentialRecords, int valueSize, long nodeSize,
     int fanout, long cacheBytes, int mixedLevel, List<Integer> ks, long fileSize,
     long level1Size, long seed, double orderingMargin, double levelTolerance,
     double rankingTolerance, double sequentialTolerance,
-    com.fasterxml.jackson.databind.JsonNode device, String deviceChoice) {
+    com.fasterxml.jackson.databind.JsonNode device, String deviceChoice,
+    List<String> sweepWriteBandwidths) {
 
   public IamConfig {
     check(records >= 100, "records must be at least 100, got " + records);
@@ -62,6 +66,20 @@ public record IamConfig(long records, long sequentialRecords, int valueSize, lon
     if (device != null) {
       deviceConfig(device); // refused here, naming the key, if the engine would refuse it
     }
+    sweepWriteBandwidths = sweepWriteBandwidths == null ? List.of()
+        : List.copyOf(sweepWriteBandwidths);
+    for (String b : sweepWriteBandwidths) {
+      check(b != null && !b.isBlank(), "sweepWriteBandwidths lists an empty bandwidth");
+      long v;
+      try {
+        v = org.strata.lsm.config.ByteSize.parse("sweepWriteBandwidths", b).bytes();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("iam: sweepWriteBandwidths: " + e.getMessage(), e);
+      }
+      check(v >= 64 << 10, "every sweep bandwidth must be at least 64KB, got " + b);
+    }
+    check(sweepWriteBandwidths.isEmpty() || device != null, "a sweep needs a device (its read"
+        + " bandwidth and force latency are scaled from it)");
   }
 
   /** The device model of {@code device}, read as a store's {@code device} section. */

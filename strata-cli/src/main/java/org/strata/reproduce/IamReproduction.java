@@ -14,6 +14,8 @@ import org.strata.cli.RecordGenerator;
 import org.strata.lsm.ByteCounters;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LsmStore;
+import org.strata.lsm.config.ByteSize;
+import org.strata.lsm.config.DeviceConfig;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
@@ -66,9 +68,10 @@ public final class IamReproduction implements PaperReproduction {
    * @param userBytes key and value bytes written
    * @param fileWriteAmplification (flush + merge bytes of whole files) / user bytes
    * @param stalls the writes that waited during the load, by cause
+   * @param seconds how long the load took, its final flush and merges included
    */
   record Load(String name, double writeAmplification, SortedMap<Integer, Double> perLevel,
-      long userBytes, double fileWriteAmplification, Stalls stalls) {
+      long userBytes, double fileWriteAmplification, Stalls stalls, double seconds) {
     double level(int l) {
       return perLevel.getOrDefault(l, 0.0);
     }
@@ -131,9 +134,61 @@ public final class IamReproduction implements PaperReproduction {
         ctx), ctx);
     put(m, load(SEQ_IAM, "iam", "{" + tree + ", \"cache-size\": \"" + cfg.cacheBytes()
         + "B\"}", true, cfg.sequentialRecords(), false, cfg, ctx), ctx);
+    // The sweep: IAM (m and k from M) and the leveled baseline on devices of several bandwidths.
+    Map<Long, List<Load>> sweep = new LinkedHashMap<>();
+    for (String bw : cfg.sweepWriteBandwidths()) {
+      long write = ByteSize.parse("sweepWriteBandwidths", bw).bytes();
+      DeviceConfig d = TriadReproduction.scaled(cfg.deviceModel(), write);
+      Load iam = load(IAM, "iam", "{" + tree + ", \"cache-size\": \"" + cfg.cacheBytes()
+          + "B\"}", true, cfg.records(), true, cfg, d, ctx);
+      Load lev = load(LEVELED, "partitioned-leveling", "{\"file-size\": \"" + cfg.fileSize()
+          + "B\", \"level1-size\": \"" + cfg.level1Size() + "B\", \"size-ratio\": \""
+          + cfg.fanout() + "\"}", false, cfg.records(), true, cfg, d, ctx);
+      sweep.put(write, List.of(iam, lev));
+      ctx.log(String.format(Locale.ROOT, "iam: sweep %s: iam-auto WA %.3f in %.1f s, leveled WA"
+          + " %.3f in %.1f s", d.describe(), iam.writeAmplification(), iam.seconds(),
+          lev.writeAmplification(), lev.seconds()));
+    }
     List<Claim> claims = claims(cfg, m);
     List<Figure> figures = figures(cfg, m, ctx);
-    return new PaperResult(claims, figures, notes(cfg, m), cfg.deviceModel() == null
+    if (!sweep.isEmpty()) {
+      List<Double> x = new ArrayList<>();
+      List<Double> y = new ArrayList<>();
+      for (Map.Entry<Long, List<Load>> e : sweep.entrySet()) {
+        x.add(e.getKey() / 1e6);
+        y.add(e.getValue().get(1).seconds() / e.getValue().get(0).seconds());
+      }
+      Path f = ctx.figure(name(), "device-sweep");
+      Charts.xy(f, "hash load: the leveled tree's load time over IAM's against the device",
+          "device write bandwidth, MB/s", "leveled / IAM load seconds",
+          List.of(new Charts.Series("leveled / IAM", x, y)), false, false);
+      figures.add(ctx.figureEntry(f, "The leveled baseline's hash-load time over IAM's (m and k"
+          + " from M) on devices of several write bandwidths (read bandwidth scaled alike): the"
+          + " slower the device, the more the bytes IAM does not write become time."));
+    }
+    List<String> notes = notes(cfg, m);
+    if (!sweep.isEmpty()) {
+      StringBuilder t = new StringBuilder("Sweep: the hash load again under `iam` (m and k from"
+          + " M) and the leveled baseline on the device at other write bandwidths (read bandwidth"
+          + " scaled alike). Write amplification counts bytes and should not move with the"
+          + " device; the load time does.\n\n| device write bandwidth | iam-auto WA | leveled WA"
+          + " | iam-auto s | leveled s | leveled s / iam-auto s | stalls iam-auto / leveled:"
+          + " memory full / constraint (s) |\n|---|---|---|---|---|---|---|\n");
+      for (Map.Entry<Long, List<Load>> e : sweep.entrySet()) {
+        Load i = e.getValue().get(0);
+        Load l = e.getValue().get(1);
+        t.append("| ").append(ByteSize.format(e.getKey())).append("/s | ")
+            .append(Numbers.format(i.writeAmplification())).append(" | ")
+            .append(Numbers.format(l.writeAmplification())).append(" | ")
+            .append(Numbers.format(i.seconds())).append(" | ")
+            .append(Numbers.format(l.seconds())).append(" | ")
+            .append(Numbers.format(l.seconds() / i.seconds())).append(" | ")
+            .append(i.stalls().cell()).append("; ").append(l.stalls().cell()).append(" |\n");
+      }
+      notes = new ArrayList<>(notes);
+      notes.add(t.toString().strip());
+    }
+    return new PaperResult(claims, figures, notes, cfg.deviceModel() == null
         ? "none (the machine's own speed: data in the page cache)"
         : cfg.deviceModel().describe());
   }
@@ -145,8 +200,8 @@ public final class IamReproduction implements PaperReproduction {
       levels.append(String.format(Locale.ROOT, " L%d %.3f", e.getKey(), e.getValue()));
     }
     ctx.log(String.format(Locale.ROOT, "iam: %s: write amplification %.3f (whole files %.3f);%s;"
-        + " stalls %s", l.name(), l.writeAmplification(), l.fileWriteAmplification(), levels,
-        l.stalls().cell()));
+        + " stalls %s; %.1f s", l.name(), l.writeAmplification(), l.fileWriteAmplification(),
+        levels, l.stalls().cell(), l.seconds()));
   }
 
   /**
@@ -305,6 +360,12 @@ public final class IamReproduction implements PaperReproduction {
 
   private static Load load(String name, String policy, String params, boolean tree,
       long records, boolean random, IamConfig cfg, ReproductionContext ctx) throws Exception {
+    return load(name, policy, params, tree, records, random, cfg, cfg.deviceModel(), ctx);
+  }
+
+  private static Load load(String name, String policy, String params, boolean tree,
+      long records, boolean random, IamConfig cfg, DeviceConfig device, ReproductionContext ctx)
+      throws Exception {
     Path dir = ctx.scratch("iam-" + name);
     Map<String, String> p = new LinkedHashMap<>();
     JsonNode pj = new com.fasterxml.jackson.databind.ObjectMapper().readTree(params);
@@ -312,12 +373,14 @@ public final class IamReproduction implements PaperReproduction {
     StoreConfig store = new StoreConfig(new NamedPlugin(policy, p), null,
         MemoryComponentConfig.of(cfg.nodeSize(), 2), null, null, null, null, null)
         .withDurability(Durability.NONE);
-    if (cfg.deviceModel() != null) {
-      store = store.withDevice(cfg.deviceModel());
+    if (device != null) {
+      store = store.withDevice(device);
     }
     long[] order = random ? RecordGenerator.permutation(records, cfg.seed()) : null;
     ByteCounters b;
     Stalls stalls;
+    long start = System.nanoTime();
+    double seconds;
     try (LsmStore s = LsmStore.open(dir, store)) {
       for (long i = 0; i < records; i++) {
         long id = order == null ? i : order[(int) i];
@@ -326,16 +389,17 @@ public final class IamReproduction implements PaperReproduction {
       }
       s.flush();
       s.awaitMerges();
+      seconds = (System.nanoTime() - start) / 1e9;
       org.strata.lsm.StoreStats st = s.stats();
       b = st.bytes();
       stalls = Stalls.between(Map.of(), st.stalls());
     }
     ctx.scratch("iam-" + name); // empty it: the next load needs the disk
-    return load(name, tree, b, stalls);
+    return load(name, tree, b, stalls, seconds);
   }
 
   /** The write amplification of a drained load's byte counters. */
-  static Load load(String name, boolean tree, ByteCounters b, Stalls stalls) {
+  static Load load(String name, boolean tree, ByteCounters b, Stalls stalls, double seconds) {
     double user = b.userBytes();
     SortedMap<Integer, Double> per = new TreeMap<>();
     per.merge(tree ? 1 : 0, b.flushDataBytes() / user, Double::sum);
@@ -346,7 +410,7 @@ public final class IamReproduction implements PaperReproduction {
       data += e.getValue();
     }
     double files = b.flushDataBytes() + b.flushIndexBytes() + b.mergeBytes();
-    return new Load(name, data / user, per, b.userBytes(), files / user, stalls);
+    return new Load(name, data / user, per, b.userBytes(), files / user, stalls, seconds);
   }
 
   private List<Figure> figures(IamConfig cfg, Map<String, Load> m, ReproductionContext ctx)
@@ -458,7 +522,7 @@ public final class IamReproduction implements PaperReproduction {
         + " level 0 is its flush.");
     StringBuilder table = new StringBuilder("| load | write amplification (leaf pages) |"
         + " whole files | per level (leaf-page bytes written into it / user bytes) | stalls:"
-        + " memory full / constraint (s) |\n|---|---|---|---|---|\n");
+        + " memory full / constraint (s) | seconds |\n|---|---|---|---|---|---|\n");
     for (Load l : m.values()) {
       StringBuilder lv = new StringBuilder();
       for (Map.Entry<Integer, Double> e : l.perLevel().entrySet()) {
@@ -468,7 +532,8 @@ public final class IamReproduction implements PaperReproduction {
       table.append("| ").append(l.name()).append(" | ")
           .append(Numbers.format(l.writeAmplification())).append(" | ")
           .append(Numbers.format(l.fileWriteAmplification())).append(" | ").append(lv)
-          .append(" | ").append(l.stalls().cell()).append(" |\n");
+          .append(" | ").append(l.stalls().cell()).append(" | ")
+          .append(Numbers.format(l.seconds())).append(" |\n");
     }
     notes.add(table.toString().strip());
     notes.add("Write amplification here counts the leaf pages flushes and merges wrote (the"

@@ -346,10 +346,13 @@ public final class TriadReproduction implements PaperReproduction {
             : device.describe());
   }
 
-  /** {@code device} with write bandwidth {@code write} and its read bandwidth scaled alike. */
+  /**
+   * {@code device} with write bandwidth {@code write} and its read bandwidth scaled alike (to the
+   * nearest KB, so that it prints with its unit).
+   */
   static DeviceConfig scaled(DeviceConfig device, long write) {
     long read = Math.max(64 << 10, Math.round((double) device.readBandwidth().bytes()
-        * write / device.writeBandwidth().bytes()));
+        * write / device.writeBandwidth().bytes() / 1024) * 1024);
     return new DeviceConfig(device.name() + "@" + ByteSize.format(write), ByteSize.ofBytes(write),
         ByteSize.ofBytes(read), device.forceLatencyMs());
   }

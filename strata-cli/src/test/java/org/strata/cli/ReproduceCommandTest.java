@@ -218,6 +218,40 @@ class ReproduceCommandTest {
     assertThat(refused.resolve("report.md")).doesNotExist();
   }
 
+  /** iam's device and sweep are checked before any load: a mistake is named, nothing written. */
+  @Test
+  void iamDeviceAndSweepMistakesAreNamed() throws Exception {
+    CliTest.Result printed = CliTest.run("reproduce", "iam", "--scale", "tiny", "--print-config");
+    assertThat(printed.code()).as(printed.err()).isZero();
+    JsonNode cfg = JSON.readTree(printed.out());
+    assertThat(cfg.get("device").get("write-bandwidth").asText()).isEqualTo("300MB");
+    assertThat(cfg.get("sweepWriteBandwidths")).hasSize(3);
+    String[][] cases = {
+        {"\"30MB\"", "\"fast\"", "sweepWriteBandwidths"},
+        {"\"30MB\"", "\"32KB\"", "at least 64KB"},
+        {"\"write-bandwidth\" : \"300MB\"", "\"write-bandwidth\" : \"-1\"", "write-bandwidth"},
+    };
+    for (String[] c : cases) {
+      assertThat(printed.out()).contains(c[0]);
+      Path file = tmp.resolve("iam-bad.json");
+      Files.writeString(file, printed.out().replace(c[0], c[1]));
+      Path out = tmp.resolve("iam-refused");
+      CliTest.Result bad = CliTest.run("reproduce", "iam", "--config", file.toString(), "--out",
+          out.toString());
+      assertThat(bad.code()).as(c[1]).isNotZero();
+      assertThat(bad.err()).as(c[1]).contains(c[2]);
+      assertThat(out.resolve("verdicts.json")).doesNotExist();
+    }
+    Path file = tmp.resolve("iam-nodevice.json");
+    com.fasterxml.jackson.databind.node.ObjectNode noDevice = cfg.deepCopy();
+    noDevice.putNull("device");
+    Files.writeString(file, JSON.writeValueAsString(noDevice));
+    CliTest.Result bad = CliTest.run("reproduce", "iam", "--config", file.toString(), "--out",
+        tmp.resolve("iam-nodevice").toString());
+    assertThat(bad.code()).isNotZero();
+    assertThat(bad.err()).contains("a sweep needs a device");
+  }
+
   @Test
   void unknownPapersAndScalesAreRefusedNamingWhatIsAllowed() {
     CliTest.Result paper = CliTest.run("reproduce", "monkey", "--out", tmp.toString());

@@ -24,7 +24,7 @@ class IamTriadClaimsTest {
 
   private static IamConfig iamConfig() {
     return new IamConfig(1000, 1000, 1000, 65536, 10, 1 << 20, 3, List.of(1, 2, 3), 32768,
-        327680, 1, 0.05, 0.15, 0.2, 0.1, null, null);
+        327680, 1, 0.05, 0.15, 0.2, 0.1, null, null, null);
   }
 
   private static Load load(String name, double total, double l1, double l2, double l3) {
@@ -34,7 +34,7 @@ class IamTriadClaimsTest {
     if (l3 > 0) {
       per.put(3, l3);
     }
-    return new Load(name, total, per, 1_000_000, total, Stalls.NONE);
+    return new Load(name, total, per, 1_000_000, total, Stalls.NONE, 1);
   }
 
   /** The paper's loads with the given totals (level values as Table 3 where not given). */
