@@ -44,6 +44,30 @@ public enum IoClass {
     }
   }
 
+  /** A file step that may fail, for {@link #callAs}. */
+  @FunctionalInterface
+  public interface IoCall<T> {
+    T call() throws java.io.IOException;
+  }
+
+  /**
+   * Calls {@code call} on this thread with its file steps in class {@code c}, as {@link #runAs}
+   * does, passing its result and its {@code IOException} through.
+   */
+  public static <T> T callAs(IoClass c, IoCall<T> call) throws java.io.IOException {
+    IoClass before = RUNNING_AS.get();
+    RUNNING_AS.set(c);
+    try {
+      return call.call();
+    } finally {
+      if (before == null) {
+        RUNNING_AS.remove();
+      } else {
+        RUNNING_AS.set(before);
+      }
+    }
+  }
+
   /** Whether requests of this class go ahead of merges. */
   public boolean priority() {
     return this != MERGE;

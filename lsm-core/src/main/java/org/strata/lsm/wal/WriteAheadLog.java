@@ -27,6 +27,7 @@ import org.strata.lsm.StorageException;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.io.DirectoryLock;
 import org.strata.lsm.io.FileIo;
+import org.strata.lsm.io.IoClass;
 import org.strata.lsm.io.WritableFile;
 
 /**
@@ -376,7 +377,10 @@ public final class WriteAheadLog implements Closeable {
   private void forceCurrent() throws IOException {
     long size = segment.size(); // what was written before the force began is covered by it
     try {
-      segment.force();
+      IoClass.callAs(IoClass.FOREGROUND, () -> {
+        segment.force(); // the writers' force, whichever thread carries it out
+        return null;
+      });
     } catch (IOException e) {
       forceFailure = e;
       throw e;
@@ -408,7 +412,10 @@ public final class WriteAheadLog implements Closeable {
       }
       entries.add(new LogCatalog.Entry(e.getKey(), st.size, st.sealed, st.format));
     }
-    new LogCatalog(logId, owner, entries, setAside).write(dir, fileIo);
+    IoClass.callAs(IoClass.FOREGROUND, () -> {
+      new LogCatalog(logId, owner, entries, setAside).write(dir, fileIo);
+      return null;
+    });
   }
 
   /**
@@ -596,10 +603,16 @@ public final class WriteAheadLog implements Closeable {
     }
   }
 
-  // Takes writeLock. Returns the LSN written up to.
+  // Takes writeLock. Returns the LSN written up to. The log's file steps are its writers' whatever
+  // thread carries them out (a writer, or the flush thread forcing the log through its component):
+  // a device model counts them as foreground work.
   private long writeOut() {
     synchronized (writeLock) {
-      return writeOutLocked();
+      try {
+        return IoClass.callAs(IoClass.FOREGROUND, this::writeOutLocked);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e); // writeOutLocked throws none: it wraps its own
+      }
     }
   }
 
