@@ -37,9 +37,7 @@ class ReproduceQuickIT {
     assertThat(v.get("scale").asText()).isEqualTo("tiny");
     // Both run on the device model by default (issue: bytes become time), and say so.
     assertThat(v.get("device").asText()).as("device").doesNotStartWith("none");
-    if (paper.equals("triad")) {
-      assertThat(out.resolve("figures").resolve("device-sweep.png")).exists();
-    }
+    assertThat(out.resolve("figures").resolve(paper + "-device-sweep.png")).exists();
     System.out.printf("reproduce %s --scale tiny: %.0f s, %s%n", paper,
         v.get("seconds").asDouble(), v.get("summary"));
   }
