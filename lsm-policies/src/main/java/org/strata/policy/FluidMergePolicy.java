@@ -39,7 +39,12 @@ import org.strata.lsm.spi.RunInfo;
  * down (Luo & Carey 4.2, 4.3). The largest level L is the deepest level holding a run.
  *
  * <p>Component constraint: twice the expected count, 2·(K·(L−1) + Z) with the current L (for
- * tiering this is 2·(T−1)·L, the spec's 2·T·L up to the arrival being merged).
+ * tiering this is 2·(T−1)·L, the spec's 2·T·L up to the arrival being merged); the local
+ * constraint allows 2·K runs per level (2·Z at the largest). With {@code luoCareyCounts} the
+ * counts are Luo & Carey's (their section 5.1.1, "2·L components for leveling and 2·T·L components
+ * for tiering", and 2·T per tiering level for the local variant, section 7.6): a level of tiering
+ * is expected to hold T components, the T that are merged when it is full, where these rules
+ * count the T − 1 runs before the arrival that fills it. Defined for leveling and tiering only.
  */
 public final class FluidMergePolicy implements MergePolicy {
   private static final double SLACK = 1e-9;
@@ -50,6 +55,7 @@ public final class FluidMergePolicy implements MergePolicy {
   private final boolean dynamicLevelSize;
   private final boolean preemptive;
   private final int maxComponents;
+  private final boolean luoCareyCounts;
   private long flushSize;
   private double[] dynamicNominal = new double[0];
   private int levelsSeen = 1;
@@ -80,9 +86,24 @@ public final class FluidMergePolicy implements MergePolicy {
    */
   public FluidMergePolicy(int t, int k, int z, boolean dynamicLevelSize, boolean preemptive,
       int maxComponents) {
+    this(t, k, z, dynamicLevelSize, preemptive, maxComponents, false);
+  }
+
+  /**
+   * @param luoCareyCounts whether the component constraints count as Luo & Carey do (2·T per
+   *     tiering level, 2·T·L in all; leveling as by default); only for leveling (K = Z = 1) and
+   *     tiering (K = Z = T−1)
+   */
+  public FluidMergePolicy(int t, int k, int z, boolean dynamicLevelSize, boolean preemptive,
+      int maxComponents, boolean luoCareyCounts) {
     if (t < 2 || k < 1 || k > t - 1 || z < 1 || z > t - 1) {
       throw new IllegalArgumentException("need T >= 2 and 1 <= K, Z <= T-1");
     }
+    if (luoCareyCounts && !(k == z && (k == 1 || k == t - 1))) {
+      throw new IllegalArgumentException("Luo & Carey's component counts are defined for"
+          + " leveling (K = Z = 1) and tiering (K = Z = T-1) only, got K = " + k + ", Z = " + z);
+    }
+    this.luoCareyCounts = luoCareyCounts;
     this.t = t;
     this.k = k;
     this.z = z;
@@ -281,7 +302,12 @@ public final class FluidMergePolicy implements MergePolicy {
     if (maxComponents > 0) {
       return maxComponents;
     }
-    return 2 * (k * (levelsSeen - 1) + z);
+    return 2 * (expected(k) * (levelsSeen - 1) + expected(z));
+  }
+
+  /** The components a level whose runs bound is {@code bound} is expected to hold. */
+  private int expected(int bound) {
+    return luoCareyCounts && bound > 1 ? t : bound;
   }
 
   @Override
@@ -295,7 +321,7 @@ public final class FluidMergePolicy implements MergePolicy {
       largest = Math.max(largest, level(r));
     }
     for (int level = 1; level <= largest; level++) {
-      int bound = level >= largest ? z : k;
+      int bound = expected(level >= largest ? z : k);
       if (levelRuns(runs, level).size() > 2 * bound) {
         return true;
       }

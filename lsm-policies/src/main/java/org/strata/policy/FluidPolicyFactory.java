@@ -20,7 +20,11 @@ import org.strata.lsm.spi.Parameters;
  * level is pushed down by a merge of its own; a push still carries the arrival that filled the
  * level, so merges take two to five runs) and {@code
  * max-components} (default 0: the global component constraint is twice the expected count; a
- * positive value sets it, e.g. 48 for the paper's tiering T=3).
+ * positive value sets it, e.g. 48 for the paper's tiering T=3). {@code leveling} and {@code
+ * tiering} also take {@code constraint-counts}: {@code strata} (default; the component constraints
+ * count runs as these policies hold them: 2·(T−1) per tiering level, and pairwise leveling's
+ * flushed level has two of its own) or {@code luo-carey} (Luo & Carey's counts: 2·T per tiering
+ * level and 2·T·L in all; pairwise leveling's flushed runs count toward level 1, 2·L in all).
  */
 public abstract class FluidPolicyFactory implements MergePolicyFactory {
   private final String name;
@@ -57,6 +61,12 @@ public abstract class FluidPolicyFactory implements MergePolicyFactory {
 
   abstract MergePolicy create(Parameters p, int t);
 
+  /** Whether {@code constraint-counts} asks for Luo & Carey's counts (refuses other values). */
+  static boolean luoCareyCounts(Parameters p) {
+    return p.choice("constraint-counts", "strata", Set.of("strata", "luo-carey"))
+        .equals("luo-carey");
+  }
+
   /** A Fluid policy with the common parameters read from {@code p}. */
   static MergePolicy fluid(Parameters p, int t, int k, int z, boolean dynamicLevelSize) {
     return new FluidMergePolicy(t, k, z, dynamicLevelSize, p.booleanValue("preemptive", true),
@@ -78,7 +88,7 @@ public abstract class FluidPolicyFactory implements MergePolicyFactory {
 
     @Override
     public Set<String> parameterNames() {
-      return with("dynamic-level-size", "pairwise");
+      return with("dynamic-level-size", "pairwise", "constraint-counts");
     }
 
     @Override
@@ -91,9 +101,10 @@ public abstract class FluidPolicyFactory implements MergePolicyFactory {
                   + " level along)");
         }
         return new PairwiseLevelingPolicy(t, dynamic, p.intValue("max-components", 0, 0,
-            1_000_000));
+            1_000_000), luoCareyCounts(p));
       }
-      return fluid(p, t, 1, 1, dynamic);
+      return new FluidMergePolicy(t, 1, 1, dynamic, p.booleanValue("preemptive", true),
+          p.intValue("max-components", 0, 0, 1_000_000), luoCareyCounts(p));
     }
   }
 
@@ -105,12 +116,14 @@ public abstract class FluidPolicyFactory implements MergePolicyFactory {
 
     @Override
     public Set<String> parameterNames() {
-      return with("dynamic-level-size");
+      return with("dynamic-level-size", "constraint-counts");
     }
 
     @Override
     MergePolicy create(Parameters p, int t) {
-      return fluid(p, t, t - 1, t - 1, p.booleanValue("dynamic-level-size", false));
+      return new FluidMergePolicy(t, t - 1, t - 1, p.booleanValue("dynamic-level-size", false),
+          p.booleanValue("preemptive", true), p.intValue("max-components", 0, 0, 1_000_000),
+          luoCareyCounts(p));
     }
   }
 

@@ -40,7 +40,10 @@ import org.strata.lsm.spi.RunInfo;
  * </ol>
  *
  * <p>Component constraint: 2·L (twice the expected L components), L being the most levels seen;
- * the local constraint allows two runs per level, level 0 included.
+ * the local constraint allows two runs per level, level 0 included. With {@code luoCareyCounts}
+ * the flushed runs count toward level 1, as the paper's flushes go into level 1 (its levels are
+ * L1..L3, the memory component its level 0): two runs per level for levels 1..L, 2·L in all, no
+ * looser than the global constraint.
  */
 public final class PairwiseLevelingPolicy implements MergePolicy {
   private static final double SLACK = 1e-9;
@@ -48,6 +51,7 @@ public final class PairwiseLevelingPolicy implements MergePolicy {
   private final int t;
   private final boolean dynamicLevelSize;
   private final int maxComponents;
+  private final boolean luoCareyCounts;
   private long flushSize;
   private int levelsSeen = 1;
 
@@ -58,6 +62,16 @@ public final class PairwiseLevelingPolicy implements MergePolicy {
    * @param maxComponents the global component constraint; 0 for 2·L
    */
   public PairwiseLevelingPolicy(int t, boolean dynamicLevelSize, int maxComponents) {
+    this(t, dynamicLevelSize, maxComponents, false);
+  }
+
+  /**
+   * @param luoCareyCounts whether the local constraint counts level 0's flushed runs toward level
+   *     1, as Luo & Carey's levels do
+   */
+  public PairwiseLevelingPolicy(int t, boolean dynamicLevelSize, int maxComponents,
+      boolean luoCareyCounts) {
+    this.luoCareyCounts = luoCareyCounts;
     if (t < 2) {
       throw new IllegalArgumentException("need T >= 2");
     }
@@ -184,7 +198,8 @@ public final class PairwiseLevelingPolicy implements MergePolicy {
     }
     Map<Integer, Integer> perLevel = new HashMap<>();
     for (RunInfo r : runs) {
-      if (perLevel.merge(r.level(), 1, Integer::sum) > 2) {
+      int level = luoCareyCounts ? Math.max(1, r.level()) : r.level();
+      if (perLevel.merge(level, 1, Integer::sum) > 2) {
         return true;
       }
     }

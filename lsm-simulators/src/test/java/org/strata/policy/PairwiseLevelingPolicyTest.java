@@ -13,7 +13,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
-import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.RunInfo;
@@ -29,14 +28,6 @@ class PairwiseLevelingPolicyTest {
     return Plugins.mergePolicy(new NamedPlugin("leveling", m));
   }
 
-  /** "level:size" of every run, newest first. */
-  private static String shape(List<RunInfo> runs) {
-    StringBuilder b = new StringBuilder();
-    for (RunInfo r : runs) {
-      b.append(b.length() == 0 ? "" : " ").append(r.level()).append(':').append(r.sizeBytes());
-    }
-    return b.toString();
-  }
 
   /** A policy that shows every merge request its inner policy makes (levels and sizes). */
   private static final class Spy implements MergePolicy {
@@ -57,7 +48,7 @@ class PairwiseLevelingPolicyTest {
 
         @Override
         public boolean scheduleMerge(List<RunInfo> runs, int level, long target) {
-          merges.add(shape(runs) + " -> " + level);
+          merges.add(PendingRuns.shape(runs) + " -> " + level);
           return index.scheduleMerge(runs, level, target);
         }
       }, full);
@@ -76,10 +67,10 @@ class PairwiseLevelingPolicyTest {
     // T = 3, M = 1: level 1 holds 2, level 2 holds 6. Merges complete at once here.
     String[] expected = {"2:2", "1:1 2:2", "2:4", "1:1 2:4", "3:6", "1:1 3:6", "2:2 3:6"};
     sim.flush(1);
-    assertThat(shape(sim.runs())).isEqualTo("1:1");
+    assertThat(PendingRuns.shape(sim.runs())).isEqualTo("1:1");
     for (String e : expected) {
       sim.flush(1);
-      assertThat(shape(sim.runs())).isEqualTo(e);
+      assertThat(PendingRuns.shape(sim.runs())).isEqualTo(e);
     }
     // The first flush becomes level 1 alone; each later flush merges with level 1's component;
     // a full level 1 joins level 2 (or becomes it) on its own, never with the arrival.
@@ -88,44 +79,11 @@ class PairwiseLevelingPolicyTest {
         "2:6 -> 3", "0:1 -> 1", "0:1 1:1 -> 1", "1:2 -> 2");
   }
 
-  /** Runs with given levels and sizes (newest first) that records merges without applying them. */
-  private static final class Pending implements MergeContext {
-    final List<RunInfo> runs = new ArrayList<>();
-    final List<String> merges = new ArrayList<>();
-    private long nextId = 1;
-
-    @Override
-    public long largestFlushBytes() {
-      return 1; // M = 1 unit
-    }
-
-    Pending add(int level, long size) {
-      long id = nextId++;
-      runs.add(0, new RunInfo(id, level, List.of(new ComponentInfo("c" + id, id, id, size, size,
-          1, new byte[0], new byte[0])), false));
-      return this;
-    }
-
-    @Override
-    public List<RunInfo> runs() {
-      return List.copyOf(runs);
-    }
-
-    @Override
-    public boolean scheduleMerge(List<RunInfo> window, int level, long target) {
-      merges.add(shape(window) + " -> " + level);
-      for (RunInfo r : window) {
-        runs.set(runs.indexOf(r), new RunInfo(r.runId(), r.level(), r.components(), true));
-      }
-      return true;
-    }
-  }
-
   @Test
   void aNewComponentFormsWhileTheOldOneMergesDownAndEachLevelHasOneMergeLeavingIt() {
     MergePolicy p = pairwise("size-ratio", "10");
     // Oldest first: level 3 (not full), level 2 (50 of 90 units), level 1 full (9 of 9), a flush.
-    Pending tree = new Pending().add(3, 500).add(2, 50).add(1, 9).add(0, 1);
+    PendingRuns tree = new PendingRuns().add(3, 500).add(2, 50).add(1, 9).add(0, 1);
     p.diskComponentAdded(tree, false);
     // Level 1 joins level 2; the flush becomes level 1's new component meanwhile (bLSM's C1').
     assertThat(tree.merges).containsExactly("1:9 2:50 -> 2", "0:1 -> 1");
@@ -140,7 +98,7 @@ class PairwiseLevelingPolicyTest {
     MergePolicy p = pairwise("size-ratio", "10");
     // Level 2 full (90 of 90) and level 1 full: level 2 goes first, level 1 then becomes level
     // 2's new component, and the flush level 1's.
-    Pending tree = new Pending().add(3, 500).add(2, 90).add(1, 9).add(0, 1);
+    PendingRuns tree = new PendingRuns().add(3, 500).add(2, 90).add(1, 9).add(0, 1);
     p.diskComponentAdded(tree, false);
     assertThat(tree.merges).containsExactly("2:90 3:500 -> 3", "1:9 -> 2", "0:1 -> 1");
   }
@@ -148,7 +106,7 @@ class PairwiseLevelingPolicyTest {
   @Test
   void aSourceWaitsWhileTheNextLevelIsFullAndCannotLeaveYet() {
     MergePolicy p = pairwise("size-ratio", "10");
-    Pending tree = new Pending().add(3, 500).add(2, 90);
+    PendingRuns tree = new PendingRuns().add(3, 500).add(2, 90);
     p.diskComponentAdded(tree, false);
     assertThat(tree.merges).containsExactly("2:90 3:500 -> 3");
     // A new level-2 component filled up while the old one is still merging down; a full level 1
@@ -172,7 +130,7 @@ class PairwiseLevelingPolicyTest {
       assertThat(sim.rejectedMerges()).isZero();
       int previous = 0;
       for (RunInfo r : sim.runs()) {
-        assertThat(r.level()).as("levels grow with age: %s", shape(sim.runs()))
+        assertThat(r.level()).as("levels grow with age: %s", PendingRuns.shape(sim.runs()))
             .isGreaterThanOrEqualTo(previous);
         previous = r.level();
       }
@@ -191,11 +149,11 @@ class PairwiseLevelingPolicyTest {
   @Test
   void theConstraintsAreTwiceTheLevelsAndTwoRunsPerLevel() {
     MergePolicy p = pairwise("size-ratio", "10");
-    Pending tree = new Pending().add(3, 500).add(2, 50).add(1, 5);
+    PendingRuns tree = new PendingRuns().add(3, 500).add(2, 50).add(1, 5);
     p.diskComponentAdded(tree, false);
     assertThat(p.componentConstraint()).isEqualTo(6);
     assertThat(pairwise("max-components", "9").componentConstraint()).isEqualTo(9);
-    Pending crowded = new Pending().add(3, 500).add(2, 50).add(1, 5).add(0, 1).add(0, 1)
+    PendingRuns crowded = new PendingRuns().add(3, 500).add(2, 50).add(1, 5).add(0, 1).add(0, 1)
         .add(0, 1);
     assertThat(p.isMergeLaggingLocally(crowded)).isFalse(); // nothing merging: writes go on
     p.diskComponentAdded(crowded, false);
