@@ -655,6 +655,22 @@ public final class TriadReproduction implements PaperReproduction {
   }
 
   /**
+   * Why the paced runs of {@code vs} on {@code workload} cannot be compared, or null: one is not
+   * run ({@link #missingPaced}) or did not hold its pace ({@link #unfitPaced}).
+   */
+  private static String whyNotPaced(Measured m, String workload, Variant... vs) {
+    String why = missingPaced(m, workload, vs);
+    if (why != null) {
+      return why;
+    }
+    Run[] runs = new Run[vs.length];
+    for (int i = 0; i < vs.length; i++) {
+      runs[i] = m.paced(workload, vs[i]);
+    }
+    return unfitPaced(runs);
+  }
+
+  /**
    * Judges one claim under both readings of "bytes flushed" (when a run of it has CL-SSTables,
    * the readings can differ): the same verdict under both is the verdict, with both values;
    * different verdicts make the claim not comparable ({@link #CL_SSTABLE_UNDEFINED}).
@@ -698,16 +714,12 @@ public final class TriadReproduction implements PaperReproduction {
    */
   private static Claim ratio(Measured m, String workload, Variant v, String id, String text,
       double paper, Tolerance t, Metric metric, boolean baselineOverVariant) {
-    String why = missingPaced(m, workload, Variant.BASELINE, v);
+    String why = whyNotPaced(m, workload, Variant.BASELINE, v);
     if (why != null) {
       return Claim.notComparable(id, text, Numbers.format(paper), why);
     }
     Run br = m.paced(workload, Variant.BASELINE);
     Run xr = m.paced(workload, v);
-    String unfit = unfitPaced(br, xr);
-    if (unfit != null) {
-      return Claim.notComparable(id, text, Numbers.format(paper), unfit);
-    }
     return underBothReadings(id, text, Numbers.format(paper), reading -> {
       double b = metric.of(br, reading);
       double x = metric.of(xr, reading);
@@ -738,16 +750,12 @@ public final class TriadReproduction implements PaperReproduction {
 
   private static Claim mergeTime(Measured m, String workload, Variant v, String id,
       String text, double paper, Tolerance t, boolean asCut) {
-    String why = missingPaced(m, workload, Variant.BASELINE, v);
+    String why = whyNotPaced(m, workload, Variant.BASELINE, v);
     if (why != null) {
       return Claim.notComparable(id, text, Numbers.format(paper), why);
     }
     Run b = m.paced(workload, Variant.BASELINE);
     Run x = m.paced(workload, v);
-    String unfit = unfitPaced(b, x);
-    if (unfit != null) {
-      return Claim.notComparable(id, text, Numbers.format(paper), unfit);
-    }
     if (!b.mergeTimeComplete() || !x.mergeTimeComplete()) {
       return Claim.notComparable(id, text, Numbers.format(paper), "more merges ran than the"
           + " store's merge log keeps, so their time is not known in full");
@@ -768,16 +776,12 @@ public final class TriadReproduction implements PaperReproduction {
 
   private static Claim cut(Measured m, String workload, Variant v, String id, String text,
       double paper, Tolerance t) {
-    String why = missingPaced(m, workload, Variant.BASELINE, v);
+    String why = whyNotPaced(m, workload, Variant.BASELINE, v);
     if (why != null) {
       return Claim.notComparable(id, text, Numbers.format(paper), why);
     }
     Run br = m.paced(workload, Variant.BASELINE);
     Run xr = m.paced(workload, v);
-    String unfit = unfitPaced(br, xr);
-    if (unfit != null) {
-      return Claim.notComparable(id, text, Numbers.format(paper), unfit);
-    }
     return underBothReadings(id, text, Numbers.format(paper), reading -> {
       double b = br.writeAmplification(reading);
       double x = xr.writeAmplification(reading);
@@ -931,16 +935,12 @@ public final class TriadReproduction implements PaperReproduction {
         + " written and merge time, not in write amplification (the precise form of \"up to 4×"
         + " lower WA\")";
     String paper = "bytes and merge time about 10× lower; WA about unchanged";
-    String why = missingPaced(m, "WS1", Variant.BASELINE, Variant.TRIAD);
+    String why = whyNotPaced(m, "WS1", Variant.BASELINE, Variant.TRIAD);
     if (why != null) {
       return Claim.notComparable(id, text, paper, why);
     }
     Run b = m.paced("WS1", Variant.BASELINE);
     Run x = m.paced("WS1", Variant.TRIAD);
-    String unfit = unfitPaced(b, x);
-    if (unfit != null) {
-      return Claim.notComparable(id, text, paper, unfit);
-    }
     if (!b.mergeTimeComplete() || !x.mergeTimeComplete() || !(b.mergeSeconds() > 0)) {
       return Claim.notComparable(id, text, paper, "the merge time is not known in full for"
           + " these runs");
