@@ -62,36 +62,13 @@ public record IamConfig(long records, long sequentialRecords, int valueSize, lon
       check(t >= 0 && t < 1, "tolerances must be in [0, 1), got " + t);
     }
     ks = List.copyOf(ks);
-    device = device == null || device.isNull() ? null : device;
-    if (device != null) {
-      deviceConfig(device); // refused here, naming the key, if the engine would refuse it
-    }
-    sweepWriteBandwidths = sweepWriteBandwidths == null ? List.of()
-        : List.copyOf(sweepWriteBandwidths);
-    for (String b : sweepWriteBandwidths) {
-      check(b != null && !b.isBlank(), "sweepWriteBandwidths lists an empty bandwidth");
-      long v;
-      try {
-        v = org.strata.lsm.config.ByteSize.parse("sweepWriteBandwidths", b).bytes();
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("iam: sweepWriteBandwidths: " + e.getMessage(), e);
-      }
-      check(v >= 64 << 10, "every sweep bandwidth must be at least 64KB, got " + b);
-    }
-    check(sweepWriteBandwidths.isEmpty() || device != null, "a sweep needs a device (its read"
-        + " bandwidth and force latency are scaled from it)");
-  }
-
-  /** The device model of {@code device}, read as a store's {@code device} section. */
-  static org.strata.lsm.config.DeviceConfig deviceConfig(
-      com.fasterxml.jackson.databind.JsonNode device) {
-    return org.strata.lsm.config.ConfigMapper.bind(device, "iam configuration", null,
-        "device", org.strata.lsm.config.DeviceConfig.class);
+    device = DeviceSettings.device(device, "iam");
+    sweepWriteBandwidths = DeviceSettings.sweep(sweepWriteBandwidths, device, "iam");
   }
 
   /** The configured device, or null. */
   public org.strata.lsm.config.DeviceConfig deviceModel() {
-    return device == null ? null : deviceConfig(device);
+    return DeviceSettings.model(device, "iam");
   }
 
   private static void check(boolean ok, String message) {

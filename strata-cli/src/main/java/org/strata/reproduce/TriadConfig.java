@@ -119,37 +119,15 @@ public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
         + " to 100000000, got " + pacedOpsPerSecond);
     readFractions = List.copyOf(readFractions);
     workloads = List.copyOf(workloads);
-    device = device == null || device.isNull() ? null : device;
-    if (device != null) {
-      deviceConfig(device); // refused here, naming the key, if the engine would refuse it
-    }
-    sweepWriteBandwidths = sweepWriteBandwidths == null ? List.of()
-        : List.copyOf(sweepWriteBandwidths);
-    for (String b : sweepWriteBandwidths) {
-      check(b != null && !b.isBlank(), "sweepWriteBandwidths lists an empty bandwidth");
-      try {
-        long v = org.strata.lsm.config.ByteSize.parse("sweepWriteBandwidths", b).bytes();
-        check(v >= 64 << 10, "every sweep bandwidth must be at least 64KB, got " + b);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("triad: sweepWriteBandwidths: " + e.getMessage(), e);
-      }
-    }
+    device = DeviceSettings.device(device, "triad");
+    sweepWriteBandwidths = DeviceSettings.sweep(sweepWriteBandwidths, device, "triad");
     check(sweepSeconds >= 0 && sweepSeconds <= 86_400, "sweepSeconds must be 0 to 86400, got "
         + sweepSeconds);
-    check(sweepWriteBandwidths.isEmpty() || device != null, "a sweep needs a device (its read"
-        + " bandwidth and force latency are scaled from it)");
-  }
-
-  /** The device model of {@code device}, read as a store's {@code device} section. */
-  static org.strata.lsm.config.DeviceConfig deviceConfig(
-      com.fasterxml.jackson.databind.JsonNode device) {
-    return org.strata.lsm.config.ConfigMapper.bind(device, "triad configuration", null,
-        "device", org.strata.lsm.config.DeviceConfig.class);
   }
 
   /** The configured device, or null. */
   public org.strata.lsm.config.DeviceConfig deviceModel() {
-    return device == null ? null : deviceConfig(device);
+    return DeviceSettings.model(device, "triad");
   }
 
   static void check(boolean ok, String message) {
