@@ -2,6 +2,8 @@ package org.strata.policy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import org.strata.lsm.spi.LevelShape;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.RunInfo;
@@ -110,6 +112,12 @@ public final class FluidMergePolicy implements MergePolicy {
     this.dynamicLevelSize = dynamicLevelSize;
     this.preemptive = preemptive;
     this.maxComponents = maxComponents;
+  }
+
+  /** T, K and Z. */
+  @Override
+  public Optional<LevelShape> levelShape() {
+    return Optional.of(new LevelShape(t, k, z));
   }
 
   private static int level(RunInfo r) {

@@ -3,6 +3,8 @@ package org.strata.policy;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.strata.lsm.spi.LevelShape;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.RunInfo;
@@ -181,6 +183,12 @@ public final class PairwiseLevelingPolicy implements MergePolicy {
   @Override
   public int componentConstraint() {
     return maxComponents > 0 ? maxComponents : 2 * levelsSeen;
+  }
+
+  /** Leveling at T: one run per level (the flushed level counts as level 1). */
+  @Override
+  public Optional<LevelShape> levelShape() {
+    return Optional.of(new LevelShape(t, 1, 1));
   }
 
   @Override

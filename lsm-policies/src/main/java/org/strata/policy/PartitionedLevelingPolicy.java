@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.strata.lsm.spi.LevelShape;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
@@ -210,6 +212,15 @@ public class PartitionedLevelingPolicy implements MergePolicy {
       cursors.put(level, pick.maxKey());
     }
     return scheduled;
+  }
+
+  /**
+   * Leveling at the size ratio: one run per level of files; level-0 files (flushes) count as level
+   * 1, whose rate is the lowest.
+   */
+  @Override
+  public Optional<LevelShape> levelShape() {
+    return Optional.of(new LevelShape(ratio, 1, 1));
   }
 
   @Override

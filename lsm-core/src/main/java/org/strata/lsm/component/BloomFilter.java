@@ -18,8 +18,14 @@ public final class BloomFilter {
     this.hashCount = hashCount;
   }
 
-  /** Builds a filter holding the given key hashes. */
+  /**
+   * Builds a filter holding the given key hashes; for a rate of 1 or more (no filter, as Monkey
+   * allocates to levels it cannot afford) a single word of set bits that lets every key through.
+   */
   public static BloomFilter build(long[] hashes, int count, double falsePositiveRate) {
+    if (falsePositiveRate >= 1) {
+      return new BloomFilter(new long[] {-1L}, 64, 1);
+    }
     int n = Math.max(1, count);
     double ln2 = Math.log(2);
     long bits = (long) Math.ceil(-n * Math.log(falsePositiveRate) / (ln2 * ln2));

@@ -16,7 +16,7 @@ import org.strata.lsm.InvalidConfigurationException;
  * @param memoryComponent {@code memory-component}: size and count of memory components
  * @param io {@code io}: write-rate limit, force interval, page size
  * @param pageCache {@code page-cache}: size of the decoded-page cache
- * @param bloomFilter {@code bloom-filter}: false-positive rate
+ * @param bloomFilter {@code bloom-filter}: false-positive rate and allocation
  * @param log {@code log}: durability, directory, group-commit interval, recovery mode
  * @param flowControl {@code flow-control}: constraint and write admission
  * @param triad {@code triad}: TRIAD-MEM (hot keys kept in memory across flushes), default off
@@ -113,6 +113,12 @@ public record StoreConfig(
   /** This configuration with another {@code page-cache} section. */
   public StoreConfig withPageCache(PageCacheConfig c) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, c, bloomFilter, log,
+        flowControl, triad, device);
+  }
+
+  /** This configuration with another {@code bloom-filter} section. */
+  public StoreConfig withBloomFilter(BloomFilterConfig b) {
+    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache, b, log,
         flowControl, triad, device);
   }
 

@@ -41,19 +41,19 @@ final class ComponentFiles {
   private final IoThrottle throttle;
   private final long forceBytes;
   private final int pageSize;
-  private final double bloomFalsePositiveRate;
+  private final FilterRates filterRates;
   private final boolean keySketches;
   private final Clock clock;
 
   /**
    * @param forceBytes force a file every this many bytes ({@code io.force-bytes}; 0: at the end)
    * @param pageSize target page size ({@code io.page-size})
-   * @param bloomFalsePositiveRate {@code bloom-filter.false-positive-rate}
+   * @param filterRates each new component's Bloom filter rate, by its level ({@code bloom-filter})
    * @param keySketches whether components carry a key sketch page (the store's merge policy reads
    *     sketches)
    */
   ComponentFiles(Path dir, Path logDir, FileIo io, PageCache cache, IoThrottle throttle,
-      long forceBytes, int pageSize, double bloomFalsePositiveRate, boolean keySketches,
+      long forceBytes, int pageSize, FilterRates filterRates, boolean keySketches,
       Clock clock) {
     this.dir = dir;
     this.logDir = logDir;
@@ -62,7 +62,7 @@ final class ComponentFiles {
     this.throttle = throttle;
     this.forceBytes = forceBytes;
     this.pageSize = pageSize;
-    this.bloomFalsePositiveRate = bloomFalsePositiveRate;
+    this.filterRates = filterRates;
     this.keySketches = keySketches;
     this.clock = clock;
   }
@@ -155,11 +155,13 @@ final class ComponentFiles {
    * @param minId oldest flush ordinal the component holds
    * @param maxId newest flush ordinal the component holds
    * @param maxLsn highest log sequence number in it
+   * @param level the stored level the component goes to (0 for a flush), which sizes its Bloom
+   *     filter
    * @param priority true for a flush, whose writes go ahead of merges' on the throttle
    */
-  Output create(long fileNumber, long minId, long maxId, long maxLsn, boolean priority)
+  Output create(long fileNumber, long minId, long maxId, long maxLsn, int level, boolean priority)
       throws IOException {
-    return create(fileNumber, fileName(fileNumber), minId, maxId, maxLsn, priority);
+    return create(fileNumber, fileName(fileNumber), minId, maxId, maxLsn, level, priority);
   }
 
   /**
@@ -168,15 +170,16 @@ final class ComponentFiles {
    * then be linked as {@link #logSegmentName}.
    */
   Output createLogIndex(long fileNumber, long componentId, long maxLsn) throws IOException {
-    return create(fileNumber, logIndexName(fileNumber), componentId, componentId, maxLsn, true);
+    return create(fileNumber, logIndexName(fileNumber), componentId, componentId, maxLsn, 0,
+        true);
   }
 
   private Output create(long fileNumber, String name, long minId, long maxId, long maxLsn,
-      boolean priority) throws IOException {
+      int level, boolean priority) throws IOException {
     Path tmp = dir.resolve(name + TEMPORARY);
     WritableFile f = io.create(tmp);
     ComponentWriter w = new ComponentWriter(f, throttle, forceBytes, pageSize,
-        bloomFalsePositiveRate, minId, maxId, maxLsn, clock.currentTimeMillis());
+        filterRates.falsePositiveRate(level), minId, maxId, maxLsn, clock.currentTimeMillis());
     if (!keySketches) {
       w.withoutKeySketch();
     }

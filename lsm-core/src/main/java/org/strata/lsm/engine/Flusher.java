@@ -330,7 +330,7 @@ final class Flusher {
           }
           if (out == null) {
             fileNumber = versions.newFileNumber();
-            out = files.create(fileNumber, componentId, componentId, mc.maxLsn(), true);
+            out = files.create(fileNumber, componentId, componentId, mc.maxLsn(), 0, true);
             outs.add(out);
           }
           out.add(c.key(), c.value());
@@ -338,7 +338,7 @@ final class Flusher {
       }
       if (out == null) { // an empty memory component still makes one (empty) file
         fileNumber = versions.newFileNumber();
-        out = files.create(fileNumber, componentId, componentId, mc.maxLsn(), true);
+        out = files.create(fileNumber, componentId, componentId, mc.maxLsn(), 0, true);
         outs.add(out);
       }
       out.finish();
@@ -363,7 +363,7 @@ final class Flusher {
       throws IOException {
     ComponentFiles.Output out = null;
     try {
-      out = files.create(fileNumber, componentId, componentId, mc.maxLsn(), true);
+      out = files.create(fileNumber, componentId, componentId, mc.maxLsn(), 0, true);
       try (EntryCursor c = mc.cursor(null, null)) {
         while (c.next()) {
           if (!mc.isCarriedOut(c.key())) { // TRIAD-MEM: hot keys went to the next component

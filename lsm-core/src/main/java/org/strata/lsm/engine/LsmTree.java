@@ -129,7 +129,8 @@ public final class LsmTree implements LsmStore {
         }, triadMem == null ? null : (sealed, fresh) -> triadMem.carry(sealed, fresh, wal::append));
     this.files = new ComponentFiles(dir, group != null ? null : logDir(dir, config), env.fileIo(),
         cache, throttle, config.io().forceBytes().bytes(),
-        (int) config.io().pageSize().bytes(), config.bloomFilter().falsePositiveRate(),
+        (int) config.io().pageSize().bytes(), FilterRates.of(config.bloomFilter(), policy,
+            config.mergePolicy().name(), this::deepestLevel),
         Plugins.readsKeySketches(config.mergePolicy()), clock);
     this.merges = new MergeCoordinator(name(), LOG, lock, changed, versions, files, stats,
         config.mergePolicy().name(), policy, scheduler, WriteAdmission.Constraint.parse(
@@ -380,6 +381,15 @@ public final class LsmTree implements LsmStore {
   @Override
   public List<RunInfo> runs() {
     return merges.runs();
+  }
+
+  /** The deepest stored level of the current version's runs (0 with none); no lock needed. */
+  private int deepestLevel() {
+    int deepest = 0;
+    for (Run r : versions.current().runs) {
+      deepest = Math.max(deepest, r.level());
+    }
+    return deepest;
   }
 
   @Override

@@ -332,7 +332,8 @@ final class MergeOperation implements IoOperation {
           }
         }
         if (out == null) {
-          out = files.create(tree.newFileNumber(), minId, maxId, maxLsn, false);
+          out = files.create(tree.newFileNumber(), minId, maxId, maxLsn,
+              routed == null ? outputLevel : routed.routes().get(route).outputLevel(), false);
           written.add(out);
         }
         out.addCurrent(cursor.key(), cursor); // the value straight from its input's read buffer

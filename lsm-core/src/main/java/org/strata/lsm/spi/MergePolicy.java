@@ -1,6 +1,7 @@
 package org.strata.lsm.spi;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Decides when and what an index merges. A policy only chooses; a {@link MergeScheduler} runs what
@@ -49,6 +50,17 @@ public interface MergePolicy {
    */
   default List<byte[]> flushCutKeys(MergeContext index) {
     return List.of();
+  }
+
+  /**
+   * The policy's levels in Dostoevsky's terms (size ratio T, K runs per level, Z at the largest),
+   * for a policy with levels; empty (the default) for one without. The engine sizes Bloom filters
+   * by it when {@code bloom-filter.allocation} is {@code monkey}, and refuses {@code monkey} for a
+   * policy that answers empty. Unlike the other methods it may be called from any thread, at any
+   * time a component is written, so a policy whose shape changes must publish it safely.
+   */
+  default Optional<LevelShape> levelShape() {
+    return Optional.empty();
   }
 
   /**

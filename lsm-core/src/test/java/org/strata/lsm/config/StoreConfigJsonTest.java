@@ -75,6 +75,21 @@ class StoreConfigJsonTest {
   }
 
   @Test
+  void bloomFilterAllocationParsesRoundTripsAndNamesTheAllowedValues() {
+    StoreConfig c = StoreConfigJson.parse("{\"bloom-filter\": {\"allocation\": \"Monkey\"}}", "t");
+    assertThat(c.bloomFilter().allocation()).isEqualTo(BloomFilterConfig.Allocation.MONKEY);
+    assertThat(c.bloomFilter().falsePositiveRate()).isEqualTo(0.01);
+    assertThat(StoreConfigJson.parse(StoreConfigJson.toJson(c), "again")).isEqualTo(c);
+    assertThat(StoreConfig.defaults().bloomFilter().allocation())
+        .isEqualTo(BloomFilterConfig.Allocation.UNIFORM);
+    assertThatThrownBy(() -> StoreConfigJson.parse(
+        "{\"bloom-filter\": {\"allocation\": \"optimal\"}}", "t"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("bloom-filter.allocation").hasMessageContaining("optimal")
+        .hasMessageContaining("uniform, monkey");
+  }
+
+  @Test
   void aKeyGivenTwiceIsRejectedNamingTheKey() {
     assertThatThrownBy(() -> StoreConfigJson.parse("""
         {"memory-component": {"size": "1MB", "count": 2, "size": "64MB"}}

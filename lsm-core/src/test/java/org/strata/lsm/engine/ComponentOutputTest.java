@@ -23,13 +23,13 @@ class ComponentOutputTest {
 
   private ComponentFiles files() {
     return new ComponentFiles(dir, null, FileIo.standard(), new PageCache(1 << 20),
-        IoThrottle.unlimited(), 0, 4096, 0.01, false, Clock.system());
+        IoThrottle.unlimited(), 0, 4096, level -> 0.01, false, Clock.system());
   }
 
   @Test
   void aFinishedOutputDropsItsWriterAndKeepsItsPageCount() throws Exception {
     ComponentFiles files = files();
-    ComponentFiles.Output out = files.create(7, 1, 1, 1, false);
+    ComponentFiles.Output out = files.create(7, 1, 1, 1, 1, false);
     byte[] value = new byte[100];
     for (int i = 0; i < 2_000; i++) {
       out.add(String.format("key%06d", i).getBytes(StandardCharsets.UTF_8), value);
@@ -53,7 +53,7 @@ class ComponentOutputTest {
   @Test
   void anUnfinishedOutputIsDiscardedWithItsWriter() throws Exception {
     ComponentFiles files = files();
-    ComponentFiles.Output out = files.create(8, 1, 1, 1, false);
+    ComponentFiles.Output out = files.create(8, 1, 1, 1, 1, false);
     out.add("a".getBytes(StandardCharsets.UTF_8), new byte[10]);
     Path tmp = out.temporaryPath();
     assertThat(tmp).exists();
