@@ -1,5 +1,7 @@
 package org.strata.reproduce;
 
+import java.util.List;
+
 /**
  * What {@code strata reproduce dostoevsky} runs: the same random upserts on the engine under
  * tiering, lazy leveling and leveling, zero-result lookups afterwards, and the tuner on two
@@ -17,12 +19,23 @@ package org.strata.reproduce;
  * @param orderingMargin how much lower a value must be to count as "lower" in an ordering (0.05:
  *     at least 5% lower)
  * @param tuner the tuner's data shape and the two workloads
+ * @param sweepSizeRatios the size ratios of the lookup-cost sweep across T (Figs. 7 and 11 in
+ *     shape: the three designs with Monkey's filters at each); empty or absent for none
+ * @param tunerOnEngine whether the tuner's picks (and leveling and tiering at their T) are opened
+ *     as stores and measured, so that D-T1..D-T3 are judged on the engine (default true); false
+ *     judges them on the cost model only
  */
 public record DostoevskyConfig(int sizeRatio, long keys, long operations, int valueSize,
     long memoryComponentBytes, double bloomFalsePositiveRate, int pageSize, long lookups,
-    long seed, double orderingMargin, Tuner tuner) {
+    long seed, double orderingMargin, Tuner tuner, List<Integer> sweepSizeRatios,
+    Boolean tunerOnEngine) {
 
   public DostoevskyConfig {
+    sweepSizeRatios = sweepSizeRatios == null ? List.of() : List.copyOf(sweepSizeRatios);
+    for (int t : sweepSizeRatios) {
+      check(t >= 2 && t <= 100, "every sweepSizeRatios value must be 2..100, got " + t);
+    }
+    tunerOnEngine = tunerOnEngine == null || tunerOnEngine;
     check(sizeRatio >= 2, "sizeRatio must be at least 2, got " + sizeRatio);
     check(keys >= 1 && keys <= Integer.MAX_VALUE / 2, "keys must be 1.." + Integer.MAX_VALUE / 2
         + ", got " + keys);

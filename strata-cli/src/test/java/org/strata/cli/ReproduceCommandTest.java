@@ -67,6 +67,28 @@ class ReproduceCommandTest {
     if (paper.equals("triad")) {
       triadLogClaimsSayWhyWhenTheEngineHasNoTriadLog(file);
     }
+    if (paper.equals("dostoevsky")) {
+      dostoevskyIsJudgedOnTheEngine(file, out);
+    }
+  }
+
+  /**
+   * D-R3 is judged with Monkey's filters (it was not comparable while every filter had one rate),
+   * the tuner's claims compare engine measurements of its picks, and the sweep across T is drawn.
+   */
+  private static void dostoevskyIsJudgedOnTheEngine(JsonNode v, Path out) {
+    for (JsonNode c : v.get("claims")) {
+      String id = c.get("id").asText();
+      assertThat(c.get("verdict").asText()).as(id).isNotEqualTo("not-comparable");
+      if (id.equals("D-R3")) {
+        assertThat(c.get("claim").asText()).contains("monkey");
+        assertThat(c.get("ours").asText()).contains("ratio");
+      }
+      if (id.equals("D-T1") || id.equals("D-T2")) {
+        assertThat(c.get("ours").asText()).as(id).contains("engine cost");
+      }
+    }
+    assertThat(out.resolve("figures").resolve("dostoevsky-size-ratio-sweep.png")).exists();
   }
 
   /**
