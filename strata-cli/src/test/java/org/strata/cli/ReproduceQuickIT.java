@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * prints how long each paper took; it asserts no verdict (those are the findings). The two papers
  * that run the engine on the device model, {@code triad} and {@code iam}, run at the tiny scale
  * with every kind of run (timed, paced and drained, the device sweep). At the quick scale {@code
- * luo-carey} runs without the engine's two-phase runs (they take about ten minutes;
+ * luo-carey} runs without the engine's runs (they take about fifteen minutes;
  * docs/reproduce.md records the full quick run with its command), and {@code triad} and {@code
  * iam} not at all: their quick scales take longer than this suite's budget (docs/reproduce.md
  * gives their times), and their pages in docs/reproduction/ come from those runs, made by hand.

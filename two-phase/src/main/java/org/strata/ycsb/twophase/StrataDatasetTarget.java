@@ -144,6 +144,22 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
     }
 
     @Override
+    public Map<String, StoreStats> treeStats() {
+      return ds.treeStats();
+    }
+
+    @Override
+    public Map<String, List<org.strata.lsm.spi.RunInfo>> treeRuns() {
+      Map<String, List<org.strata.lsm.spi.RunInfo>> out = new java.util.LinkedHashMap<>();
+      for (int p = 0; p < ds.partitionCount(); p++) {
+        for (String name : ds.indexNames()) {
+          out.put("p" + p + "/" + name, ds.tree(p, name).runs());
+        }
+      }
+      return out;
+    }
+
+    @Override
     public CacheCounters cacheCounters() {
       long hits = 0;
       long misses = 0;

@@ -119,6 +119,16 @@ public final class StrataStoreTarget implements TwoPhaseTarget {
     }
 
     @Override
+    public Map<String, StoreStats> treeStats() {
+      return Map.of("primary", s.stats());
+    }
+
+    @Override
+    public Map<String, List<org.strata.lsm.spi.RunInfo>> treeRuns() {
+      return Map.of("primary", s.runs());
+    }
+
+    @Override
     public CacheCounters cacheCounters() {
       StoreStats st = s.stats();
       return new CacheCounters(st.pageCacheHits(), st.pageCacheMisses());

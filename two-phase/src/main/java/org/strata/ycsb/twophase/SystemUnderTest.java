@@ -33,6 +33,22 @@ public interface SystemUnderTest extends AutoCloseable {
     return new TreeMap<>();
   }
 
+  /**
+   * Each tree's statistics now (Strata: keyed {@code p<partition>/<index>} for a dataset, {@code
+   * primary} for a store), with its merge log; empty if the system does not report them.
+   */
+  default java.util.Map<String, org.strata.lsm.StoreStats> treeStats() {
+    return java.util.Map.of();
+  }
+
+  /**
+   * Each tree's sorted runs now, newest first, keyed as {@link #treeStats()}; empty if the system
+   * does not report them.
+   */
+  default java.util.Map<String, java.util.List<org.strata.lsm.spi.RunInfo>> treeRuns() {
+    return java.util.Map.of();
+  }
+
   /** The read cache's counters now, or null if the system does not report them. */
   default CacheCounters cacheCounters() {
     return null;
