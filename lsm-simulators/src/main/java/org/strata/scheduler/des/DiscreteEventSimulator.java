@@ -14,7 +14,8 @@ import org.strata.lsm.spi.OperationRunner;
  * scheduler classes drive a simulated tree whose flushes and merges share one bandwidth B, with a
  * writer in a closed loop (the testing phase) or fed by an open-loop arrival process (the running
  * phase). Every phase starts from a freshly loaded tree and is deterministic for a given setup and
- * arrival process. Merges are full merges of whole runs; policies that need partitioned runs, key
+ * arrival process; the ingest phase (Mao et al.'s experiment) starts from an empty one instead and
+ * runs to a number of flushes. Merges are full merges of whole runs; policies that need partitioned runs, key
  * ranges or key sketches (partitioned leveling, TRIAD-DISK) are not modelled and are refused when
  * the simulator is created.
  */
@@ -68,6 +69,25 @@ public final class DiscreteEventSimulator {
   public PhaseResult testing(double duration) {
     return new DesPhase(setup, policyName, policies.get(), schedulerName, schedulers, duration,
         null, null).run();
+  }
+
+  /**
+   * An ingest phase (Mao et al.'s experiment): an empty tree, one writer in a closed loop writing
+   * new keys (so runs are disjoint and a merge writes the sum of its inputs), until {@code
+   * flushes} flushes have completed. The result's duration is the completion time of the last
+   * flush.
+   *
+   * @param observer sees every flush as it completes, with the time-averaged component count so
+   *     far; may be null
+   * @throws IllegalArgumentException if {@code flushes} is below 1, or its flushes would write
+   *     more new keys than the setup's entries
+   */
+  public PhaseResult ingest(long flushes, FlushObserver observer) {
+    if (flushes < 1) {
+      throw new IllegalArgumentException("an ingest needs at least 1 flush, got " + flushes);
+    }
+    return new DesPhase(setup, policyName, policies.get(), schedulerName, schedulers, flushes,
+        observer).run();
   }
 
   /** The running phase: writes arrive by {@code arrivals} for {@code duration} seconds. */
