@@ -49,8 +49,9 @@ public record MaoConfig(List<String> policies, List<Integer> k, long flushes,
    *     in
    * @param bandwidth bytes/s of the disk for flushes (first) and merges together
    * @param scheduler the merge scheduler ({@code fair}, {@code greedy}, {@code single-thread})
-   * @param constraint when writes stop: {@code global} (the policy's component constraint) or
-   *     {@code none}
+   * @param constraint when writes stop: {@code global} (the policy's component constraint),
+   *     {@code merging} (while any merge runs: the flow control AsterixDB applies to these
+   *     policies, its {@code isMergeLagging}) or {@code none}
    * @param sizeChoice where the sizes come from
    * @param writeRateChoice where the write rate comes from
    * @param bandwidthChoice where the bandwidth comes from
@@ -64,9 +65,10 @@ public record MaoConfig(List<String> policies, List<Integer> k, long flushes,
       if (scheduler == null || scheduler.isBlank()) {
         throw new IllegalArgumentException("mao: countRun.scheduler must name a merge scheduler");
       }
-      if (constraint == null || !(constraint.equals("global") || constraint.equals("none"))) {
-        throw new IllegalArgumentException("mao: countRun.constraint must be global or none, got "
-            + constraint);
+      if (constraint == null || !(constraint.equals("global") || constraint.equals("merging")
+          || constraint.equals("none"))) {
+        throw new IllegalArgumentException("mao: countRun.constraint must be global, merging or"
+            + " none, got " + constraint);
       }
       for (String[] c : new String[][] {{"sizeChoice", sizeChoice},
           {"writeRateChoice", writeRateChoice}, {"bandwidthChoice", bandwidthChoice},
@@ -77,16 +79,27 @@ public record MaoConfig(List<String> policies, List<Integer> k, long flushes,
         }
       }
       try {
-        setup();
+        setup(entries, entrySize, memoryComponentBytes, memoryComponents, writeRate, bandwidth,
+            constraint);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("mao: countRun: " + e.getMessage(), e);
       }
     }
 
-    /** The simulated machine: writes as soon as possible at {@code writeRate}. */
+    /**
+     * The simulated machine: writes as soon as possible at {@code writeRate}, stopped by the
+     * policy's {@code isMergeLagging} ({@code global}) unless the constraint is {@code none};
+     * under {@code merging} that answer is replaced ({@link MaoReproduction#countRun}).
+     */
     public DesSetup setup() {
+      return setup(entries, entrySize, memoryComponentBytes, memoryComponents, writeRate,
+          bandwidth, constraint);
+    }
+
+    private static DesSetup setup(long entries, int entrySize, long memoryComponentBytes,
+        int memoryComponents, double writeRate, double bandwidth, String constraint) {
       return new DesSetup(entries, entrySize, memoryComponentBytes, memoryComponents, bandwidth,
-          4096, writeRate, constraint, "asap", writeRate, 1);
+          4096, writeRate, constraint.equals("none") ? "none" : "global", "asap", writeRate, 1);
     }
   }
 }

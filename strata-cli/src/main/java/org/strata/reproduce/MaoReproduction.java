@@ -13,7 +13,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.RunInfo;
 import org.strata.policy.sim.MergeSimulator;
 import org.strata.scheduler.des.DiscreteEventSimulator;
 import org.strata.scheduler.des.FlushObserver;
@@ -128,7 +132,8 @@ public final class MaoReproduction implements PaperReproduction {
         double wall = (System.nanoTime() - started) / 1e9;
         runLengths.add(policy + " k = " + k + ": " + Numbers.format(r.duration() / 3600) + " h"
             + " to flush " + wanted.last() + " (at most " + r.maxDiskComponents()
-            + " components)");
+            + " components; write amplification " + Numbers.format(r.writeAmplification())
+            + ", flushes and merges)");
         ctx.log("mao: " + policy + " k=" + k + " discrete-event run to " + wanted.last()
             + " flushes: " + Numbers.format(r.duration() / 3600) + " simulated hours, "
             + Numbers.format(wall) + " s");
@@ -238,7 +243,7 @@ public final class MaoReproduction implements PaperReproduction {
             + run.memoryComponents() + " memory components, one disk of "
             + Numbers.format(run.bandwidth() / 1e6) + " MB/s for flushes (first) and merges,"
             + " the `" + run.scheduler() + "` merge scheduler and the `" + run.constraint()
-            + "` component constraint. Where these come from, as the configuration states"
+            + "` rule for stopping writes. Where these come from, as the configuration states"
             + " them: " + run.sizeChoice() + " " + run.writeRateChoice() + " "
             + run.bandwidthChoice() + " " + run.flowChoice(),
         "The average is over time: the disk-component count (components being merged count"
@@ -271,10 +276,40 @@ public final class MaoReproduction implements PaperReproduction {
    */
   static PhaseResult countRun(MaoConfig.CountRun run, String policy, int k, long flushes,
       FlushObserver observer) {
+    UnaryOperator<MergePolicy> flow = run.constraint().equals("merging")
+        ? WritesWaitForMerges::new : UnaryOperator.identity();
     DiscreteEventSimulator des = DiscreteEventSimulator.of(run.setup(),
-        new NamedPlugin(policy, Map.of("num-components", Integer.toString(k))),
+        new NamedPlugin(policy, Map.of("num-components", Integer.toString(k))), flow,
         new NamedPlugin(run.scheduler(), Map.of()));
     return des.ingest(flushes, observer);
+  }
+
+  /**
+   * A policy whose writes wait while any merge runs ({@code countRun.constraint: merging}), the
+   * flow control AsterixDB applies to its stack-based policies ("we simply block the ingestion
+   * when there is an ongoing merge", its {@code isMergeLagging}); the merge decisions are the
+   * wrapped policy's.
+   */
+  private record WritesWaitForMerges(MergePolicy policy) implements MergePolicy {
+    @Override
+    public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+      policy.diskComponentAdded(index, fullMergeRequested);
+    }
+
+    @Override
+    public boolean isMergeLagging(MergeContext index) {
+      for (RunInfo r : index.runs()) {
+        if (r.merging()) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public int componentConstraint() {
+      return policy.componentConstraint();
+    }
   }
 
   /**

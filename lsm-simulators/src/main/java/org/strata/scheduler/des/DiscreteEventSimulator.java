@@ -2,6 +2,7 @@ package org.strata.scheduler.des;
 
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.MergePolicy;
@@ -53,11 +54,22 @@ public final class DiscreteEventSimulator {
    */
   public static DiscreteEventSimulator of(DesSetup setup, NamedPlugin policy,
       NamedPlugin scheduler) {
+    return of(setup, policy, UnaryOperator.identity(), scheduler);
+  }
+
+  /**
+   * As {@link #of(DesSetup, NamedPlugin, NamedPlugin)}, each phase's policy instance passed
+   * through {@code wrap} first: a decorator that changes what the policy answers the simulated
+   * engine (for instance {@link MergePolicy#isMergeLagging}, the flow control of another system)
+   * while its merge decisions stay the named policy's.
+   */
+  public static DiscreteEventSimulator of(DesSetup setup, NamedPlugin policy,
+      UnaryOperator<MergePolicy> wrap, NamedPlugin scheduler) {
     Plugins.mergePolicy(policy, DesIndex.HOST); // fail now, not in the middle of a phase
     MergeSchedulerFactory factory = Plugins.schedulerFactory(scheduler);
     factory.create(scheduler.parameters(), new VirtualIo(1)).close();
     return new DiscreteEventSimulator(setup, policy.name(),
-        () -> Plugins.mergePolicy(policy, DesIndex.HOST), scheduler.name(),
+        () -> wrap.apply(Plugins.mergePolicy(policy, DesIndex.HOST)), scheduler.name(),
         runner -> factory.create(scheduler.parameters(), runner));
   }
 

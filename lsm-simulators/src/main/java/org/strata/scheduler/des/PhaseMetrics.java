@@ -79,13 +79,15 @@ final class PhaseMetrics implements VirtualIo.Meter {
 
   void arrival(double t) {
     if (t < duration) {
-      arrivals[bucket(t)]++;
+      int b = bucket(t); // before the array is read: it may grow
+      arrivals[b]++;
     }
   }
 
   void completion(double arrival, double dequeued, double done, boolean openLoop) {
     if (done < duration) {
-      completed[bucket(done)]++;
+      int b = bucket(done);
+      completed[b]++;
     }
     if (openLoop) {
       writeLatency.recordValue(Math.round((done - arrival) * 1e6));
@@ -96,6 +98,7 @@ final class PhaseMetrics implements VirtualIo.Meter {
   @Override
   public void wrote(double from, double to, double flushRate, double mergeRate) {
     double end = Math.min(to, duration);
+    reserve(end);
     spread(flushed, from, end, flushRate);
     spread(merged, from, end, mergeRate);
     double span = end > from ? end - from : 0;
@@ -141,10 +144,21 @@ final class PhaseMetrics implements VirtualIo.Meter {
     double length = Math.max(0, end - stallStart);
     stallSeconds += length;
     longestStall = Math.max(longestStall, length);
+    reserve(end);
     spread(stalled, stallStart, end, 1);
   }
 
-  /** Adds {@code rate} times the overlap of [from, end) with each second to its bucket. */
+  /** Makes the buckets up to the one of {@code t} exist, before an array is handed on. */
+  private void reserve(double t) {
+    if (t > 0) {
+      bucket(t);
+    }
+  }
+
+  /**
+   * Adds {@code rate} times the overlap of [from, end) with each second to its bucket; the buckets
+   * up to {@code end} must exist ({@link #reserve}).
+   */
   private void spread(double[] buckets, double from, double end, double rate) {
     if (rate == 0) {
       return;

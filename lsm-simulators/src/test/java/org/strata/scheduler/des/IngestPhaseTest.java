@@ -84,6 +84,27 @@ class IngestPhaseTest {
     assertThat(s.get(5).bytesMerged()).isEqualTo(3072.0);
   }
 
+  /**
+   * An ingest has no set length, so its per-second series grows as time passes: at one write a
+   * second a component fills in 8 s and flush n completes at 8n + 1, so 128 flushes take 1,025 s
+   * (more than the first 1,024 buckets), one write completing in each second.
+   */
+  @Test
+  void aLongIngestKeepsItsPerSecondSeries() {
+    PhaseResult r = DiscreteEventSimulator.of(setup(1), new NamedPlugin("no-merge", Map.of()),
+        FAIR).ingest(128, null);
+    assertThat(r.duration()).isEqualTo(1025.0);
+    assertThat(r.series()).hasSize(1025);
+    assertThat(r.series().get(1000).completed()).isEqualTo(1);
+    assertThat(r.series().get(1023).completed()).isEqualTo(1);
+    // the count at the end of second 1,000 (instant 1,001, when flush 125 completes): 124 before
+    assertThat(r.series().get(1000).diskComponents()).isEqualTo(124);
+    // flush 128 runs from 1,024 to 1,025 s, in the last bucket; none runs in second 1,023
+    assertThat(r.series().get(1024).bytesFlushed()).isEqualTo(1024.0);
+    assertThat(r.series().get(1023).bytesFlushed()).isZero();
+    assertThat(r.maxDiskComponents()).isEqualTo(128);
+  }
+
   @Test
   void refusesMoreFlushesThanTheKeysAllowAndNoFlushes() {
     DiscreteEventSimulator des = DiscreteEventSimulator.of(setup(8),
