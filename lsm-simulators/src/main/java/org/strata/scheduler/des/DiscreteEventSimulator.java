@@ -16,9 +16,9 @@ import org.strata.lsm.spi.OperationRunner;
  * writer in a closed loop (the testing phase) or fed by an open-loop arrival process (the running
  * phase). Every phase starts from a freshly loaded tree and is deterministic for a given setup and
  * arrival process; the ingest phase (Mao et al.'s experiment) starts from an empty one instead and
- * runs to a number of flushes. Merges are full merges of whole runs; policies that need partitioned runs, key
- * ranges or key sketches (partitioned leveling, TRIAD-DISK) are not modelled and are refused when
- * the simulator is created.
+ * runs to a number of flushes. Merges are full merges of whole runs; policies that need
+ * partitioned runs, key ranges or key sketches (partitioned leveling, TRIAD-DISK) are not
+ * modelled and are refused when the simulator is created.
  */
 public final class DiscreteEventSimulator {
   private final DesSetup setup;

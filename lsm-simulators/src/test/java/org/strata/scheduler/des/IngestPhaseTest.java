@@ -35,7 +35,8 @@ class IngestPhaseTest {
 
   /**
    * Without merges: the writer fills a component a second (8 writes/s), flush t runs from t to
-   * t + 1, so the count is j on [j + 1, j + 2) and at flush n the integral is 1 + 2 + ... + (n - 1).
+   * t + 1, so the count is j on [j + 1, j + 2) and at flush n the integral is 1 + 2 + ... +
+   * (n - 1).
    */
   @Test
   void withoutMergesTheCountClimbsOneAFlush() {
@@ -55,8 +56,8 @@ class IngestPhaseTest {
    * constant with k = 2 at 4 writes/s: a component every 2 s, flush n done at 2n + 1. Flush 3
    * brings 3 runs and starts a merge of all three (3 KB), which gets the disk only between
    * flushes: [7, 8], [9, 10], [11, 12]. Until it ends its inputs count, so the count at flush n is
-   * n (an instantaneous merge would leave 1 after flush 3), the integral at flush n is 2·(1 + ... +
-   * (n - 1)) = n(n - 1), and at flush 5 the merge has written 2 KB.
+   * n (an instantaneous merge would leave 1 after flush 3), the integral at flush n is
+   * 2·(1 + ... + (n - 1)) = n(n - 1), and at flush 5 the merge has written 2 KB.
    */
   @Test
   void aMergeThatTakesTimeKeepsItsInputsCounted() {
