@@ -13,16 +13,27 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.RunInfo;
 import org.strata.policy.sim.MergeSimulator;
+import org.strata.scheduler.des.DiscreteEventSimulator;
+import org.strata.scheduler.des.FlushObserver;
+import org.strata.scheduler.des.FlushSample;
+import org.strata.scheduler.des.PhaseResult;
 
 /**
  * Mao et al.'s Table I (write amplification and average component count of the four bounded-depth
- * policies after n uniform flushes) from the merge-policy simulator, which drives the real policy
- * classes on the paper's model (instantaneous merges, output = sum of inputs). Each cell of the
- * table is compared with the paper's observed value within the spec's tolerance (A7.4: 15% for
- * the static policies, 25% for bigtable and exploring); the table's observations in words are
- * checked as well.
+ * policies after n uniform flushes). The write amplification comes from the merge-policy
+ * simulator, which drives the real policy classes on the paper's model (instantaneous merges,
+ * output = sum of inputs); the average component count from the discrete-event simulator's ingest
+ * phase, where the same policy classes see flushes and merges that take time on one disk at the
+ * paper's sizes and rates, so that flushes arrive while long merges run, as in the paper's
+ * system. Each cell of the table is compared with the paper's observed value within the spec's
+ * tolerance (A7.4: 15% for the static policies, 25% for bigtable and exploring); the table's
+ * observations in words are checked as well.
  */
 public final class MaoReproduction implements PaperReproduction {
 
@@ -99,9 +110,39 @@ public final class MaoReproduction implements PaperReproduction {
         ctx.log("mao: " + policy + " k=" + k + " simulated " + cfg.flushes() + " flushes");
       }
     }
+    Map<String, FlushSample> counts = new HashMap<>();
+    List<String> runLengths = new ArrayList<>();
+    for (String policy : cfg.policies()) {
+      for (int k : cfg.k()) {
+        TreeSet<Long> wanted = new TreeSet<>();
+        for (Cell c : table) {
+          if (c.policy().equals(policy) && c.k() == k && c.n() <= cfg.flushes()) {
+            wanted.add((long) c.n());
+          }
+        }
+        if (wanted.isEmpty()) {
+          continue;
+        }
+        long started = System.nanoTime();
+        PhaseResult r = countRun(cfg.countRun(), policy, k, wanted.last(), s -> {
+          if (wanted.contains(s.flush())) {
+            counts.put(key(policy, k, s.flush()), s);
+          }
+        });
+        double wall = (System.nanoTime() - started) / 1e9;
+        runLengths.add(policy + " k = " + k + ": " + Numbers.format(r.duration() / 3600) + " h"
+            + " to flush " + wanted.last() + " (at most " + r.maxDiskComponents()
+            + " components; write amplification " + Numbers.format(r.writeAmplification())
+            + ", flushes and merges)");
+        ctx.log("mao: " + policy + " k=" + k + " discrete-event run to " + wanted.last()
+            + " flushes: " + Numbers.format(r.duration() / 3600) + " simulated hours, "
+            + Numbers.format(wall) + " s");
+      }
+    }
     List<Claim> claims = new ArrayList<>();
     List<Charts.Series> scatter = new ArrayList<>();
     Map<String, List<double[]>> byPolicy = new LinkedHashMap<>();
+    Map<String, List<double[]>> countsByPolicy = new LinkedHashMap<>();
     for (Cell c : table) {
       String id = "T1-" + c.policy() + "-k" + c.k() + "-n" + c.n();
       String where = c.policy() + ", k = " + c.k() + ", after n = " + c.n() + " flushes";
@@ -121,15 +162,12 @@ public final class MaoReproduction implements PaperReproduction {
           c.writeAmplification(), m.modelWriteAmplification(), Tolerance.relative(tol)));
       byPolicy.computeIfAbsent(c.policy(), p -> new ArrayList<>())
           .add(new double[] {m.modelWriteAmplification(), c.writeAmplification()});
-      if (c.averageCount() > c.k()) {
-        claims.add(Claim.notComparable(id + "-count", "Table I average component count, "
-            + where, Numbers.format(c.averageCount()), "the paper's average exceeds k = "
-            + c.k() + " because its flushes arrived during long merges; the model merges"
-            + " instantly and never holds more than k (ours " + Numbers.format(
-            m.averageComponentCount()) + ")"));
-      } else {
-        claims.add(Claim.numeric(id + "-count", "Table I average component count, " + where,
-            c.averageCount(), m.averageComponentCount(), Tolerance.relative(tol)));
+      FlushSample d = counts.get(key(c.policy(), c.k(), c.n()));
+      claims.add(countClaim(id + "-count", "Table I average component count, " + where, c,
+          d, m, tol));
+      if (d != null) {
+        countsByPolicy.computeIfAbsent(c.policy(), p -> new ArrayList<>())
+            .add(new double[] {d.averageComponents(), c.averageCount()});
       }
     }
     claims.addAll(observations(table, model));
@@ -152,6 +190,25 @@ public final class MaoReproduction implements PaperReproduction {
           + " amplification against ours from the simulator (log-log; on the line they agree),"
           + " as the paper's Fig. 7."));
     }
+    if (!countsByPolicy.isEmpty()) {
+      List<Charts.Series> points = new ArrayList<>();
+      for (Map.Entry<String, List<double[]>> e : countsByPolicy.entrySet()) {
+        points.add(new Charts.Series(e.getKey(), e.getValue().stream().map(v -> v[0]).toList(),
+            e.getValue().stream().map(v -> v[1]).toList()));
+      }
+      double lo = points.stream().flatMap(p -> p.x().stream()).mapToDouble(d -> d).min()
+          .orElse(1);
+      double hi = points.stream().flatMap(p -> p.x().stream()).mapToDouble(d -> d).max()
+          .orElse(1);
+      points.add(new Charts.Series("observed = ours", List.of(lo, hi), List.of(lo, hi)));
+      Path f = ctx.figure(name(), "counts-observed-vs-des");
+      Charts.xy(f, "Table I average component count: paper (AsterixDB) against ours",
+          "time-averaged component count (ours, discrete-event simulator)",
+          "average component count (paper)", points, true, false);
+      figures.add(ctx.figureEntry(f, "Each Table I average component count: the paper's"
+          + " observation against ours from the discrete-event simulator (on the line they"
+          + " agree)."));
+    }
     if (cfg.k().contains(cfg.curveK())) {
       List<Charts.Series> lines = new ArrayList<>();
       for (String policy : cfg.policies()) {
@@ -166,23 +223,112 @@ public final class MaoReproduction implements PaperReproduction {
       figures.add(ctx.figureEntry(f, "Model write amplification against flushes for k = "
           + cfg.curveK() + " (as the paper's Fig. 2)."));
     }
+    MaoConfig.CountRun run = cfg.countRun();
     List<String> notes = List.of(
-        "Our values come from the merge-policy simulator (`bin/strata simulate`), which drives"
-            + " the real policy classes (`bigtable`, `binomial`, `exploring`, `min-latency`"
-            + " with `num-components=k`) on the paper's model: uniform flushes, instantaneous"
-            + " merges, a merge's output the sum of its inputs. Write amplification is the"
-            + " model's (Problem 1: bytes of newly created components over flushed bytes),"
-            + " which the spec (A7.3) found closer to Table I than the engine's accounting.",
-        "The paper's values are its AsterixDB observations (Table I). Its average counts above"
-            + " k (flushes arriving during long merges) cannot be followed by an instantaneous"
-            + " model and are reported as not comparable. The tolerance is the spec's (A7.4):"
-            + " ±" + Numbers.format(cfg.staticTolerance() * 100) + "% for the static policies,"
-            + " ±" + Numbers.format(cfg.sizeBasedTolerance() * 100) + "% for bigtable and"
-            + " exploring, whose decisions react to small perturbations of real flush sizes."
-            + " It is taken relative to the paper's value; `MergeSimulatorTest` in"
-            + " lsm-simulators takes the same percentages relative to the model's value, which"
-            + " is slightly looser where the model writes more than the paper observed.");
+        "Write amplification comes from the merge-policy simulator (`bin/strata simulate`),"
+            + " which drives the real policy classes (`bigtable`, `binomial`, `exploring`,"
+            + " `min-latency` with `num-components=k`) on the paper's model: uniform flushes,"
+            + " instantaneous merges, a merge's output the sum of its inputs. It is the model's"
+            + " (Problem 1: bytes of newly created components over flushed bytes), which the spec"
+            + " (A7.3) found closer to Table I than the engine's accounting.",
+        "The average component count comes from the discrete-event simulator (`bin/strata"
+            + " des`; its ingest phase), because the paper's averages are those of a system"
+            + " whose merges take time: flushes that arrive while a long merge runs add"
+            + " components the instantaneous model never holds, which is how 26 of Table I's"
+            + " averages exceed k. The same policy classes see a store that starts empty, one"
+            + " writer of new keys (so a merge writes the sum of its inputs), flushes of "
+            + Numbers.format(run.memoryComponentBytes() / 1048576.0) + " MiB ("
+            + run.memoryComponentBytes() / run.entrySize() + " records of " + run.entrySize()
+            + " bytes), " + Numbers.format(run.writeRate()) + " writes/s, "
+            + run.memoryComponents() + " memory components, one disk of "
+            + Numbers.format(run.bandwidth() / 1e6) + " MB/s for flushes (first) and merges,"
+            + " the `" + run.scheduler() + "` merge scheduler and the `" + run.constraint()
+            + "` rule for stopping writes. Where these come from, as the configuration states"
+            + " them: " + run.sizeChoice() + " " + run.writeRateChoice() + " "
+            + run.bandwidthChoice() + " " + run.flowChoice(),
+        "The average is over time: the disk-component count (components being merged count"
+            + " until their merge ends; the memory component does not) integrated from the"
+            + " start of the run to the instant flush n completes, divided by that time. The"
+            + " paper averages \"over the course of the run\" and says the count exceeded k"
+            + " only \"briefly\", when a flush arrived during an ongoing merge: a time average"
+            + " weighs such an excess by how long it lasts, as a read arriving at a random"
+            + " instant sees it. With merges that take no time and evenly spaced flushes it is"
+            + " the mean over flushes 1..n of the count after each flush, the model's definition"
+            + " (spec A7.3) that the instantaneous simulator uses; the reason of each count row"
+            + " gives that model value too.",
+        "Simulated time of each discrete-event run (the paper: BINOMIAL and MINLATENCY at k = 3"
+            + " took about 16 hours for 24,000 flushes; BIGTABLE and EXPLORING at k = 3 had not"
+            + " reached 9,600 flushes after two days): " + String.join("; ", runLengths) + ".",
+        "The paper's values are its AsterixDB observations (Table I). The tolerance is the"
+            + " spec's (A7.4): ±" + Numbers.format(cfg.staticTolerance() * 100) + "% for the"
+            + " static policies, ±" + Numbers.format(cfg.sizeBasedTolerance() * 100) + "% for"
+            + " bigtable and exploring, whose decisions react to small perturbations of real"
+            + " flush sizes; the spec gives no other for the counts, so they use the same. It is"
+            + " taken relative to the paper's value; `MergeSimulatorTest` in lsm-simulators"
+            + " takes the same percentages relative to the model's value, which is slightly"
+            + " looser where the model writes more than the paper observed.");
     return new PaperResult(claims, figures, notes);
+  }
+
+  /**
+   * The discrete-event run of {@code policy} with bound {@code k} to {@code flushes} flushes,
+   * showing every flush to {@code observer}.
+   */
+  static PhaseResult countRun(MaoConfig.CountRun run, String policy, int k, long flushes,
+      FlushObserver observer) {
+    UnaryOperator<MergePolicy> flow = run.constraint().equals("merging")
+        ? WritesWaitForMerges::new : UnaryOperator.identity();
+    DiscreteEventSimulator des = DiscreteEventSimulator.of(run.setup(),
+        new NamedPlugin(policy, Map.of("num-components", Integer.toString(k))), flow,
+        new NamedPlugin(run.scheduler(), Map.of()));
+    return des.ingest(flushes, observer);
+  }
+
+  /**
+   * A policy whose writes wait while any merge runs ({@code countRun.constraint: merging}), the
+   * flow control AsterixDB applies to its stack-based policies ("we simply block the ingestion
+   * when there is an ongoing merge", its {@code isMergeLagging}); the merge decisions are the
+   * wrapped policy's.
+   */
+  private record WritesWaitForMerges(MergePolicy policy) implements MergePolicy {
+    @Override
+    public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+      policy.diskComponentAdded(index, fullMergeRequested);
+    }
+
+    @Override
+    public boolean isMergeLagging(MergeContext index) {
+      for (RunInfo r : index.runs()) {
+        if (r.merging()) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public int componentConstraint() {
+      return policy.componentConstraint();
+    }
+  }
+
+  /**
+   * A Table I average count against ours from the discrete-event run ({@code des}, null when this
+   * configuration does not run the cell); the reason also gives the instantaneous model's value.
+   */
+  private static Claim countClaim(String id, String text, Cell c, FlushSample des,
+      MergeSimulator.Checkpoint model, double tol) {
+    if (des == null) {
+      return Claim.notComparable(id, text, Numbers.format(c.averageCount()),
+          "the discrete-event simulator did not run " + c.policy() + " with k = " + c.k()
+              + " to " + c.n() + " flushes in this configuration");
+    }
+    Claim judged = Claim.numeric(id, text, c.averageCount(), des.averageComponents(),
+        Tolerance.relative(tol));
+    return new Claim(judged.id(), judged.claim(), judged.paper(), judged.ours(),
+        judged.tolerance(), judged.verdict(), judged.reason() + " (time-averaged over "
+            + Numbers.format(des.seconds() / 3600) + " simulated hours; the instantaneous model"
+            + " gives " + Numbers.format(model.averageComponentCount()) + ")");
   }
 
   /** The observations the paper draws from Table I, checked on our values. */

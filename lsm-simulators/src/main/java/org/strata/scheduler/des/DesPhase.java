@@ -1,5 +1,6 @@
 package org.strata.scheduler.des;
 
+import java.util.Locale;
 import java.util.function.Function;
 import org.strata.lsm.engine.WriteAdmission;
 import org.strata.lsm.spi.IoOperation;
@@ -19,6 +20,11 @@ import org.strata.lsm.spi.OperationRunner;
  * asked once for merges and the constraint is re-evaluated, in the engine's order. Whether a write
  * is paced or waits, and why, is the engine's own {@link WriteAdmission} decision; the simulator
  * only carries it out in virtual time.
+ *
+ * <p>An ingest phase (Mao et al.'s experiment) starts from an empty tree instead of a loaded one;
+ * every write is a new key, so flushed runs are disjoint and a merge writes the sum of its inputs;
+ * it ends when its last flush completes, and shows each flush to a {@link FlushObserver} with the
+ * time-averaged disk-component count so far ({@link ComponentTime}).
  */
 final class DesPhase {
   private final DesSetup setup;
@@ -38,6 +44,13 @@ final class DesPhase {
   private final WriteAdmission.Constraint constraint;
   private boolean memoryFull;
   private boolean constraintViolated;
+  /** Flushes an ingest phase runs to; 0 for the testing and running phases. */
+  private final long ingestFlushes;
+  private final FlushObserver flushObserver;
+  private long flushesDone;
+  /** When the last flush of an ingest phase completed; negative until then. */
+  private double ended = -1;
+  private final ComponentTime componentTime;
 
   /**
    * @param policyName the policy's name, for errors
@@ -47,9 +60,33 @@ final class DesPhase {
   DesPhase(DesSetup setup, String policyName, MergePolicy policy, String schedulerName,
       Function<OperationRunner, MergeScheduler> schedulers, double duration,
       ArrivalProcess arrivals, WriteObserver observer) {
-    if (!(duration > 0) || Double.isInfinite(duration)) {
+    this(setup, policyName, policy, schedulerName, schedulers, duration, arrivals, observer, 0,
+        null);
+  }
+
+  /**
+   * An ingest phase: an empty tree, new keys from one closed-loop writer, until {@code flushes}
+   * flushes have completed.
+   *
+   * @param flushObserver sees every flush, or null
+   */
+  DesPhase(DesSetup setup, String policyName, MergePolicy policy, String schedulerName,
+      Function<OperationRunner, MergeScheduler> schedulers, long flushes,
+      FlushObserver flushObserver) {
+    this(setup, policyName, policy, schedulerName, schedulers, Double.POSITIVE_INFINITY, null,
+        null, flushes, flushObserver);
+  }
+
+  private DesPhase(DesSetup setup, String policyName, MergePolicy policy, String schedulerName,
+      Function<OperationRunner, MergeScheduler> schedulers, double duration,
+      ArrivalProcess arrivals, WriteObserver observer, long ingestFlushes,
+      FlushObserver flushObserver) {
+    if (ingestFlushes > 0 ? duration != Double.POSITIVE_INFINITY
+        : !(duration > 0) || Double.isInfinite(duration)) {
       throw new IllegalArgumentException("duration must be a positive number of seconds");
     }
+    this.ingestFlushes = ingestFlushes;
+    this.flushObserver = flushObserver;
     this.setup = setup;
     this.duration = duration;
     this.arrivals = arrivals;
@@ -62,8 +99,19 @@ final class DesPhase {
     this.index = new DesIndex(setup, policyName, policy, io);
     this.metrics = new PhaseMetrics(duration);
     this.memoryEntries = Math.max(1, setup.memoryComponentEntries());
-    this.flushFraction = index.updateFraction(memoryEntries);
-    index.load();
+    if (ingestFlushes > 0) {
+      if (ingestFlushes > setup.entries() / memoryEntries) {
+        throw new IllegalArgumentException(String.format(Locale.ROOT,
+            "an ingest of %d flushes of %d entries writes %,.0f new keys, more than the %d"
+                + " entries of the setup", ingestFlushes, memoryEntries,
+            (double) ingestFlushes * memoryEntries, setup.entries()));
+      }
+      this.flushFraction = (double) memoryEntries / setup.entries(); // disjoint new keys
+    } else {
+      this.flushFraction = index.updateFraction(memoryEntries);
+      index.load();
+    }
+    this.componentTime = new ComponentTime(0, index.componentCount());
     this.scheduler = schedulers.apply(io);
     index.scheduler(scheduler);
     io.meter(metrics);
@@ -104,6 +152,9 @@ final class DesPhase {
         start = Math.max(start, lastAdmit + paceGap);
       }
       advanceTo(start);
+      if (ended()) {
+        break;
+      }
       for (WriteAdmission.Decision d = decide(0); d.stopped(); d = decide(0)) {
         if (!io.busy()) {
           throw new IllegalStateException("writes are stopped (" + (memoryFull
@@ -112,6 +163,9 @@ final class DesPhase {
               + " merge it needs");
         }
         step();
+        if (ended()) {
+          break outer;
+        }
         start = Math.max(start, io.now());
         if (start >= duration) {
           break outer;
@@ -127,12 +181,24 @@ final class DesPhase {
       writerFree = done;
       if (++activeEntries >= memoryEntries) {
         advanceTo(done);
+        if (ended()) {
+          break;
+        }
         rotate();
       }
+    }
+    if (ended()) {
+      return metrics.finish("ingest", schedulerName, 0, k, index.componentCount(),
+          index.rejectedMerges(), ended);
     }
     advanceTo(duration);
     return metrics.finish(open ? "running" : "testing", schedulerName,
         open ? arrivals.meanRate() : 0, k, index.componentCount(), index.rejectedMerges());
+  }
+
+  /** Whether an ingest phase has completed its last flush. */
+  private boolean ended() {
+    return ended >= 0;
   }
 
   /**
@@ -153,8 +219,11 @@ final class DesPhase {
 
   /** Processes every flush and merge completion up to {@code t}, then moves time to it. */
   private void advanceTo(double t) {
-    while (io.nextCompletionTime() <= t) {
+    while (!ended() && io.nextCompletionTime() <= t) {
       step();
+    }
+    if (ended()) {
+      return; // an ingest phase stops at its last flush
     }
     metrics.sampleUpTo(t, index.componentCount());
     io.advanceTo(t);
@@ -190,8 +259,11 @@ final class DesPhase {
   private void handle(DesOperation op) {
     if (op.kind() == IoOperation.Kind.FLUSH) {
       immutables--;
-      index.addFlushed(flushFraction, false);
+      index.addFlushed(flushFraction, ingestFlushes > 0);
       afterComponentChange();
+      if (ingestFlushes > 0) {
+        flushed();
+      }
       if (memoryFull) {
         memoryFull = false;
         immutables++;
@@ -212,9 +284,24 @@ final class DesPhase {
     updateStall();
   }
 
+  /** An ingest phase counts the flush, shows it, and ends at its last one. */
+  private void flushed() {
+    flushesDone++;
+    double now = io.now();
+    if (flushObserver != null) {
+      flushObserver.flushed(new FlushSample(flushesDone, now, index.componentCount(),
+          componentTime.integral(now), metrics.bytesFlushed(), metrics.bytesMerged(),
+          metrics.stalledSeconds(now)));
+    }
+    if (flushesDone == ingestFlushes) {
+      ended = now;
+    }
+  }
+
   /** The engine's order: the policy reacts once, then the constraint is re-evaluated. */
   private void afterComponentChange() {
     index.diskComponentAdded();
+    componentTime.set(io.now(), index.componentCount());
     constraintViolated = constraint.violated(index.policy(), index);
     metrics.components(index.componentCount(), index.flushedRunCount());
     updateStall();

@@ -2,6 +2,7 @@ package org.strata.scheduler.des;
 
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.MergePolicy;
@@ -14,9 +15,10 @@ import org.strata.lsm.spi.OperationRunner;
  * scheduler classes drive a simulated tree whose flushes and merges share one bandwidth B, with a
  * writer in a closed loop (the testing phase) or fed by an open-loop arrival process (the running
  * phase). Every phase starts from a freshly loaded tree and is deterministic for a given setup and
- * arrival process. Merges are full merges of whole runs; policies that need partitioned runs, key
- * ranges or key sketches (partitioned leveling, TRIAD-DISK) are not modelled and are refused when
- * the simulator is created.
+ * arrival process; the ingest phase (Mao et al.'s experiment) starts from an empty one instead and
+ * runs to a number of flushes. Merges are full merges of whole runs; policies that need
+ * partitioned runs, key ranges or key sketches (partitioned leveling, TRIAD-DISK) are not
+ * modelled and are refused when the simulator is created.
  */
 public final class DiscreteEventSimulator {
   private final DesSetup setup;
@@ -52,11 +54,22 @@ public final class DiscreteEventSimulator {
    */
   public static DiscreteEventSimulator of(DesSetup setup, NamedPlugin policy,
       NamedPlugin scheduler) {
+    return of(setup, policy, UnaryOperator.identity(), scheduler);
+  }
+
+  /**
+   * As {@link #of(DesSetup, NamedPlugin, NamedPlugin)}, each phase's policy instance passed
+   * through {@code wrap} first: a decorator that changes what the policy answers the simulated
+   * engine (for instance {@link MergePolicy#isMergeLagging}, the flow control of another system)
+   * while its merge decisions stay the named policy's.
+   */
+  public static DiscreteEventSimulator of(DesSetup setup, NamedPlugin policy,
+      UnaryOperator<MergePolicy> wrap, NamedPlugin scheduler) {
     Plugins.mergePolicy(policy, DesIndex.HOST); // fail now, not in the middle of a phase
     MergeSchedulerFactory factory = Plugins.schedulerFactory(scheduler);
     factory.create(scheduler.parameters(), new VirtualIo(1)).close();
     return new DiscreteEventSimulator(setup, policy.name(),
-        () -> Plugins.mergePolicy(policy, DesIndex.HOST), scheduler.name(),
+        () -> wrap.apply(Plugins.mergePolicy(policy, DesIndex.HOST)), scheduler.name(),
         runner -> factory.create(scheduler.parameters(), runner));
   }
 
@@ -68,6 +81,25 @@ public final class DiscreteEventSimulator {
   public PhaseResult testing(double duration) {
     return new DesPhase(setup, policyName, policies.get(), schedulerName, schedulers, duration,
         null, null).run();
+  }
+
+  /**
+   * An ingest phase (Mao et al.'s experiment): an empty tree, one writer in a closed loop writing
+   * new keys (so runs are disjoint and a merge writes the sum of its inputs), until {@code
+   * flushes} flushes have completed. The result's duration is the completion time of the last
+   * flush.
+   *
+   * @param observer sees every flush as it completes, with the time-averaged component count so
+   *     far; may be null
+   * @throws IllegalArgumentException if {@code flushes} is below 1, or its flushes would write
+   *     more new keys than the setup's entries
+   */
+  public PhaseResult ingest(long flushes, FlushObserver observer) {
+    if (flushes < 1) {
+      throw new IllegalArgumentException("an ingest needs at least 1 flush, got " + flushes);
+    }
+    return new DesPhase(setup, policyName, policies.get(), schedulerName, schedulers, flushes,
+        observer).run();
   }
 
   /** The running phase: writes arrive by {@code arrivals} for {@code duration} seconds. */

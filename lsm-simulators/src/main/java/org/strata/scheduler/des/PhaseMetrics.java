@@ -1,6 +1,7 @@
 package org.strata.scheduler.des;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
@@ -13,13 +14,16 @@ final class PhaseMetrics implements VirtualIo.Meter {
   }
 
   private final double duration;
+  /** The most per-second buckets: ceil(duration), or unbounded for an open-ended phase. */
   private final int seconds;
-  private final long[] arrivals;
-  private final long[] completed;
-  private final double[] stalled;
-  private final double[] flushed;
-  private final double[] merged;
-  private final int[] components;
+  /** Buckets allocated so far (all of them up front unless the phase is open-ended). */
+  private int allocated;
+  private long[] arrivals;
+  private long[] completed;
+  private double[] stalled;
+  private double[] flushed;
+  private double[] merged;
+  private int[] components;
   private int sampled;
   private final Histogram writeLatency = new Histogram(3);
   private final Histogram processingLatency = new Histogram(3);
@@ -36,30 +40,54 @@ final class PhaseMetrics implements VirtualIo.Meter {
   private double bytesMerged;
   private final List<MergeLogEntry> merges = new ArrayList<>();
 
+  /**
+   * @param duration the phase's length in seconds; infinite for a phase that ends when it is done
+   *     (an ingest of n flushes), whose per-second buckets are then allocated as time passes
+   */
   PhaseMetrics(double duration) {
     this.duration = duration;
-    this.seconds = (int) Math.ceil(duration);
-    this.arrivals = new long[seconds];
-    this.completed = new long[seconds];
-    this.stalled = new double[seconds];
-    this.flushed = new double[seconds];
-    this.merged = new double[seconds];
-    this.components = new int[seconds];
+    this.seconds = Double.isInfinite(duration) ? Integer.MAX_VALUE : (int) Math.ceil(duration);
+    this.arrivals = new long[0];
+    this.completed = new long[0];
+    this.stalled = new double[0];
+    this.flushed = new double[0];
+    this.merged = new double[0];
+    this.components = new int[0];
+    ensure(Double.isInfinite(duration) ? 1023 : seconds - 1);
+  }
+
+  /** Makes bucket {@code s} exist. */
+  private void ensure(int s) {
+    if (s < allocated) {
+      return;
+    }
+    int n = (int) Math.min(seconds, Math.max(s + 1L, 2L * allocated));
+    arrivals = Arrays.copyOf(arrivals, n);
+    completed = Arrays.copyOf(completed, n);
+    stalled = Arrays.copyOf(stalled, n);
+    flushed = Arrays.copyOf(flushed, n);
+    merged = Arrays.copyOf(merged, n);
+    components = Arrays.copyOf(components, n);
+    allocated = n;
   }
 
   private int bucket(double t) {
-    return Math.min(seconds - 1, (int) t);
+    int s = Math.min(seconds - 1, (int) t);
+    ensure(s);
+    return s;
   }
 
   void arrival(double t) {
     if (t < duration) {
-      arrivals[bucket(t)]++;
+      int b = bucket(t); // before the array is read: it may grow
+      arrivals[b]++;
     }
   }
 
   void completion(double arrival, double dequeued, double done, boolean openLoop) {
     if (done < duration) {
-      completed[bucket(done)]++;
+      int b = bucket(done);
+      completed[b]++;
     }
     if (openLoop) {
       writeLatency.recordValue(Math.round((done - arrival) * 1e6));
@@ -70,6 +98,7 @@ final class PhaseMetrics implements VirtualIo.Meter {
   @Override
   public void wrote(double from, double to, double flushRate, double mergeRate) {
     double end = Math.min(to, duration);
+    reserve(end);
     spread(flushed, from, end, flushRate);
     spread(merged, from, end, mergeRate);
     double span = end > from ? end - from : 0;
@@ -80,6 +109,7 @@ final class PhaseMetrics implements VirtualIo.Meter {
   /** Samples the instant at the end of every whole second up to {@code t}. */
   void sampleUpTo(double t, int componentCount) {
     while (sampled < seconds && sampled + 1 <= t) {
+      ensure(sampled);
       components[sampled++] = componentCount;
     }
   }
@@ -114,10 +144,21 @@ final class PhaseMetrics implements VirtualIo.Meter {
     double length = Math.max(0, end - stallStart);
     stallSeconds += length;
     longestStall = Math.max(longestStall, length);
+    reserve(end);
     spread(stalled, stallStart, end, 1);
   }
 
-  /** Adds {@code rate} times the overlap of [from, end) with each second to its bucket. */
+  /** Makes the buckets up to the one of {@code t} exist, before an array is handed on. */
+  private void reserve(double t) {
+    if (t > 0) {
+      bucket(t);
+    }
+  }
+
+  /**
+   * Adds {@code rate} times the overlap of [from, end) with each second to its bucket; the buckets
+   * up to {@code end} must exist ({@link #reserve}).
+   */
   private void spread(double[] buckets, double from, double end, double rate) {
     if (rate == 0) {
       return;
@@ -134,17 +175,44 @@ final class PhaseMetrics implements VirtualIo.Meter {
     merges.add(e);
   }
 
+  /** Bytes written by flushes so far. */
+  double bytesFlushed() {
+    return bytesFlushed;
+  }
+
+  /** Bytes written by merges so far. */
+  double bytesMerged() {
+    return bytesMerged;
+  }
+
+  /** Seconds writes were stopped up to {@code now} (a stop under way counts up to it). */
+  double stalledSeconds(double now) {
+    return stallSeconds + (stall != null ? Math.max(0, Math.min(now, duration) - stallStart) : 0);
+  }
+
   PhaseResult finish(String phase, String scheduler, double arrivalRate, long writes,
       int currentComponents, long rejectedMerges) {
+    return finish(phase, scheduler, arrivalRate, writes, currentComponents, rejectedMerges,
+        duration);
+  }
+
+  /**
+   * The result of a phase that ended at {@code end} (its duration, or earlier for a phase that
+   * ends when it is done).
+   */
+  PhaseResult finish(String phase, String scheduler, double arrivalRate, long writes,
+      int currentComponents, long rejectedMerges, double end) {
     if (stall != null) {
-      endStall(duration);
+      endStall(end);
       stall = null;
     }
-    sampleUpTo(duration, currentComponents);
+    sampleUpTo(end, currentComponents);
+    int seconds = (int) Math.min(this.seconds, Math.ceil(end));
+    ensure(seconds - 1);
     List<SecondSample> series = new ArrayList<>(seconds);
     long queue = 0;
     long total = 0;
-    double warm = duration / 6;
+    double warm = end / 6;
     long afterWarm = 0;
     for (int s = 0; s < seconds; s++) {
       queue += arrivals[s] - completed[s];
@@ -167,7 +235,7 @@ final class PhaseMetrics implements VirtualIo.Meter {
       }
       queuedAtEnd = Math.max(0, arrived - total);
     }
-    return new PhaseResult(phase, scheduler, duration, arrivalRate, writes, maxThroughput,
+    return new PhaseResult(phase, scheduler, end, arrivalRate, writes, maxThroughput,
         LatencySummary.of(writeLatency), LatencySummary.of(processingLatency), stallCount,
         stallSeconds, longestStall, memoryStalls, constraintStalls, maxComponents, maxFlushed, wa,
         queuedAtEnd, rejectedMerges, List.copyOf(series), List.copyOf(merges));

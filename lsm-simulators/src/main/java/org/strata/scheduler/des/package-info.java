@@ -10,6 +10,8 @@
  * org.strata.scheduler.des.ArrivalProcess}, and reports throughput, latency percentiles and
  * per-second samples ({@link org.strata.scheduler.des.PhaseResult}, {@link
  * org.strata.scheduler.des.SecondSample}). {@link org.strata.scheduler.des.DesSetup} holds the
- * simulated machine.
+ * simulated machine. An ingest phase (Mao et al.'s bounded-depth experiment) writes new keys into
+ * an empty tree until a number of flushes, showing each flush ({@link
+ * org.strata.scheduler.des.FlushSample}) with the time-averaged disk-component count so far.
  */
 package org.strata.scheduler.des;
