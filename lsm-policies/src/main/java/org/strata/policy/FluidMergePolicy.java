@@ -1,7 +1,9 @@
 package org.strata.policy;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.strata.lsm.spi.LevelShape;
 import org.strata.lsm.spi.MergeContext;
@@ -61,6 +63,8 @@ public final class FluidMergePolicy implements MergePolicy {
   private long flushSize;
   private double[] dynamicNominal = new double[0];
   private int levelsSeen = 1;
+  /** Run id to the level the rules give it in the current call (see {@link #level}). */
+  private final Map<Long, Integer> positionalLevels = new HashMap<>();
 
   /**
    * @param t size ratio, at least 2
@@ -120,8 +124,28 @@ public final class FluidMergePolicy implements MergePolicy {
     return Optional.of(new LevelShape(t, k, z));
   }
 
-  private static int level(RunInfo r) {
-    return Math.max(1, r.level());
+  /**
+   * The level the rules give a run: its stored level (flushed runs count as level 1), raised to
+   * the deepest level of any newer run. Positions order the data, so a run older than a level-i
+   * run belongs to level i or deeper whatever level it was written at. A run can end up below a
+   * shallower level's run when a level's newer runs are pushed down while its older runs are
+   * still being merged among themselves (an absorb that outlasts a push); read by its stored
+   * level it would split its level in two, no stretch of that level would ever be contiguous
+   * again, and the level would collect runs without bound with no merge scheduled.
+   */
+  private int level(RunInfo r) {
+    Integer positional = positionalLevels.get(r.runId());
+    return positional != null ? positional : Math.max(1, r.level());
+  }
+
+  /** Recomputes {@link #positionalLevels} for {@code runs} (newest first). */
+  private void rankByPosition(List<RunInfo> runs) {
+    positionalLevels.clear();
+    int deepest = 1;
+    for (RunInfo r : runs) {
+      deepest = Math.max(deepest, Math.max(1, r.level()));
+      positionalLevels.put(r.runId(), deepest);
+    }
   }
 
   private double nominal(int level) {
@@ -151,6 +175,7 @@ public final class FluidMergePolicy implements MergePolicy {
   @Override
   public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
     List<RunInfo> runs = index.runs();
+    rankByPosition(runs);
     if (fullMergeRequested) {
       if (!StackPolicies.anyMerging(runs) && runs.size() > 1) {
         int deepest = 1;
@@ -200,7 +225,7 @@ public final class FluidMergePolicy implements MergePolicy {
   }
 
   /** Runs of one level, newest first (flushed runs count as level 1). */
-  private static List<RunInfo> levelRuns(List<RunInfo> runs, int level) {
+  private List<RunInfo> levelRuns(List<RunInfo> runs, int level) {
     List<RunInfo> out = new ArrayList<>();
     for (RunInfo r : runs) {
       if (level(r) == level) {
@@ -321,6 +346,7 @@ public final class FluidMergePolicy implements MergePolicy {
   @Override
   public boolean isMergeLaggingLocally(MergeContext index) {
     List<RunInfo> runs = index.runs();
+    rankByPosition(runs);
     if (!StackPolicies.anyMerging(runs)) {
       return false;
     }
@@ -340,6 +366,7 @@ public final class FluidMergePolicy implements MergePolicy {
   @Override
   public boolean isMergeLagging(MergeContext index) {
     List<RunInfo> runs = index.runs();
+    rankByPosition(runs);
     for (RunInfo r : runs) {
       levelsSeen = Math.max(levelsSeen, level(r));
     }

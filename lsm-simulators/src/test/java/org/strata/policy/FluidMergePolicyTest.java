@@ -31,6 +31,27 @@ class FluidMergePolicyTest {
   }
 
   @Test
+  void aRunLeftBelowADeeperRunIsMergedWithThatLevelNotStranded() {
+    // Leveling, T = 2, M = 1 unit. A level-1 run (1 unit) was still being merged when the newer
+    // level-1 runs were pushed down past it, so a level-2 run (2 units) now sits above it; then
+    // ten flushes arrive. Read by stored levels, level 1 is split around the level-2 run: no
+    // stretch of it is contiguous, the newest run has no room to absorb, and no merge is ever
+    // scheduled while flushes pile up (seen on the engine: 54 level-1 runs, nothing merging).
+    MergePolicy leveling = policy("leveling", "size-ratio", "2");
+    PendingRuns tree = new PendingRuns().add(1, 1).add(2, 2);
+    for (int f = 0; f < 10; f++) {
+      tree.add(0, 1);
+    }
+    leveling.diskComponentAdded(tree, false);
+    // The old run belongs to level 2 by position: it is absorbed into the level-2 run.
+    assertThat(tree.merges).containsExactly("2:2 1:1 -> 2");
+    leveling.diskComponentAdded(tree, false);
+    // Level 1, now contiguous, is pushed down beside the level-2 merge under way.
+    assertThat(tree.merges).hasSize(2);
+    assertThat(tree.merges.get(1)).isEqualTo("0:1 ".repeat(10).strip() + " -> 2");
+  }
+
+  @Test
   void tieringMergesTRunsIntoTheNextLevel() {
     MergeSimulator sim = new MergeSimulator(policy("tiering", "size-ratio", "3"));
     String[] expected = {"1:1", "1:1 1:1", "2:3", "1:1 2:3", "1:1 1:1 2:3", "2:3 2:3",
