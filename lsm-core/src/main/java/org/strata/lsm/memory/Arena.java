@@ -30,7 +30,7 @@ import org.strata.lsm.io.HeapRegions;
  * heap cost of a full component; a chunk of a quarter region (256 KiB, the next try) was an
  * ordinary young object, so each young collection copied the whole memory component between
  * survivor spaces until it was promoted (8 MB of a busy component: the 4-8 ms young pauses of
- * docs/performance.md). Under any other collector the largest chunk is 256 KiB.
+ * docs/performance-journal.md). Under any other collector the largest chunk is 256 KiB.
  *
  * <p>On-heap {@code byte[]} chunks rather than direct buffers: the collector sees a few large
  * arrays instead of millions of small objects (which is what makes the heap cost per data byte

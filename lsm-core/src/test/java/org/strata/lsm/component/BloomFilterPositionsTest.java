@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * written out here, over many filter sizes and hashes whose sums wrap, so that a faster way to
  * compute the positions cannot change the format unnoticed (one such attempt, stepping from one
  * position to the next with two divisions per key, kept the bits but measured slower:
- * docs/performance.md).
+ * docs/performance-journal.md).
  */
 class BloomFilterPositionsTest {
   /** The words of a filter of {@code bits} bits and {@code k} probes built by the formula. */
