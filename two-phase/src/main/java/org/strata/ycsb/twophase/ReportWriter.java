@@ -174,6 +174,13 @@ public final class ReportWriter {
           result.config().running().durationSeconds(), r.arrivalRate(), r.writeLatency().p99(),
           result.testing().throughput());
     }
+    if (r.verdict().outcome() == Sustainability.Outcome.TOO_SHORT) {
+      return String.format(Locale.ROOT, "Do not quote the testing maximum (%,.0f writes/s) or this"
+              + " phase's rate: the running phase at %,.0f arrivals/s was too short to judge (%s)."
+              + " Run a longer running phase (running.duration-seconds), or --find-sustainable"
+              + " with longer --phase-seconds.", result.testing().throughput(), r.arrivalRate(),
+          String.join("; ", r.verdict().reasons()));
+    }
     return String.format(Locale.ROOT, "Do not quote the testing maximum (%,.0f writes/s): the"
             + " running phase at %,.0f arrivals/s was unsustainable (%s). Quote the highest"
             + " sustainable rate from --find-sustainable instead.", result.testing().throughput(),

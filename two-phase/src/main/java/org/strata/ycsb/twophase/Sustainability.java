@@ -5,32 +5,68 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Whether a running phase's arrival rate is sustainable (DESIGN section 7): only if its arrival
- * queue drained by the end of the drain, no write stall started in the second half of its arrivals,
- * and neither the disk-component count nor the pending merge bytes trends upward ({@link
- * Trend#upward()}) over that second half. A phase that passes for a short time may still fail
- * for a longer one; the verdict is about the phase that ran.
+ * Whether a running phase's arrival rate is sustainable: only if its arrival queue drained by the
+ * end of the drain, no write stall started in the second half of its arrivals, and neither the
+ * disk-component count nor the pending merge bytes grows over that second half, judged over whole
+ * merge cycles ({@link CycleJudgement}). When a series shows no whole cycle in the second half
+ * and so cannot tell a long merge from growth, and nothing else failed, the phase is <em>too
+ * short to judge</em>, and the reasons say by how much. A phase that passes for a short time may
+ * still fail for a longer one; the verdict is about the phase that ran.
  */
 public final class Sustainability {
   private Sustainability() {}
 
+  /** What a phase showed. */
+  public enum Outcome {
+    SUSTAINABLE("sustainable"),
+    UNSUSTAINABLE("unsustainable"),
+    TOO_SHORT("too short to judge");
+
+    private final String word;
+
+    Outcome(String word) {
+      this.word = word;
+    }
+
+    /** The outcome in the reports' words. */
+    public String word() {
+      return word;
+    }
+  }
+
   /**
    * A verdict.
    *
-   * @param sustainable true if every check passed
-   * @param reasons the failed checks in words, or (when sustainable) what was checked
-   * @param components the disk-component trend over the second half
-   * @param pendingMergeBytes the pending-merge-bytes trend over the second half
+   * @param outcome sustainable, unsustainable or too short to judge
+   * @param reasons the failed checks in words; or, when too short to judge, why; or, when
+   *     sustainable, what was checked
+   * @param componentCycles what the disk-component series showed
+   * @param pendingCycles what the pending-merge-bytes series showed
    */
-  public record Verdict(boolean sustainable, List<String> reasons, Trend components,
-      Trend pendingMergeBytes) {
+  public record Verdict(Outcome outcome, List<String> reasons, CycleJudgement componentCycles,
+      CycleJudgement pendingCycles) {
     public Verdict {
       reasons = List.copyOf(reasons);
     }
 
-    /** {@code sustainable} or {@code unsustainable}. */
+    /** The disk-component line that decided (the second half's, or its whole cycles'). */
+    public Trend components() {
+      return componentCycles.trend();
+    }
+
+    /** The pending-merge-bytes line that decided. */
+    public Trend pendingMergeBytes() {
+      return pendingCycles.trend();
+    }
+
+    /** True only if every check passed. */
+    public boolean sustainable() {
+      return outcome == Outcome.SUSTAINABLE;
+    }
+
+    /** {@code sustainable}, {@code unsustainable} or {@code too short to judge}. */
     public String word() {
-      return sustainable ? "sustainable" : "unsustainable";
+      return outcome.word();
     }
   }
 
@@ -65,10 +101,12 @@ public final class Sustainability {
         }
       }
     }
-    Trend c = Trend.fit(x, comps, componentFloor);
-    Trend p = Trend.fit(x, pending, pendingFloor);
+    CycleJudgement c = CycleJudgement.judge("disk components", x, comps, componentFloor, "", 1);
+    CycleJudgement p = CycleJudgement.judge("pending merge bytes", x, pending, pendingFloor, " MB",
+        1 << 20);
     List<String> failed = new ArrayList<>();
     List<String> passed = new ArrayList<>();
+    List<String> undecided = new ArrayList<>();
     String window = String.format(Locale.ROOT, "seconds %d-%d", half + 1, durationSeconds);
     if (unfinished > 0) {
       failed.add(String.format(Locale.ROOT, "%,d writes were still queued when the drain ended",
@@ -82,23 +120,17 @@ public final class Sustainability {
     } else {
       passed.add("no write stall started in the second half (" + window + ")");
     }
-    describe("disk components", c, "", 1, failed, passed);
-    describe("pending merge bytes", p, " MB", 1 << 20, failed, passed);
-    return new Verdict(failed.isEmpty(), failed.isEmpty() ? passed : failed, c, p);
-  }
-
-  private static void describe(String what, Trend t, String unit, double scale,
-      List<String> failed, List<String> passed) {
-    if (t.points() < 3) {
-      passed.add(String.format(Locale.ROOT, "%s: too few seconds in the second half (%d) to fit"
-          + " a trend, so none counts", what, t.points()));
-      return;
+    for (CycleJudgement j : List.of(c, p)) {
+      (j.outcome() == CycleJudgement.Outcome.GROWING ? failed
+          : j.outcome() == CycleJudgement.Outcome.TOO_SHORT ? undecided : passed).add(j.text());
     }
-    String text = String.format(Locale.ROOT, "%s %s over the second half: fitted slope %.3g%s/s"
-            + " (95%% interval %.3g to %.3g), fitted rise %.3g%s, range %.3g to %.3g%s",
-        what, t.upward() ? "trend upward" : "do not trend upward", t.slope() / scale, unit,
-        t.slopeLow() / scale, t.slopeHigh() / scale, t.rise() / scale, unit, t.min() / scale,
-        t.max() / scale, unit);
-    (t.upward() ? failed : passed).add(text);
+    Outcome outcome = !failed.isEmpty() ? Outcome.UNSUSTAINABLE
+        : !undecided.isEmpty() ? Outcome.TOO_SHORT : Outcome.SUSTAINABLE;
+    List<String> reasons = switch (outcome) {
+      case UNSUSTAINABLE -> failed;
+      case TOO_SHORT -> undecided;
+      case SUSTAINABLE -> passed;
+    };
+    return new Verdict(outcome, reasons, c, p);
   }
 }

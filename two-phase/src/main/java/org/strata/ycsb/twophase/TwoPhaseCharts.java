@@ -122,8 +122,8 @@ final class TwoPhaseCharts {
         style(pending.addSeries(p.name(), cx, py), colour, false, cx.size());
       }
       if (p.verdict() != null) {
-        fitLine(comps, p.name(), p.verdict().components(), 1, colour);
-        fitLine(pending, p.name(), p.verdict().pendingMergeBytes(), 1048576.0, colour);
+        fitLine(comps, p.name(), p.verdict().componentCycles(), 1, colour);
+        fitLine(pending, p.name(), p.verdict().pendingCycles(), 1048576.0, colour);
       }
       if (p.writeLatency() != null && p.writeLatency().count() > 0) {
         for (boolean processing : new boolean[] {false, true}) {
@@ -204,9 +204,10 @@ final class TwoPhaseCharts {
   }
 
   /** Draws a phase's fitted trend over its second half, labelled with the verdict's test. */
-  static void fitLine(XYChart chart, String phase, Trend t, double scale, Color colour) {
-    if (t.points() < 3) {
-      return;
+  static void fitLine(XYChart chart, String phase, CycleJudgement j, double scale, Color colour) {
+    Trend t = j.trend();
+    if (t.points() < 3 || j.outcome() == CycleJudgement.Outcome.TOO_SHORT) {
+      return; // no line decided: the report says why the window was too short
     }
     style(chart.addSeries(phase + " trend (" + (t.upward() ? "upward" : "not upward") + ")",
         List.of((double) t.fromSecond(), (double) t.toSecond()),

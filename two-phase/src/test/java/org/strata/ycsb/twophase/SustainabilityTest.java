@@ -10,10 +10,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The sustainability verdict on synthetic per-second series (no store, no clock: each sample's
+ * The sustainability verdict on constructed per-second series (no store, no clock: each sample's
  * second is given): unsustainable with a growing queue, a stall in the second half, a rising
- * component count or rising pending merge bytes; sustainable when flat or a sawtooth. Seeded
- * noise; each run prints its seed.
+ * component count, rising pending merge bytes or a sawtooth on a rising base; sustainable when
+ * flat or a sawtooth, whatever cycle the window ends in; too short to judge when the window holds
+ * no whole merge cycle (one late merge, one late rise). Seeded noise; each run prints its seed.
  */
 class SustainabilityTest {
   private static final int DURATION = 120;
@@ -155,5 +156,90 @@ class SustainabilityTest {
     assertThat(v.components().slopeLow()).isPositive();
     assertThat(v.components().rise()).isLessThan(2);
     assertThat(v.components().upward()).isFalse();
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3, 42, 1234})
+  void oneLateMergeStillRunningIsTooShortToJudge(long seed) {
+    System.out.println("seed " + seed);
+    // The README's quick run: nothing pending until one merge is scheduled late in the phase
+    // (second 100 of 120), its pending bytes falling from then to the end. The least-squares line
+    // over the second half calls that upward; no whole merge cycle lies in the window.
+    Sustainability.Verdict v = judge(series(s -> 30, s -> s < 100 ? 0 : (200 - 5 * (s - 100)) * MB,
+        List.of(), seed), 0);
+    assertThat(Trend.fit(seconds(61, 120), values(61, 120, s -> s < 100 ? 0 : 200 - 5 * (s - 100)),
+        8).upward()).as("the old rule's reading").isTrue();
+    assertThat(v.outcome()).as("%s", v.reasons()).isEqualTo(Sustainability.Outcome.TOO_SHORT);
+    assertThat(v.sustainable()).isFalse();
+    assertThat(v.word()).isEqualTo("too short to judge");
+    // 100 MB left at second 120, falling 5 MB/s: about 20 s more (less the low band).
+    assertThat(v.reasons()).singleElement().asString().startsWith("pending merge bytes: no whole"
+        + " merge cycle").contains("began in second 100").containsPattern("about 1[6-9] s more");
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3, 42, 1234})
+  void aLateRiseThatHasNotTurnedDownIsTooShortToJudge(long seed) {
+    System.out.println("seed " + seed);
+    // Components flat at 20 until second 100, then one more every 2 s to the end (a long merge
+    // under way while flushes arrive): 20 s of a 60 s window.
+    Sustainability.Verdict v = judge(series(s -> s < 100 ? 20 : 20 + (s - 100) / 2.0,
+        s -> 40 * MB, List.of(), seed, 0.3), 0);
+    assertThat(v.outcome()).as("%s", v.reasons()).isEqualTo(Sustainability.Outcome.TOO_SHORT);
+    assertThat(v.reasons()).singleElement().asString().startsWith("disk components: no whole"
+        + " merge cycle").contains("without turning down");
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3, 42, 1234})
+  void aSawtoothWhoseLastCycleIsUnfinishedIsJudgedOnItsWholeCycles(long seed) {
+    System.out.println("seed " + seed);
+    // Pending bytes: a merge of 200 MB every 25 s, worked off at 10 MB/s (20 s), then 5 s with
+    // nothing pending; the phase ends 10 s into a cycle.
+    IntToDoubleFunction cycle = s -> {
+      int at = (s - 61 + 25 * 10) % 25;
+      return at < 20 ? (200 - 10 * at) * MB : 0;
+    };
+    Sustainability.Verdict v = judge(series(s -> 30, cycle, List.of(), seed), 0);
+    assertThat(v.outcome()).as("%s", v.reasons()).isEqualTo(Sustainability.Outcome.SUSTAINABLE);
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3, 42, 1234})
+  void aSawtoothOnARisingBaseIsUnsustainable(long seed) {
+    System.out.println("seed " + seed);
+    // Each merge cycle leaves more behind: pending bytes fall back only to a level that grows by
+    // 3 MB a second, the backlog under the teeth.
+    Sustainability.Verdict v = judge(series(s -> 30, s -> (3 * s + 20 * ((s % 10))) * MB,
+        List.of(), seed), 0);
+    assertThat(v.outcome()).as("%s", v.reasons()).isEqualTo(
+        Sustainability.Outcome.UNSUSTAINABLE);
+    assertThat(v.reasons()).singleElement().asString().startsWith("pending merge bytes trend"
+        + " upward");
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3, 42, 1234})
+  void aStallDecidesEvenWhenTheWindowIsTooShortForTheSeries(long seed) {
+    System.out.println("seed " + seed);
+    Sustainability.Verdict v = judge(series(s -> 30, s -> s < 100 ? 0 : (200 - 5 * (s - 100)) * MB,
+        List.of(110), seed), 0);
+    assertThat(v.outcome()).isEqualTo(Sustainability.Outcome.UNSUSTAINABLE);
+  }
+
+  private static List<Integer> seconds(int from, int to) {
+    List<Integer> out = new ArrayList<>();
+    for (int s = from; s <= to; s++) {
+      out.add(s);
+    }
+    return out;
+  }
+
+  private static List<Double> values(int from, int to, IntToDoubleFunction f) {
+    List<Double> out = new ArrayList<>();
+    for (int s = from; s <= to; s++) {
+      out.add(f.applyAsDouble(s));
+    }
+    return out;
   }
 }
