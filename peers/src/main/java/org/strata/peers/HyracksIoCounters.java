@@ -28,6 +28,14 @@ public final class HyracksIoCounters implements ILSMIOOperationCallbackFactory {
   private final transient AtomicLong bytesMerged = new AtomicLong();
   private final transient Object monitor = new Object();
   private transient long inFlight;
+  /** The flush or merge each thread is running now (Hyracks runs an operation on one thread). */
+  private final transient java.util.Map<Thread, LSMIOOperationType> running =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** The kind of flush or merge the calling thread is running, or null. */
+  public LSMIOOperationType runningOnThisThread() {
+    return running.get(Thread.currentThread());
+  }
 
   /** Bytes of the disk components that flushes created. */
   public long bytesFlushed() {
@@ -82,10 +90,14 @@ public final class HyracksIoCounters implements ILSMIOOperationCallbackFactory {
       @Override
       public void beforeOperation(ILSMIOOperation op) throws HyracksDataException {
         base.beforeOperation(op);
+        if (counted(op)) {
+          running.put(Thread.currentThread(), op.getIOOpertionType());
+        }
       }
 
       @Override
       public void afterOperation(ILSMIOOperation op) throws HyracksDataException {
+        running.remove(Thread.currentThread());
         base.afterOperation(op);
       }
 

@@ -21,18 +21,41 @@ import org.apache.hyracks.storage.common.buffercache.SleepRateLimiter;
 public final class HyracksPageWrites implements ILSMPageWriteCallbackFactory {
   private static final long serialVersionUID = 1L;
 
-  private final transient IRateLimiter limiter;
+  private final transient HyracksAdmittedBytes limiter;
   private final int pagesPerForce;
 
   /**
    * @param bytesPerSecond the write budget, 0 for none
    * @param forceBytes bytes between forces
    * @param pageSize bytes of a page
+   * @param operations which flush or merge each thread runs, to count admitted bytes by kind
    */
-  public HyracksPageWrites(long bytesPerSecond, long forceBytes, int pageSize) {
-    this.limiter = bytesPerSecond > 0 ? SleepRateLimiter.create(bytesPerSecond)
+  public HyracksPageWrites(long bytesPerSecond, long forceBytes, int pageSize,
+      HyracksIoCounters operations) {
+    IRateLimiter throttle = bytesPerSecond > 0 ? SleepRateLimiter.create(bytesPerSecond)
         : NoOpRateLimiter.INSTANCE;
+    this.limiter = new HyracksAdmittedBytes(throttle, operations);
     this.pagesPerForce = (int) Math.max(1, forceBytes / pageSize);
+  }
+
+  /** Bytes the throttle admitted to flushes so far. */
+  public long flushBytesAdmitted() {
+    return limiter.flushBytes();
+  }
+
+  /** Bytes the throttle admitted to merges so far. */
+  public long mergeBytesAdmitted() {
+    return limiter.mergeBytes();
+  }
+
+  /** Nanoseconds page writers spent in the throttle so far, summed over threads. */
+  public long throttleWaitNanos() {
+    return limiter.waitNanos();
+  }
+
+  /** Bytes the throttle admitted to page writes outside any flush or merge so far. */
+  public long otherBytesAdmitted() {
+    return limiter.otherBytes();
   }
 
   /** Lifts the write budget, so merges still running when a phase ends finish quickly. */

@@ -32,6 +32,7 @@ import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.ycsb.twophase.GeneratedRecord;
+import org.strata.ycsb.twophase.IoBudgetUse;
 import org.strata.ycsb.twophase.PhaseSetup;
 import org.strata.ycsb.twophase.SystemUnderTest;
 import org.strata.ycsb.twophase.TargetStats;
@@ -146,7 +147,7 @@ public final class HyracksTarget implements TwoPhaseTarget {
         NoOpIoOperationFailedCallback.INSTANCE, 2, 8, 2);
     HyracksIoCounters counters = new HyracksIoCounters();
     HyracksPageWrites pageWrites = new HyracksPageWrites(load ? 0 : store.io().writeRateLimit().bytes(),
-        store.io().forceBytes().bytes(), (int) store.io().pageSize().bytes());
+        store.io().forceBytes().bytes(), (int) store.io().pageSize().bytes(), counters);
     int pages = (int) Math.max(2, memory / (int) store.io().pageSize().bytes());
     int cachePages = (int) Math.max(64, store.pageCache().size().bytes() / (int) store.io().pageSize().bytes());
     try {
@@ -259,7 +260,11 @@ public final class HyracksTarget implements TwoPhaseTarget {
       double seconds = stallNanos.get() / 1e9;
       return new TargetStats(sizes.size(), counters.bytesFlushed(), counters.bytesMerged(),
           userBytes.get(), stalls.get(), seconds, blocked.get() > 0, tree.mergingBytes(), space,
-          Map.of("memoryFull", new StallTotals(stalls.get(), seconds)), shape.toString());
+          Map.of("memoryFull", new StallTotals(stalls.get(), seconds)), shape.toString())
+          .withIoCounters(Map.of(IoBudgetUse.FLUSH_BYTES_ADMITTED, pageWrites.flushBytesAdmitted(),
+              IoBudgetUse.MERGE_BYTES_ADMITTED, pageWrites.mergeBytesAdmitted(),
+              "otherBytesAdmitted", pageWrites.otherBytesAdmitted(),
+              ComparisonReport.HYRACKS_THROTTLE_WAIT, pageWrites.throttleWaitNanos()));
     }
 
     /**
