@@ -61,8 +61,29 @@ public final class CompareRunner {
    *     configuration's running duration)
    */
   public List<Outcome> run(Mode mode, int phaseSeconds) throws Exception {
+    for (SystemSpec spec : config.systems()) {
+      if (spec instanceof RocksDbNativeSystem n) {
+        if (mode != Mode.LOAD) {
+          throw new IllegalArgumentException("systems: '" + n.label() + "' is a rocksdb-native"
+              + " entry, which runs only in a load comparison (--phases load): db_bench has no"
+              + " two-phase driver");
+        }
+        DbBenchLoad.resolve(n.executable());
+      }
+    }
     List<Outcome> outcomes = new ArrayList<>();
     for (SystemSpec spec : config.systems()) {
+      if (spec instanceof RocksDbNativeSystem n) {
+        Path dir = out.resolve(n.label());
+        if (console != null) {
+          console.println("== " + n.label() + ": RocksDB's db_bench in a process of its own");
+        }
+        java.nio.file.Files.createDirectories(dir);
+        TwoPhaseResult r = n.load(config.twoPhase()).run(dir, console);
+        ReportWriter.write(dir, r);
+        outcomes.add(new Outcome(r, null));
+        continue;
+      }
       for (SystemSpec.Run run : spec.targets(config.twoPhase(), mode == Mode.LOAD)) {
         Path dir = out.resolve(run.target().label());
         if (console != null) {

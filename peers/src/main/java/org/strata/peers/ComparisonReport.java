@@ -84,7 +84,17 @@ public final class ComparisonReport {
     }
     f.put("load rec/s", o -> o.result().loadRecordsPerSecond());
     if (mode == CompareRunner.Mode.LOAD) {
+      f.put("fill rec/s", o -> Double.isNaN(o.result().fillRecordsPerSecond()) ? null
+          : o.result().fillRecordsPerSecond());
       f.put("load s", o -> o.result().loadSeconds());
+      f.put("CPU s per M records", o -> o.result().loadProcess() == null ? null
+          : o.result().loadProcess().cpuSecondsPerMillion(o.result().config().load().records()));
+      f.put("user s", o -> o.result().loadProcess() == null ? null
+          : o.result().loadProcess().userSeconds());
+      f.put("system s", o -> o.result().loadProcess() == null ? null
+          : o.result().loadProcess().systemSeconds());
+      f.put("peak RSS MiB", o -> o.result().loadProcess() == null ? null
+          : o.result().loadProcess().peakRssBytes() / 1048576.0);
       f.put("disk components", o -> (double) o.result().loadedDiskComponents());
       f.put("space amp.", o -> o.result().spaceAmplification());
       return f;
@@ -185,6 +195,12 @@ public final class ComparisonReport {
       ObjectNode load = s.putObject("load");
       load.put("records", r.config().load().records());
       load.put("seconds", r.loadSeconds());
+      if (!Double.isNaN(r.fillSeconds())) {
+        load.put("fillSeconds", r.fillSeconds());
+      }
+      if (r.loadProcess() != null) {
+        load.set("process", r.loadProcess().json());
+      }
       load.put("recordsPerSecond", r.loadRecordsPerSecond());
       load.put("diskComponents", r.loadedDiskComponents());
       load.put("verifiedKeys", r.verifiedKeys());
@@ -323,8 +339,9 @@ public final class ComparisonReport {
     for (CompareRunner.Outcome o : outcomes) {
       TwoPhaseResult r = o.result();
       b.append("- **").append(r.label()).append("**: ").append(r.description())
-          .append(String.format(Locale.ROOT, ". Loaded %,d records, read all %,d back.",
-              r.config().load().records(), r.verifiedKeys()));
+          .append(r.verifiedKeys() > 0 ? String.format(Locale.ROOT,
+              ". Loaded %,d records, read all %,d back.", r.config().load().records(),
+              r.verifiedKeys()) : ". Not read back.");
       PhaseResult p = running(o);
       if (p != null) {
         b.append(" Verdict: ").append(p.verdict().word()).append(": ")
@@ -355,6 +372,20 @@ public final class ComparisonReport {
               + " page cache; RocksDB's BLOCK_CACHE_HIT over hits and misses; '-' where the"
               + " system does not report it). docs/compare.md gives the mapping.%n",
           config.lookup().durationSeconds()));
+      return b.toString();
+    }
+    if (mode == CompareRunner.Mode.LOAD) {
+      b.append("Columns: load rec/s (records loaded per second, unthrottled, until the last"
+          + " flush and merge finished; for rocksdb-native, until db_bench exited, its"
+          + " waitforcompaction polling in steps of several seconds included, so an upper"
+          + " bound), fill rec/s (until the last write returned, background work possibly still"
+          + " running: db_bench's own figure), load s, then what the loading process spent on the load"
+          + " by the operating system's accounting (/proc): CPU s per M records (user and system"
+          + " CPU over the records, in millions), user s, system s, peak RSS MiB (the largest"
+          + " resident set: for the systems in this JVM, from the load's start, the driver and"
+          + " the JVM's touched heap included; for rocksdb-native, db_bench's own process), disk"
+          + " components and space amplification after the load. docs/compare.md says where"
+          + " each system's figures come from.\n");
       return b.toString();
     }
     b.append("Columns: load rec/s (records loaded per second, unthrottled), testing max W"

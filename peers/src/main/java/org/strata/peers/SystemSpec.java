@@ -8,18 +8,20 @@ import org.strata.ycsb.twophase.TwoPhaseTarget;
 
 /**
  * One entry of a comparison's {@code systems} list, chosen by its {@code name}: {@code strata}
- * ({@link StrataSystem}), {@code rocksdb} ({@link RocksDbSystem}) or {@code hyracks} ({@link
- * HyracksSystem}).
+ * ({@link StrataSystem}), {@code rocksdb} ({@link RocksDbSystem}), {@code hyracks} ({@link
+ * HyracksSystem}) or {@code rocksdb-native} ({@link RocksDbNativeSystem}, load-only comparisons).
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "name")
 @JsonSubTypes({
     @JsonSubTypes.Type(value = StrataSystem.class, name = "strata"),
     @JsonSubTypes.Type(value = RocksDbSystem.class, name = "rocksdb"),
-    @JsonSubTypes.Type(value = HyracksSystem.class, name = "hyracks")})
-public sealed interface SystemSpec permits StrataSystem, RocksDbSystem, HyracksSystem {
+    @JsonSubTypes.Type(value = HyracksSystem.class, name = "hyracks"),
+    @JsonSubTypes.Type(value = RocksDbNativeSystem.class, name = "rocksdb-native")})
+public sealed interface SystemSpec permits StrataSystem, RocksDbSystem, HyracksSystem,
+    RocksDbNativeSystem {
 
   /** The names a {@code systems} entry may have. */
-  List<String> NAMES = List.of("strata", "rocksdb", "hyracks");
+  List<String> NAMES = List.of("strata", "rocksdb", "hyracks", "rocksdb-native");
 
   /** The system's name. */
   String system();

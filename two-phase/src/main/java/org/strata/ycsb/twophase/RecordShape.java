@@ -78,8 +78,20 @@ public final class RecordShape {
     return f;
   }
 
+  /** Bytes of every key ({@link #key}). */
+  public static final int KEY_BYTES = 16;
+
   /** User bytes of one record (key plus field values), for reports. */
   long recordBytes() {
-    return 16 + 24 + (long) (fields - 2) * fieldLength;
+    return KEY_BYTES + valueBytes(fields, fieldLength);
+  }
+
+  /** Bytes of one record's value (its field values: two 12-digit numbers and the rest). */
+  public static long valueBytes(TwoPhaseConfig.Records records) {
+    return valueBytes(records.fields(), records.fieldLength());
+  }
+
+  private static long valueBytes(int fields, int fieldLength) {
+    return 24 + (long) (fields - 2) * fieldLength;
   }
 }

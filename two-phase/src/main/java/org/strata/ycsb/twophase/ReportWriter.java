@@ -62,7 +62,8 @@ public final class ReportWriter {
     TwoPhaseResult withAt95 = new TwoPhaseResult(result.config(), result.system(),
         result.label(), result.description(), result.machine(), result.loadSeconds(),
         result.loadedDiskComponents(), result.loadedSpaceBytes(), result.liveDataBytes(),
-        result.verifiedKeys(), result.testing(), all, result.loadGc(), null);
+        result.verifiedKeys(), result.testing(), all, result.loadGc(), null,
+        result.loadProcess(), result.fillSeconds());
     Files.writeString(dir.resolve("sustainable.json"),
         MAPPER.writeValueAsString(searchJson(search)) + "\n");
     try (Writer w = Files.newBufferedWriter(dir.resolve("timeseries.csv"),
@@ -200,11 +201,17 @@ public final class ReportWriter {
     load.put("records", result.config().load().records());
     load.put("seconds", result.loadSeconds());
     load.put("recordsPerSecond", result.loadRecordsPerSecond());
+    if (!Double.isNaN(result.fillSeconds())) {
+      load.put("fillSeconds", result.fillSeconds());
+    }
     load.put("diskComponents", result.loadedDiskComponents());
     load.put("spaceBytes", result.loadedSpaceBytes());
     load.put("liveDataBytes", result.liveDataBytes());
     load.put("verifiedKeys", result.verifiedKeys());
     load.set("gc", result.loadGc().json());
+    if (result.loadProcess() != null) {
+      load.set("process", result.loadProcess().json());
+    }
     o.put("spaceAmplification", result.spaceAmplification());
     if (!Double.isNaN(result.meanSpaceAmplification())) {
       o.put("meanSpaceAmplification", result.meanSpaceAmplification());

@@ -51,9 +51,10 @@ public record TwoPhaseConfig(
           + " configuration (docs/datasets.md)");
     }
     description = description == null ? "" : description;
-    load = load == null ? new Load(null, null, null) : load;
+    load = load == null ? new Load(null, null, null, null) : load;
     if (load.memoryComponent() == null) {
-      load = new Load(load.records(), dataset.store().memoryComponent().size(), load.compact());
+      load = new Load(load.records(), dataset.store().memoryComponent().size(), load.compact(),
+          load.writers());
     }
     records = records == null ? new Records(null, null, null, null) : records;
     testing = testing == null ? new Testing(null, null, null, null, null) : testing;
@@ -81,14 +82,17 @@ public record TwoPhaseConfig(
    * @param records {@code load.records}, 1 to 2^40, default 100000
    * @param memoryComponent {@code load.memory-component}, at least 4KB; null: the dataset's
    * @param compact {@code load.compact}, default false
+   * @param writers {@code load.writers}, threads that write the load, 1 to 64, default 2
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Load(
       @JsonProperty("records") Long records,
       @JsonProperty("memory-component") ByteSize memoryComponent,
-      @JsonProperty("compact") Boolean compact) {
+      @JsonProperty("compact") Boolean compact,
+      @JsonProperty("writers") Integer writers) {
     public Load {
       records = ConfigChecks.integer("load.records", records, 100_000, 1, 1L << 40);
+      writers = ConfigChecks.integer("load.writers", writers, 2, 1, 64);
       if (memoryComponent != null && memoryComponent.bytes() < 4096) {
         throw InvalidConfigurationException.of("load.memory-component", memoryComponent,
             "at least 4KB");

@@ -21,11 +21,21 @@ import java.util.List;
  * @param runs the running phases, in configuration order
  * @param loadGc the JVM's collector pauses and peak heap while loading
  * @param lookups point lookups of loaded keys ({@code strata compare --phases lookup}), or null
+ * @param loadProcess what the loading process spent on the load (wall, CPU, peak resident set:
+ *     {@link ProcessUse}), or null where the operating system does not say
+ * @param fillSeconds time until the last load write returned (flushes and merges may still be
+ *     running), or NaN if not measured
  */
 public record TwoPhaseResult(TwoPhaseConfig config, String system, String label,
     String description, MachineInfo machine, double loadSeconds, long loadedDiskComponents,
     long loadedSpaceBytes, long liveDataBytes, long verifiedKeys, PhaseResult testing,
-    List<PhaseResult> runs, GcPhase loadGc, LookupResult lookups) {
+    List<PhaseResult> runs, GcPhase loadGc, LookupResult lookups, ProcessUse loadProcess,
+    double fillSeconds) {
+
+  /** Records written per second until the last load write returned, or NaN. */
+  public double fillRecordsPerSecond() {
+    return fillSeconds > 0 ? config.load().records() / fillSeconds : Double.NaN;
+  }
 
   /** Records loaded per second. */
   public double loadRecordsPerSecond() {

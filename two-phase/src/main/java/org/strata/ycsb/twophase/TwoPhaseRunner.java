@@ -117,7 +117,7 @@ public final class TwoPhaseRunner {
     }
     return new TwoPhaseResult(config, target.system(), target.label(), target.description(),
         machine.finish(l.spaceBytes), l.seconds, l.components, l.spaceBytes, liveDataBytes(),
-        l.verified, testing, runs, l.gc, null);
+        l.verified, testing, runs, l.gc, null, l.process, l.fillSeconds);
   }
 
   /**
@@ -177,7 +177,7 @@ public final class TwoPhaseRunner {
     }
     TwoPhaseResult base = new TwoPhaseResult(config, target.system(), target.label(),
         target.description(), machine.finish(l.spaceBytes), l.seconds, l.components,
-        l.spaceBytes, liveDataBytes(), l.verified, testing, tried, l.gc, null);
+        l.spaceBytes, liveDataBytes(), l.verified, testing, tried, l.gc, null, l.process, l.fillSeconds);
     return new SustainableRate(base, phaseSeconds, tolerance, lo, hi, at95);
   }
 
@@ -225,7 +225,7 @@ public final class TwoPhaseRunner {
           l.spaceBytes, n, lookup.warmupSeconds(), runs);
       return new TwoPhaseResult(config, target.system(), target.label(), target.description(),
           machine.finish(l.spaceBytes), l.seconds, l.components, l.spaceBytes, liveDataBytes(),
-          l.verified, null, List.of(), l.gc, lookups);
+          l.verified, null, List.of(), l.gc, lookups, l.process, l.fillSeconds);
     } finally {
       gc = null;
     }
@@ -253,7 +253,7 @@ public final class TwoPhaseRunner {
   }
 
   private record Loaded(double seconds, long components, long spaceBytes, long verified,
-      GcPhase gc) {}
+      GcPhase gc, ProcessUse process, double fillSeconds) {}
 
   /**
    * Writes every record once, in random key order, with two threads; then flushes, waits for
@@ -270,11 +270,12 @@ public final class TwoPhaseRunner {
     try (SystemUnderTest sut = target.open(dir, new PhaseSetup(PhaseSetup.Kind.LOAD, null,
         null))) {
       gc.startPhase();
+      ProcessUse.Meter meter = ProcessUse.Meter.self();
       long t0 = System.nanoTime();
       AtomicLong next = new AtomicLong();
       List<Thread> ts = new ArrayList<>();
       List<Exception> failures = new CopyOnWriteArrayList<>();
-      for (int t = 0; t < 2; t++) {
+      for (int t = 0; t < config.load().writers(); t++) {
         Thread th = new Thread(() -> {
           try {
             long i;
@@ -291,19 +292,22 @@ public final class TwoPhaseRunner {
       for (Thread th : ts) {
         th.join();
       }
+      double fillSeconds = (System.nanoTime() - t0) / 1e9;
       if (!failures.isEmpty()) {
         throw failures.get(0);
       }
       sut.flush();
       sut.awaitMerges();
       double seconds = (System.nanoTime() - t0) / 1e9;
+      ProcessUse process = meter == null ? null : meter.stop(false);
       GcPhase loadGc = gc.endPhase();
       TargetStats s = sut.stats();
       progress.message(String.format(Locale.ROOT, "%s: loaded %,d records in %.1f s"
           + " (%,.0f records/s): %d disk components, %s", target.label(), n, seconds,
           n / seconds, s.diskComponents(), s.shape()));
       long verified = verifyLoad ? verify(sut, shape, n) : 0;
-      return new Loaded(seconds, s.diskComponents(), s.spaceBytes(), verified, loadGc);
+      return new Loaded(seconds, s.diskComponents(), s.spaceBytes(), verified, loadGc, process,
+          fillSeconds);
     }
   }
 

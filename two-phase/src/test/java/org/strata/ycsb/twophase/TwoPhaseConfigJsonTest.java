@@ -24,7 +24,7 @@ class TwoPhaseConfigJsonTest {
     assertThat(c.description()).isEmpty();
     assertThat(c.dataset()).isEqualTo(DatasetConfigJson.parse(DATASET, "d"));
     assertThat(c.load()).isEqualTo(new TwoPhaseConfig.Load(100_000L, ByteSize.ofBytes(8L << 20),
-        false));
+        false, 2));
     assertThat(c.records()).isEqualTo(new TwoPhaseConfig.Records(10, 122, "uniform", 0.99));
     assertThat(c.testing()).isEqualTo(new TwoPhaseConfig.Testing(7200, 1200, 1,
         new NamedPlugin("fair", Map.of()), null));
