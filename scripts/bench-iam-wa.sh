@@ -7,8 +7,9 @@
 # (flush + merge bytes over user bytes; the log is not counted) and the bytes written into each
 # level over user bytes, from the store's byte counters (`strata stats --json`, `bytes`): flush =
 # flushDataBytes + flushIndexBytes, the memory component's flush, which for lsa/iam is cut at the
-# level-1 nodes and so is the paper's level-1 write; Li = mergeBytesByLevel of level i (tree level i for lsa/iam).
-# Moves write nothing and appear nowhere. `strata reproduce iam` runs the same loads in-process.
+# level-1 nodes and so is the paper's level-1 write; Li = mergeBytesByLevel of level i (tree
+# level i for lsa/iam). Moves write nothing and appear nowhere. `strata reproduce iam` runs the
+# same loads in-process.
 #
 # Usage: scripts/bench-iam-wa.sh   (after ./mvnw -B -ntp package -DskipTests)
 # Scale: RECORDS=100000 NODE=128KB CACHE=16MB FILE=64KB LEVEL1=640KB (the defaults: s = 1/1024)
