@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Write amplification of the LSA- and IAM-trees against LevelDB-style partitioned leveling on a
 # hash load (unique keys in random order, 1 KB values), at a scale s of the paper's "100 GB"
-# experiment (Gong et al., ICPP 2019; spec D.4): node size and memory component C_t = 128MB*s,
-# data 100GB*s, cache M = 16GB*s, t = 10; the baseline's files are 64MB*s and its level 1
-# 640MB*s. Prints, per configuration, the engine's write amplification (flush + merge bytes over
-# user bytes; the log is not counted) and the bytes written into each level over user bytes,
-# from the store's byte counters (`strata stats --json`, `bytes`): flush = flushDataBytes +
-# flushIndexBytes, the memory component's flush, which for lsa/iam is cut at the level-1 nodes and
-# so is the paper's level-1 write; Li = mergeBytesByLevel of level i (tree level i for lsa/iam).
-# Moves write nothing and appear nowhere. `strata reproduce iam` runs the same loads in-process.
+# experiment (Gong et al., ICPP 2019; docs/papers/iam.md#scaling): node size and memory
+# component C_t = 128MB*s, data 100GB*s, cache M = 16GB*s, t = 10; the baseline's files are
+# 64MB*s and its level 1 640MB*s. Prints, per configuration, the engine's write amplification
+# (flush + merge bytes over user bytes; the log is not counted) and the bytes written into each
+# level over user bytes, from the store's byte counters (`strata stats --json`, `bytes`): flush =
+# flushDataBytes + flushIndexBytes, the memory component's flush, which for lsa/iam is cut at the
+# level-1 nodes and so is the paper's level-1 write; Li = mergeBytesByLevel of level i (tree
+# level i for lsa/iam). Moves write nothing and appear nowhere. `strata reproduce iam` runs the
+# same loads in-process.
 #
 # Usage: scripts/bench-iam-wa.sh   (after ./mvnw -B -ntp package -DskipTests)
 # Scale: RECORDS=100000 NODE=128KB CACHE=16MB FILE=64KB LEVEL1=640KB (the defaults: s = 1/1024)

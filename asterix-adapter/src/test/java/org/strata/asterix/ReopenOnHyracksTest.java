@@ -19,10 +19,10 @@ import org.strata.policy.sim.MergeSimulator;
  * A Hyracks index closed and opened again in a new tree object, with new policy and scheduler
  * objects, goes on as if it had never closed: tiering finds its levels again (from the level file)
  * and binomial its flush ordinals (from Hyracks' file names), so the component counts after each
- * flush still equal the simulator's, which never restarts. The level policies also find the
- * largest flush of the first life (B6.1's M, kept in the level file): the second life flushes
- * half as much each time, so a policy that sized its levels by the flushes seen since the reopen
- * would fill them twice as early and leave the simulator.
+ * flush still equal the simulator's, which never restarts. The level policies also find the largest
+ * flush of the first life (the M of docs/papers/dostoevsky.md#fluid-merge-rules, kept in the level
+ * file): the second life flushes half as much each time, so a policy that sized its levels by the
+ * flushes seen since the reopen would fill them twice as early and leave the simulator.
  */
 class ReopenOnHyracksTest {
   @ParameterizedTest(name = "{0}")

@@ -6,11 +6,12 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The byte counters a reproduction of TRIAD or IAM needs (spec C.5), cumulative over the store's
- * life (kept in its manifest across restarts). With them both write-amplification definitions
- * follow: IAM's {@code (flushDataBytes + flushIndexBytes + mergeBytes) / userBytes} (the log
- * excluded) and TRIAD's {@code (levelZeroBytes + mergeBytes) / levelZeroBytes}, where {@link
- * #levelZeroBytes()} counts a CL-SSTable's log segment as its data.
+ * The byte counters a reproduction of TRIAD or IAM needs
+ * (docs/papers/README.md#write-amplification), cumulative over the store's life (kept in its
+ * manifest across restarts). With them both write-amplification definitions follow: IAM's {@code
+ * (flushDataBytes + flushIndexBytes + mergeBytes) / userBytes} (the log excluded) and TRIAD's
+ * {@code (levelZeroBytes + mergeBytes) / levelZeroBytes}, where {@link #levelZeroBytes()} counts a
+ * CL-SSTable's log segment as its data.
  *
  * @param userBytes key and value bytes of every write accepted
  * @param logBytes bytes appended to the store's write-ahead log (record framing included), the

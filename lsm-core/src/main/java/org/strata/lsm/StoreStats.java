@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A snapshot of a store's statistics (DESIGN section 2 and 7). Byte counters are cumulative over
+ * A snapshot of a store's statistics (docs/architecture.md#statistics; the write-amplification
+ * definitions are in docs/papers/README.md#write-amplification). Byte counters are cumulative over
  * the store's life (they are kept in its manifest across restarts).
  *
  * @param diskComponents disk component files

@@ -5,11 +5,11 @@ import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.RunInfo;
 
 /**
- * The BIGTABLE policy (Mathieu et al.'s description, spec A3.1): while there are at most k runs,
- * do nothing; otherwise merge the newest runs from the oldest position j whose size is at most the
- * sum of all newer runs ("exceeds" read strictly, as the spec recommends), or the two newest if no
- * such j exists. Dynamic (depends on sizes), lazy. Idempotent: after its merge at most k runs are
- * left. Component constraint: lags while there are more than 2k runs and a merge runs.
+ * The BIGTABLE policy (Mathieu et al.'s description; docs/papers/mao.md#bigtable): while there are
+ * at most k runs, do nothing; otherwise merge the newest runs from the oldest position j whose size
+ * is at most the sum of all newer runs ("exceeds" read strictly, as that page explains), or the two
+ * newest if no such j exists. Dynamic (depends on sizes), lazy. Idempotent: after its merge at most
+ * k runs are left. Component constraint: lags while there are more than 2k runs and a merge runs.
  */
 public final class BigtableMergePolicy extends BoundedDepthPolicy {
   public BigtableMergePolicy(int k) {

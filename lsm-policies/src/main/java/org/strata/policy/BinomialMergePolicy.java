@@ -1,9 +1,10 @@
 package org.strata.policy;
 
 /**
- * Mathieu et al.'s BINOMIAL policy as evaluated by Mao et al. (spec A3.6): with T_k(m) = sum over
- * i = 1..m of C(i + min(i,k) - 1, i), m' = min{m : T_k(m) >= t} and i = 1 + B(m', min(m',k) - 1,
- * t - T_k(m'-1) - 1), after flush t merge the i-th oldest run with every newer one, leaving i runs.
+ * Mathieu et al.'s BINOMIAL policy as evaluated by Mao et al. (docs/papers/mao.md#binomial): with
+ * T_k(m) = sum over i = 1..m of C(i + min(i,k) - 1, i), m' = min{m : T_k(m) >= t} and i = 1 + B(m',
+ * min(m',k) - 1, t - T_k(m'-1) - 1), after flush t merge the i-th oldest run with every newer one,
+ * leaving i runs.
  *
  * <p>The paper's non-lazy definition (it may merge below k runs), not the reference simulator's
  * lazy variant. Static, stable, eager, not lazy. t is the flush ordinal of the newest run (its

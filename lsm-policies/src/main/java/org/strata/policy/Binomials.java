@@ -1,8 +1,9 @@
 package org.strata.policy;
 
 /**
- * Binomial coefficients and Mathieu et al.'s utility function B(m, k, t), the stack depth (plus one)
- * of node t in the tree tau*(m, k) (spec A3.4). Coefficients saturate at {@link Long#MAX_VALUE}.
+ * Binomial coefficients and Mathieu et al.'s utility function B(m, k, t), the stack depth (plus
+ * one) of node t in the tree tau*(m, k) (docs/papers/mao.md#recurrence-b). Coefficients saturate at
+ * {@link Long#MAX_VALUE}.
  */
 final class Binomials {
   private Binomials() {}
@@ -26,8 +27,9 @@ final class Binomials {
   }
 
   /**
-   * B(m, k, t) by the recurrence of spec A3.4, evaluated iteratively: B(m,k,0) = 0; B(m-1,k,t) if
-   * t < C(m+k-1, k); else 1 + B(m, k-1, t - C(m+k-1, k)). Valid for 0 <= t <= C(m+k, k) - 1.
+   * B(m, k, t) by the recurrence of docs/papers/mao.md#recurrence-b, evaluated iteratively:
+   * B(m,k,0) = 0; B(m-1,k,t) if t < C(m+k-1, k); else 1 + B(m, k-1, t - C(m+k-1, k)). Valid for 0
+   * <= t <= C(m+k, k) - 1.
    */
   static int utility(int m, int k, long t) {
     int result = 0;

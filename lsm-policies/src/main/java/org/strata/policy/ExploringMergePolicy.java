@@ -5,11 +5,11 @@ import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.RunInfo;
 
 /**
- * HBase's EXPLORING policy as Mao et al. read it (spec A3.2, the paper-literal version): after a
- * flush, among contiguous windows of C..D runs (inclusive) whose largest run is at most lambda
- * times the sum of the others, merge the longest window when there are at most k runs, else the
- * one with the smallest average run size; if no window qualifies and there are more than k runs,
- * merge the C consecutive runs of smallest total size. Tie-breaks follow the spec.
+ * HBase's EXPLORING policy as Mao et al. read it (docs/papers/mao.md#exploring, the paper-literal
+ * version): after a flush, among contiguous windows of C..D runs (inclusive) whose largest run is
+ * at most lambda times the sum of the others, merge the longest window when there are at most k
+ * runs, else the one with the smallest average run size; if no window qualifies and there are more
+ * than k runs, merge the C consecutive runs of smallest total size. Tie-breaks are that page's.
  *
  * <p>Not idempotent, so it acts once per flush: it remembers the last flush ordinal it handled and
  * ignores calls that follow merges, unless a merge in progress made it skip that flush. Dynamic,

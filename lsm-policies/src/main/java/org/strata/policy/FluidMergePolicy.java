@@ -11,7 +11,7 @@ import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.RunInfo;
 
 /**
- * Dostoevsky's Fluid LSM-tree with full merges (spec B5 and the implementation reading of B6.1):
+ * Dostoevsky's Fluid LSM-tree with full merges (docs/papers/dostoevsky.md#fluid-merge-rules):
  * size ratio T, at most K runs at levels 1..L−1 and Z runs at the largest level L. Leveling (K = Z
  * = 1), tiering (K = Z = T−1) and Lazy Leveling (K = T−1, Z = 1) are the named corners; the {@code
  * leveling}, {@code tiering}, {@code lazy-leveling} and {@code fluid} policies are this class.
@@ -20,7 +20,7 @@ import org.strata.lsm.spi.RunInfo;
  * arrival at level i has the nominal size n(i) = M·T^(i−1), M being the largest flushed run of the
  * index ({@link MergeContext#largestFlushBytes()}, which survives restarts, or the largest seen);
  * a level is full once it has absorbed T−1 arrivals, (T−1)·n(i) bytes. Sizes stand for entries, so
- * overwrites and deletes that shrink runs delay fullness as B6.1 asks.
+ * overwrites and deletes that shrink runs delay fullness as that page asks.
  *
  * <p>Rules, checked from the deepest level up, one merge per level at a time, never touching a run
  * that is already merging. At a level of one run (K or Z = 1), runs that are being merged down
@@ -40,13 +40,14 @@ import org.strata.lsm.spi.RunInfo;
  *
  * Tiering therefore merges T flushed runs into one run of the next level; leveling merges every
  * arrival into the level's single run until it holds (T−1)·n(i), then the next arrival carries it
- * down (Luo & Carey 4.2, 4.3). The largest level L is the deepest level holding a run.
+ * down (docs/papers/luo-carey.md#leveling, #tiering). The largest level L is the deepest level
+ * holding a run.
  *
  * <p>Component constraint: twice the expected count, 2·(K·(L−1) + Z) with the current L (for
- * tiering this is 2·(T−1)·L, the spec's 2·T·L up to the arrival being merged); the local
+ * tiering this is 2·(T−1)·L, Luo & Carey's 2·T·L up to the arrival being merged); the local
  * constraint allows 2·K runs per level (2·Z at the largest). With {@code luoCareyCounts} the
  * counts are Luo & Carey's (their section 5.1.1, "2·L components for leveling and 2·T·L components
- * for tiering", and 2·T per tiering level for the local variant, section 7.6): a level of tiering
+ * for tiering", and 2·T per tiering level for the local variant, in 5.2.3): a level of tiering
  * is expected to hold T components, the T that are merged when it is full, where these rules
  * count the T − 1 runs before the arrival that fills it. Defined for leveling and tiering only.
  */

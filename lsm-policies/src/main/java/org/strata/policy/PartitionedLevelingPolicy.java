@@ -13,7 +13,7 @@ import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.RunInfo;
 
 /**
- * LevelDB's partitioned leveling (Luo & Carey 4.5): flushed runs form level 0; each level i >= 1 is
+ * LevelDB's partitioned leveling (Luo & Carey 6.1): flushed runs form level 0; each level i >= 1 is
  * one run range-partitioned into files of at most {@code file-size}. Scores: level 0 = (flushed
  * runs) / {@code l0-trigger}; level i = (bytes of level i) / ({@code level1-size} · T^(i−1)). The
  * level with the largest score merges when that score is at least 1: level 0 merges all its runs

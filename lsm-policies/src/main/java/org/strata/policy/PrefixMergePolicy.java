@@ -8,13 +8,13 @@ import org.strata.lsm.spi.RunInfo;
 
 /**
  * AsterixDB's {@code prefix} policy, described here from its documented behaviour (it is outside
- * the papers and not a reproduction target, spec "AsterixDB Prefix"). Runs larger than {@code
- * max-mergable-component-size} are never merged. Looking from the oldest mergeable run toward the
- * newest, it merges the shortest sequence whose total size exceeds the maximum mergeable size; if
- * there is none, it merges the whole newest stretch of mergeable runs once it holds at least {@code
- * max-tolerance-component-count} runs. Either way the oldest run of the sequence must be smaller
- * than 1.2 times the sum of the younger ones (HBase's ratio, fixed as in AsterixDB), or the search
- * moves on to the next oldest run.
+ * the papers and not a reproduction target: docs/papers/README.md#outside-the-papers). Runs larger
+ * than {@code max-mergable-component-size} are never merged. Looking from the oldest mergeable run
+ * toward the newest, it merges the shortest sequence whose total size exceeds the maximum mergeable
+ * size; if there is none, it merges the whole newest stretch of mergeable runs once it holds at
+ * least {@code max-tolerance-component-count} runs. Either way the oldest run of the sequence must
+ * be smaller than 1.2 times the sum of the younger ones (HBase's ratio, fixed as in AsterixDB), or
+ * the search moves on to the next oldest run.
  *
  * <p>Dynamic, lazy, one merge at a time. Component constraint: writes wait while the mergeable runs
  * reach the tolerance count and a merge runs; {@link #componentConstraint()} reports twice the

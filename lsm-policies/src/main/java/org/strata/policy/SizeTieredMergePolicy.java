@@ -8,11 +8,11 @@ import org.strata.lsm.spi.RunInfo;
 
 /**
  * The size-tiered policy of HBase and AsterixDB's {@code concurrent} policy, as Luo & Carey use it
- * (spec luo-carey 4.4). Over the longest newest-first prefix of runs that are not merging, it
- * tries windows ending at the oldest candidate first: a window of up to {@code max-merge} runs
- * (at least {@code min-merge}) is merged when its oldest run is at most {@code size-ratio} times
- * the sum of the younger runs in the window. This is the upstream reading of the paper's "younger
- * total is T times larger than the oldest", which the spec asks to follow.
+ * (docs/papers/luo-carey.md#size-tiered). Over the longest newest-first prefix of runs that are not
+ * merging, it tries windows ending at the oldest candidate first: a window of up to {@code
+ * max-merge} runs (at least {@code min-merge}) is merged when its oldest run is at most {@code
+ * size-ratio} times the sum of the younger runs in the window. This is the upstream reading of the
+ * paper's "younger total is T times larger than the oldest", which that page follows.
  *
  * <p>With {@code merge-exactly-min} every merge takes exactly {@code min-merge} runs: the paper's
  * fix that measures a sustainable lower bound of write throughput in the testing phase.

@@ -9,15 +9,15 @@ import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.RunInfo;
 
 /**
- * TRIAD-DISK (Balmau et al., spec B.4) on top of {@link PartitionedLevelingPolicy}: when level 0 is
- * due for a merge, the overlap ratio of its files, 1 − distinct keys / total keys, is estimated from
- * the HyperLogLog sketches the engine writes into the components of a store whose policy declares
- * key sketches, as this factory does besides partitioned runs and key ranges ({@link
- * MergeContext#distinctKeys}); while it is below {@code
+ * TRIAD-DISK (Balmau et al.; docs/papers/triad.md#triad-disk) on top of {@link
+ * PartitionedLevelingPolicy}: when level 0 is due for a merge, the overlap ratio of its files, 1 −
+ * distinct keys / total keys, is estimated from the HyperLogLog sketches the engine writes into the
+ * components of a store whose policy declares key sketches, as this factory does besides
+ * partitioned runs and key ranges ({@link MergeContext#distinctKeys}); while it is below {@code
  * overlap-ratio} and level 0 holds at most {@code max-l0-files} files, the level-0 merge is
- * deferred. Deferral never blocks merges of levels 1 and below (the spec's advice). The ratio is
- * computed over level-0 files only (the paper's pseudo-code and the public code). Without an
- * estimate (a file without a sketch) nothing is deferred.
+ * deferred. Deferral never blocks merges of levels 1 and below (ours: the public TRIAD code's
+ * picker can block them). The ratio is computed over level-0 files only (the paper's pseudo-code
+ * and the public code). Without an estimate (a file without a sketch) nothing is deferred.
  */
 public final class TriadDiskPolicy extends PartitionedLevelingPolicy {
   private final double overlapThreshold;

@@ -67,9 +67,9 @@ class ConstantMergePolicyTest {
       counts.add(s.runs.size());
     }
     assertThat(counts).containsExactly(1, 2, 3, 1, 2, 3, 1, 2);
-    // Spec A3.3: k = 3, n = 20,000 uniform flushes give W = 3334.17 (written / flushed - 1 counts
-    // only merge output; the spec's W counts newly created SSTables over flushed, where a flush
-    // merged at once counts only in the merged SSTable).
+    // docs/papers/mao.md#constant: k = 3, n = 20,000 uniform flushes give W = 3334.17 (written /
+    // flushed - 1 counts only merge output; that W counts newly created SSTables over flushed,
+    // where a flush merged at once counts only in the merged SSTable).
     Stack big = new Stack();
     for (int t = 0; t < 20_000; t++) {
       big.flush(p, 1);

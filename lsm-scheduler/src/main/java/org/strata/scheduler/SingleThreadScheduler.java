@@ -9,9 +9,9 @@ import org.strata.lsm.spi.OperationRunner;
 
 /**
  * Luo & Carey's single-threaded scheduler: one merge at a time, in the order they were scheduled
- * (FIFO by creation, the spec's recommended reading). The next merge starts when the running one
- * is reported {@linkplain #completed completed}. Flushes run on the engine's own flush thread and
- * are not queued here, so they keep priority.
+ * (FIFO by creation, our reading of the paper: docs/papers/luo-carey.md#schedulers). The next merge
+ * starts when the running one is reported {@linkplain #completed completed}. Flushes run on the
+ * engine's own flush thread and are not queued here, so they keep priority.
  */
 public final class SingleThreadScheduler implements MergeScheduler {
   private static final Logger LOG = LogManager.getLogger(SingleThreadScheduler.class);

@@ -83,7 +83,7 @@ final class StatsJson {
       n.put("outcome", m.outcome());
     }
     ByteCounters b = s.bytes();
-    ObjectNode bytes = o.putObject("bytes"); // spec C.5: what TRIAD and IAM reproductions need
+    ObjectNode bytes = o.putObject("bytes"); // what TRIAD and IAM reproductions need
     bytes.put("userBytes", b.userBytes());
     bytes.put("logBytes", b.logBytes());
     bytes.put("reloggedEntries", b.reloggedEntries());

@@ -43,7 +43,8 @@ public record Claim(String id, String claim, String paper, String ours, String t
 
   /**
    * A numeric claim: the verdict is whether {@code ours} lies within {@code tolerance} of {@code
-   * paper}. {@code paper} must come from the paper (or its spec), {@code ours} from a measurement.
+   * paper}. {@code paper} must come from the paper (or its docs/papers page), {@code ours} from a
+   * measurement.
    */
   public static Claim numeric(String id, String claim, double paper, double ours,
       Tolerance tolerance) {

@@ -5,9 +5,9 @@ import java.util.List;
 /**
  * What {@code strata reproduce iam} runs: hash loads (unique keys in random order) and ordered
  * loads on the engine under {@code lsa}, {@code iam} and LevelDB-style {@code
- * partitioned-leveling}, at a scale s of the paper's "100 GB" experiment (spec C.2, D.4): node
- * size and memory component {@code C_t = 128 MB * s}, data {@code 100 GB * s}, cache {@code M =
- * 16 GB * s}, t = 10.
+ * partitioned-leveling}, at a scale s of the paper's "100 GB" experiment (docs/papers/iam.md#checks
+ * and #scaling): node size and memory component {@code C_t = 128 MB * s}, data {@code 100 GB * s},
+ * cache {@code M = 16 GB * s}, t = 10.
  *
  * @param records records of the hash load (unique keys in random order)
  * @param sequentialRecords records of the ordered load (item 7)
@@ -21,8 +21,9 @@ import java.util.List;
  * @param level1Size the leveled baseline's level-1 size (640 MB * s)
  * @param seed the order of the hash load and the values
  * @param orderingMargin how much lower a value must be to count as "lower" in a ranking
- * @param levelTolerance relative tolerance of Table 3's per-level and total values (spec: 0.15)
- * @param rankingTolerance relative tolerance of the hash-load totals of item 2 (spec: 0.2)
+ * @param levelTolerance relative tolerance of Table 3's per-level and total values (0.15,
+ *     docs/papers/iam.md#checks)
+ * @param rankingTolerance relative tolerance of the hash-load totals of item 2 (0.2, the same page)
  * @param sequentialTolerance relative tolerance of item 7's "about 1"
  * @param device the stores' {@code device} section (docs/configuration.md, "Device"), exactly as
  *     a store configuration writes it: flushes and merges take its time, so merges fall behind

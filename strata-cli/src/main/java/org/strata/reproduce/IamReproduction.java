@@ -23,15 +23,15 @@ import org.strata.policy.iam.AmplificationModel;
 import org.strata.policy.iam.TreeLayout;
 
 /**
- * Gong et al.'s LSA- and IAM-trees on the real engine (spec C.2 items 1, 2 and 7): a hash load
- * (unique keys in random order) under {@code lsa}, {@code iam} with m and k chosen from the cache
- * size, {@code iam} with the mixed level fixed and k = 1, 2, 3 (Table 3), and LevelDB-style {@code
- * partitioned-leveling}; then an ordered load under {@code lsa} and {@code iam}. Write
- * amplification is IAM's definition (spec C.5): bytes of flushes and merges (node flushes, splits
- * and combines are merges in the engine) over user bytes, the log excluded, all read from the
- * store's byte counters ({@link ByteCounters}); the per-level values from its per-destination-level
- * merge counters. Two of the paper's analytic claims are checked against its model ({@link
- * AmplificationModel}).
+ * Gong et al.'s LSA- and IAM-trees on the real engine (docs/papers/iam.md#checks, items 1, 2 and
+ * 7): a hash load (unique keys in random order) under {@code lsa}, {@code iam} with m and k chosen
+ * from the cache size, {@code iam} with the mixed level fixed and k = 1, 2, 3 (Table 3), and
+ * LevelDB-style {@code partitioned-leveling}; then an ordered load under {@code lsa} and {@code
+ * iam}. Write amplification is IAM's definition (docs/papers/README.md#write-amplification): bytes
+ * of flushes and merges (node flushes, splits and combines are merges in the engine) over user
+ * bytes, the log excluded, all read from the store's byte counters ({@link ByteCounters}); the
+ * per-level values from its per-destination-level merge counters. Two of the paper's analytic
+ * claims are checked against its model ({@link AmplificationModel}).
  */
 public final class IamReproduction implements PaperReproduction {
   /** Table 3 (100 GB, L3 mixed), per k = 1, 2, 3: level 1, level 2, the mixed level, total. */
@@ -293,8 +293,8 @@ public final class IamReproduction implements PaperReproduction {
   /**
    * A-formula4-k2, what the paper claims of formula (4) that its own tables bear out: the
    * mixed-level term t/(2k) + 1 falls with k, and so does the measured mixed level. Its absolute
-   * values do not match Table 3 (6 against 3.88 at k = 1; a total of about 12 against 4.70 at
-   * k = 2, spec A.7), so comparing them would test the paper, not Strata.
+   * values do not match Table 3 (6 against 3.88 at k = 1; a total of about 12 against 4.70 at k =
+   * 2; docs/papers/iam.md#amplification-model), so comparing them would test the paper, not Strata.
    */
   static Claim formulaFourOrder(IamConfig cfg, Map<String, Load> m) {
     String text = "Formula (4)'s mixed-level term t/(2k) + 1 falls with k (" + Numbers.format(

@@ -17,7 +17,7 @@ import org.strata.scheduler.des.PhaseResult;
 import org.strata.scheduler.des.SecondSample;
 
 /**
- * Luo & Carey's acceptance checks (spec section 8: AC-F1..F11, AC-S1..S4, AC-P1..P5, AC-X1..X5)
+ * Luo & Carey's checks AC-F1..F11, AC-S1..S4, AC-P1..P5, AC-X1..X5 (docs/papers/luo-carey.md)
  * on the discrete-event simulator, which runs the real policy and scheduler classes on a simulated
  * tree and machine (docs/scheduling.md). Claims the simulator cannot check (queries, partitioned
  * runs, secondary indexes) are reported as not comparable with the reason; the engine's scaled

@@ -12,8 +12,9 @@ import org.strata.scheduler.des.DesSetup;
  *     min-latency)
  * @param k the bounds on the component count (Table I: 3, 4, 5, 6, 7, 8, 10)
  * @param flushes flushes simulated per policy and k (Table I reports n up to 20,000)
- * @param staticTolerance relative tolerance of a cell for binomial and min-latency (spec: 15%)
- * @param sizeBasedTolerance relative tolerance for bigtable and exploring (spec: 25%)
+ * @param staticTolerance relative tolerance of a cell for binomial and min-latency (15%,
+ *     docs/papers/mao.md#tolerances)
+ * @param sizeBasedTolerance relative tolerance for bigtable and exploring (25%, the same page)
  * @param curveK the k whose write amplification against flushes is drawn (as the paper's Fig. 2)
  * @param countRun the discrete-event runs that give the average component counts
  */

@@ -18,7 +18,7 @@ public interface PaperReproduction {
   /** The paper: authors, title, venue. */
   String title();
 
-  /** Where the claims are specified (a spec sheet section). */
+  /** Where the claims are specified (a page of docs/papers, or of the paper). */
   String source();
 
   /**

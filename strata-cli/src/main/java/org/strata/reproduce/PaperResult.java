@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * What a paper's reproduction produced.
  *
- * @param claims one row per claim, in the order of the paper's spec
+ * @param claims one row per claim, in the order of its docs/papers page
  * @param figures the charts drawn, relative to the output directory
  * @param notes paragraphs for the report: how the experiments were set up, what differs from the
  *     paper

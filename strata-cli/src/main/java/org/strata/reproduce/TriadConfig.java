@@ -3,9 +3,9 @@ package org.strata.reproduce;
 import java.util.List;
 
 /**
- * What {@code strata reproduce triad} runs (spec C.4): for each workload and read/write mix, the
- * same operations on the engine under five variants (the baseline, TRIAD-MEM only, TRIAD-DISK
- * only, TRIAD-LOG only, full TRIAD), after preloading part of the key space.
+ * What {@code strata reproduce triad} runs (docs/papers/triad.md#checks): for each workload and
+ * read/write mix, the same operations on the engine under five variants (the baseline, TRIAD-MEM
+ * only, TRIAD-DISK only, TRIAD-LOG only, full TRIAD), after preloading part of the key space.
  *
  * @param keys the key space (8-byte keys)
  * @param valueSize bytes per value
@@ -142,8 +142,8 @@ public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
   }
 
   /**
-   * The mix of the throughput breakdown (spec C.4 item 4, the paper's Fig. 10): 10/90 read/write
-   * if it is run, else {@link #writeMix()}.
+   * The mix of the throughput breakdown (docs/papers/triad.md#checks, item 4; the paper's Fig. 10):
+   * 10/90 read/write if it is run, else {@link #writeMix()}.
    */
   public double breakdownMix() {
     return readFractions.contains(0.1) ? 0.1 : writeMix();

@@ -26,14 +26,14 @@ import org.strata.lsm.config.ConfigMapper;
 import org.strata.lsm.config.StoreConfig;
 
 /**
- * Balmau et al.'s TRIAD on the real engine (spec C.4 items 1-4 and 7): each workload (WS1: 1% of
- * the keys get 99% of the operations, WS2: 20% get 80%, WS3: uniform) and read/write mix runs
- * under the baseline (the same engine with every technique off, leveled with RocksDB's level-0
- * trigger and stop), TRIAD-MEM only, TRIAD-DISK only, TRIAD-LOG only and full TRIAD (all three).
- * A variant whose configuration the engine refuses (TRIAD-LOG where it is not built) is not run,
- * and every claim that needs it is not comparable, with the engine's reason. Measured per run,
- * after the preload: bytes flushes and merges wrote, the log's bytes, TRIAD's write
- * amplification (flushed + merged) / flushed, the time merges took, and throughput.
+ * Balmau et al.'s TRIAD on the real engine (docs/papers/triad.md#checks, items 1-4 and 7): each
+ * workload (WS1: 1% of the keys get 99% of the operations, WS2: 20% get 80%, WS3: uniform) and
+ * read/write mix runs under the baseline (the same engine with every technique off, leveled with
+ * RocksDB's level-0 trigger and stop), TRIAD-MEM only, TRIAD-DISK only, TRIAD-LOG only and full
+ * TRIAD (all three). A variant whose configuration the engine refuses (TRIAD-LOG where it is not
+ * built) is not run, and every claim that needs it is not comparable, with the engine's reason.
+ * Measured per run, after the preload: bytes flushes and merges wrote, the log's bytes, TRIAD's
+ * write amplification (flushed + merged) / flushed, the time merges took, and throughput.
  */
 public final class TriadReproduction implements PaperReproduction {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -533,7 +533,8 @@ public final class TriadReproduction implements PaperReproduction {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Claims. The paper's values are the literals below (spec C.4); ours are ratios of two runs.
+  // Claims. The paper's values are the literals below (docs/papers/triad.md#checks); ours are
+  // ratios of two runs.
 
   /**
    * Why "bytes flushed" has two readings for a CL-SSTable, quoted from the paper: the reason a
@@ -545,7 +546,7 @@ public final class TriadReproduction implements PaperReproduction {
       + " Bytes_compacted)/Bytes_flushed\" (section 5) falls by up to 40% with TRIAD-LOG (Fig."
       + " 11), which an index-only Bytes_flushed cannot give";
 
-  /** Every claim of C.4 items 1-4, 6 and 7 from the runs. */
+  /** Every claim of docs/papers/triad.md#checks, items 1-4, 6 and 7, from the runs. */
   static List<Claim> claims(TriadConfig cfg, Measured m) {
     List<Claim> out = new ArrayList<>();
     String wmName = mixName(cfg.writeMix());

@@ -13,7 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 class DesCommandTest {
   @TempDir Path tmp;
 
-  /** The spec's scaled setup (section 10): 1 M entries, M = 1.28 MB, 10 MB/s, 12 minutes. */
+  /**
+   * The scaled setup of docs/papers/luo-carey.md#scaling: 1 M entries, M = 1.28 MB, 10 MB/s, 12
+   * minutes.
+   */
   private static final String[] SCALED = {"--entries", "1000000", "--memory-component",
       "1280KB", "--bandwidth", "10MB", "--duration", "720"};
 

@@ -18,12 +18,13 @@ import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.spi.RunInfo;
 
 /**
- * A level policy's decisions on the engine do not depend on a restart: the same writes and
- * flushes, once with the store closed and opened again in the middle and once without, leave the
- * same runs (level and size, newest first) after every flush. The flushes after the restart are
- * half the size of those before it, so a policy that sized its levels by the flushes it has seen
- * since the restart (instead of the largest flush of the index, B6.1's M) would fill them twice as
- * early and merge differently.
+ * A level policy's decisions on the engine do not depend on a restart: the same writes and flushes,
+ * once with the store closed and opened again in the middle and once without, leave the same runs
+ * (level and size, newest first) after every flush. The flushes after the restart are half the size
+ * of those before it, so a policy that sized its levels by the flushes it has seen since the
+ * restart (instead of the largest flush of the index, the M of
+ * docs/papers/dostoevsky.md#fluid-merge-rules) would fill them twice as early and merge
+ * differently.
  */
 class PolicyAcrossRestartTest {
   private static final int FLUSHES_AFTER = 20;

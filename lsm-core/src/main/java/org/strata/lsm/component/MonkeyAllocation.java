@@ -4,16 +4,16 @@ import java.util.Arrays;
 import org.strata.lsm.spi.LevelShape;
 
 /**
- * Monkey's Bloom-filter allocation as Dostoevsky writes it for a Fluid LSM-tree (spec B5, Eq. 9 and
- * App. A, App. C): for a memory budget of {@code bitsPerEntry} bits per entry over the whole tree,
- * the false-positive rate of each run at level i that minimises the zero-result lookup cost R =
- * Z·p_L + K·Σ p_i. The Lagrangian's stationarity (App. A, Eq. 18) gives p_i = p_L·Z / (K·T^(L−i))
- * for i < L: a run's rate is proportional to its size. This class solves it for a finite L, where
- * Eq. 9's closed form is the L → ∞ limit: level i holds the fraction f_i = T^(i−L)·(T−1)/T /
- * (1 − T^(−L)) of the entries (level i's capacity is T−1 arrivals of T^(i−1) buffers, so the
- * levels add up to the whole), and p_L follows from Eq. 4's memory, Σ f_i·ln(1/p_i) = bitsPerEntry
- * · ln(2)². Levels whose rate would reach 1 get no filter (App. C: "no filter if p_i ≥ 1"; these
- * are the largest levels), and the memory they free goes to the others.
+ * Monkey's Bloom-filter allocation as Dostoevsky writes it for a Fluid LSM-tree (Eq. 9, App. A and
+ * App. C; docs/papers/dostoevsky.md#filter-allocation): for a memory budget of {@code bitsPerEntry}
+ * bits per entry over the whole tree, the false-positive rate of each run at level i that minimises
+ * the zero-result lookup cost R = Z·p_L + K·Σ p_i. The Lagrangian's stationarity (App. A, Eq. 18)
+ * gives p_i = p_L·Z / (K·T^(L−i)) for i < L: a run's rate is proportional to its size. This class
+ * solves it for a finite L, where Eq. 9's closed form is the L → ∞ limit: level i holds the
+ * fraction f_i = T^(i−L)·(T−1)/T / (1 − T^(−L)) of the entries (level i's capacity is T−1 arrivals
+ * of T^(i−1) buffers, so the levels add up to the whole), and p_L follows from Eq. 4's memory, Σ
+ * f_i·ln(1/p_i) = bitsPerEntry · ln(2)². Levels whose rate would reach 1 get no filter (App. C: "no
+ * filter if p_i ≥ 1"; these are the largest levels), and the memory they free goes to the others.
  */
 public final class MonkeyAllocation {
   private static final double LN2_SQUARED = Math.log(2) * Math.log(2);

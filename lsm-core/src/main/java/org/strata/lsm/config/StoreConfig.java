@@ -6,10 +6,10 @@ import org.strata.lsm.Durability;
 import org.strata.lsm.InvalidConfigurationException;
 
 /**
- * The configuration of one store (one index), the JSON of DESIGN section 4, one record per
- * section. Every section has a default (see {@code docs/configuration.md}); null stands for it.
- * Each section checks its values in its constructor, so a configuration built in code is refused
- * exactly as the same values in a file would be. Read and written by {@link ConfigMapper}.
+ * The configuration of one store (one index), the JSON documented in docs/configuration.md, one
+ * record per section. Every section has a default (listed there); null stands for it. Each section
+ * checks its values in its constructor, so a configuration built in code is refused exactly as the
+ * same values in a file would be. Read and written by {@link ConfigMapper}.
  *
  * @param mergePolicy {@code merge-policy}: default {@code constant} with {@code num-components=5}
  * @param mergeScheduler {@code merge-scheduler}: default {@code single-thread}

@@ -4,10 +4,10 @@ import java.nio.file.Path;
 import org.strata.lsm.io.FileIo;
 
 /**
- * Reads and writes a store's configuration file ({@code config.json}, DESIGN section 4): the names
- * the engine, the command line and the tests use for {@link ConfigMapper} bound to {@link
- * StoreConfig}. Every rule (unknown and duplicate keys, types, ranges, defaults) is the mapper's and
- * the records'.
+ * Reads and writes a store's configuration file ({@code config.json}, docs/configuration.md): the
+ * names the engine, the command line and the tests use for {@link ConfigMapper} bound to {@link
+ * StoreConfig}. Every rule (unknown and duplicate keys, types, ranges, defaults) is the mapper's
+ * and the records'.
  */
 public final class StoreConfigJson {
   private StoreConfigJson() {}

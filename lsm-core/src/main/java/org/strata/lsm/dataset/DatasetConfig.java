@@ -18,7 +18,7 @@ import org.strata.lsm.config.StoreConfig;
  * in all partitions (each partition gets an equal share), {@code io.write-rate-limit} the I/O of all
  * their flushes and merges, {@code page-cache.size} the decoded pages of all of them.
  *
- * @param store the store settings (DESIGN section 4); null means the defaults
+ * @param store the store settings (docs/configuration.md); null means the defaults
  * @param secondaryIndexes {@code secondary-indexes}: default none (null)
  * @param maintenance {@code secondary-maintenance}: default {@code eager} (null)
  * @param partitions {@code partitions}: 1 to {@value #MAX_PARTITIONS}, default 1 (null)

@@ -19,7 +19,8 @@ import org.strata.lsm.wal.LogRecordLocator;
 import org.strata.lsm.wal.WriteAheadLog;
 
 /**
- * TRIAD-LOG's flush (Balmau et al., ATC 2017, section 4.3; spec B.5): instead of copying a sealed
+ * TRIAD-LOG's flush (Balmau et al., ATC 2017, section 4.3; docs/papers/triad.md#triad-log):
+ * instead of copying a sealed
  * memory component's values into a new file, writes only a sorted index over the sealed commit-log
  * segment that already holds them, and makes segment plus index a level-0 disk component, a
  * CL-SSTable. For each key the flush writes (the cold keys, with TRIAD-MEM), the index maps it to

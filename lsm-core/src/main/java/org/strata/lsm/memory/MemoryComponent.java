@@ -94,9 +94,9 @@ public final class MemoryComponent {
   }
 
   /**
-   * The update counter of {@code key} (TRIAD-MEM, spec B.3): the writes to it this component
-   * holds, not counting the entry carried over from the previous component, so a new key starts
-   * at 1, each update adds 1 and a carried key starts at 0. 0 for an absent key.
+   * The update counter of {@code key} (TRIAD-MEM, docs/papers/triad.md#triad-mem): the writes to it
+   * this component holds, not counting the entry carried over from the previous component, so a new
+   * key starts at 1, each update adds 1 and a carried key starts at 0. 0 for an absent key.
    */
   public int updates(byte[] key) {
     long node = entries.seek(key);

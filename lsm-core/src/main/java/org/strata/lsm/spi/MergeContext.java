@@ -161,12 +161,12 @@ public interface MergeContext {
   /**
    * The largest flush the index has ever written, in bytes as {@link #runs()} sizes a flushed run,
    * over its whole life: also before the index was last closed or crashed, and also flushes since
-   * merged away. Policies that size levels by the flush size (spec reading B6.1's M: {@code
-   * tiering}, {@code leveling}, {@code lazy-leveling}, {@code fluid}) start from it, so their
-   * decisions after a restart equal those of a run that never stopped. The engine keeps it in its
-   * manifest, the Hyracks adapter in its level file; a context that never restarts (the
-   * simulators) may answer 0, which means "not kept": the policy then relies on the flushed runs
-   * it sees.
+   * merged away. Policies that size levels by the flush size (the M of
+   * docs/papers/dostoevsky.md#fluid-merge-rules: {@code tiering}, {@code leveling}, {@code
+   * lazy-leveling}, {@code fluid}) start from it, so their decisions after a restart equal those of
+   * a run that never stopped. The engine keeps it in its manifest, the Hyracks adapter in its level
+   * file; a context that never restarts (the simulators) may answer 0, which means "not kept": the
+   * policy then relies on the flushed runs it sees.
    *
    * @return the bytes of the largest flush, or 0 if the context does not keep it
    */

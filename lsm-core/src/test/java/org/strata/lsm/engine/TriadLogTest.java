@@ -39,7 +39,7 @@ import org.strata.lsm.testing.FileOp;
 import org.strata.lsm.testing.TestStores;
 
 /**
- * TRIAD-LOG in the engine: the functional invariants of spec C.3 item 7 (a flush writes an index
+ * TRIAD-LOG in the engine: invariant 7 of docs/papers/triad.md#invariants (a flush writes an index
  * and no value bytes; reads through a CL-SSTable return the latest version; a merge emits one
  * version per key, skipping stale and hot records), log retention, and corruption of the index
  * and of the segment.
@@ -91,9 +91,9 @@ class TriadLogTest {
   }
 
   /**
-   * C.3.7, first part: the flush writes a CL-SSTable whose index file holds no value byte; the
-   * byte counters say zero flush data bytes and the index file's size as index bytes; the segment
-   * is the log's own file (a hard link, no copy).
+   * Invariant 7, first part: the flush writes a CL-SSTable whose index file holds no value byte;
+   * the byte counters say zero flush data bytes and the index file's size as index bytes; the
+   * segment is the log's own file (a hard link, no copy).
    */
   @Test
   void aFlushWritesOnlyAnIndexWithNoValueBytes() throws IOException {
@@ -162,9 +162,9 @@ class TriadLogTest {
   }
 
   /**
-   * C.3.7, the spec's example: records (1;10), (2;20), (3;30), (4;40), (3;300) in the log; the
-   * index points key 3 at its later record, and reads (point and scan, before and after a
-   * reopen) return 300.
+   * Invariant 7, the paper's example (section 4.3): records (1;10), (2;20), (3;30), (4;40), (3;300)
+   * in the log; the index points key 3 at its later record, and reads (point and scan, before and
+   * after a reopen) return 300.
    */
   @Test
   void readsThroughACLSSTableReturnTheLatestVersion() throws IOException {
@@ -230,7 +230,7 @@ class TriadLogTest {
   }
 
   /**
-   * C.3.7, last part, with TRIAD-MEM on too: the merge of CL-SSTables writes exactly one (the
+   * Invariant 7, last part, with TRIAD-MEM on too: the merge of CL-SSTables writes exactly one (the
    * latest) version of each cold key; stale versions in the segments and the hot key's records
    * (carried to the next memory component) are skipped.
    */

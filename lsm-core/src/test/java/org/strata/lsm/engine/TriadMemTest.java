@@ -39,8 +39,9 @@ import org.strata.lsm.wal.LogOp;
 import org.strata.lsm.wal.LogScan;
 
 /**
- * TRIAD-MEM in the engine, the functional invariants of spec C.3 items 2 and 3 (item 1, the
- * update counter, is in {@code MemoryComponentTriadTest}) and its byte counters (spec C.5).
+ * TRIAD-MEM in the engine, invariants 2 and 3 of docs/papers/triad.md#invariants (1, the
+ * update counter, is in {@code MemoryComponentTriadTest}) and its byte counters
+ * (docs/papers/README.md#write-amplification).
  */
 class TriadMemTest {
   private static final int MEMORY = 16 * 1024;
@@ -86,7 +87,7 @@ class TriadMemTest {
   }
 
   /**
-   * C.3 item 2: a flush of a full component at or above the flush threshold writes only its cold
+   * Invariant 2: a flush of a full component at or above the flush threshold writes only its cold
    * keys to level 0; the hot key stays in memory and is logged again in the new segment, with a
    * sequence number above every write of the flushed component, before the old segment is
    * dropped; a crash right after the flush (the directory as it is, nothing more forced) loses
@@ -155,7 +156,7 @@ class TriadMemTest {
   }
 
   /**
-   * C.3 item 3: a full component whose keys' newest versions occupy less than the flush threshold
+   * Invariant 3: a full component whose keys' newest versions occupy less than the flush threshold
    * creates no level-0 component; the log is replaced by one record per key holding its freshest
    * value, and the old segments are dropped.
    */
@@ -221,8 +222,8 @@ class TriadMemTest {
   }
 
   /**
-   * C.5: user bytes, log bytes (re-logged entries included), flush data and index bytes and merge
-   * bytes per level add up, and survive a reopen.
+   * Byte counters: user bytes, log bytes (re-logged entries included), flush data and index bytes
+   * and merge bytes per level add up, and survive a reopen.
    */
   @Test
   void byteCountersAddUpAndPersist() throws IOException {

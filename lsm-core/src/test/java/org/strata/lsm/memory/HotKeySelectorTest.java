@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** The hot-key selectors of TRIAD-MEM (spec B.3, AMBIG-T1). */
+/** The hot-key selectors of TRIAD-MEM (docs/papers/triad.md#hot-keys). */
 class HotKeySelectorTest {
   @Test
   void topKPicksTheKMostUpdatedKeys() {

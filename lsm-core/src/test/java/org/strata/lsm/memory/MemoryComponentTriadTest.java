@@ -7,7 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** C.3 item 1: the update counter of TRIAD-MEM and the carry of entries between components. */
+/**
+ * docs/papers/triad.md#invariants, item 1: the update counter of TRIAD-MEM and the carry of entries
+ * between components.
+ */
 class MemoryComponentTriadTest {
   private static byte[] b(String s) {
     return s.getBytes(StandardCharsets.UTF_8);

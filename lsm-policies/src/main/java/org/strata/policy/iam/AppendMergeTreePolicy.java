@@ -19,7 +19,7 @@ import org.strata.lsm.spi.RunInfo;
  *
  * <p>Every time it is called, and while no merge of the index runs (it runs one operation at a
  * time, like the paper's single-threaded configuration), it does the first of these that applies
- * (spec A.4.4):
+ * (docs/papers/iam.md#flush, #split and #combine):
  *
  * <ol>
  *   <li><b>Pre-processing.</b> The leaf level {@code n} is the deepest level with nodes, or the
@@ -33,8 +33,8 @@ import org.strata.lsm.spi.RunInfo;
  *       next level by a metadata change; otherwise, if none of its internal children is full, its
  *       sequences are merged and each child's part is appended to the child or merged with it, by
  *       the rule. A full leaf child that is merged is re-cut into nodes of {@code node-size /
- *       ((t+1)/2)} (section 4.2.1, spec A.10 A1); any other merged child becomes one node
- *       holding one sequence (sections 5.1.1 and 5.1.2).
+ *       ((t+1)/2)} (section 4.2.1; docs/papers/iam.md#open-decisions, A1); any other merged child
+ *       becomes one node holding one sequence (sections 5.1.1 and 5.1.2).
  *   <li><b>The memory component's flush.</b> Flushed memory components (runs of level 0) are
  *       flushed into level 1 the same way: moved when they overlap no node of level 1, else
  *       merged and routed.
@@ -149,9 +149,9 @@ public final class AppendMergeTreePolicy implements MergePolicy {
   }
 
   /**
-   * The boundaries of the routes into level 1 (as a node flush of the memory component would
-   * route it), so that each flushed file lies in one level-1 node's route and can join it by a
-   * move (spec A.6: the memory component is flushed straight into the level-1 nodes).
+   * The boundaries of the routes into level 1 (as a node flush of the memory component would route
+   * it), so that each flushed file lies in one level-1 node's route and can join it by a move
+   * (docs/papers/iam.md#flush: the memory component is flushed straight into the level-1 nodes).
    */
   @Override
   public List<byte[]> flushCutKeys(MergeContext index) {

@@ -1,10 +1,10 @@
 package org.strata.policy.tuning;
 
 /**
- * Dostoevsky's closed-form cost model for Fluid LSM-trees (spec B2, B5, B7): Eq. (1) for the
+ * Dostoevsky's closed-form cost model (docs/papers/dostoevsky.md#fluid-lsm-tree): Eq. (1) for the
  * number of levels, Eqs. (9)–(13) above the memory threshold of Eq. (23), and Eqs. (24)–(28) below
  * it, where the Y largest levels get no Bloom filter. Range selectivity s is a fraction of N (the
- * spec's B9 reading), so a range returns s·N entries. Above the threshold Eqs. (11) and (12) are
+ * reading of that page), so a range returns s·N entries. Above the threshold Eqs. (11) and (12) are
  * used as written (they differ from (27) and (28) at Y = 0 in the K·(L−1) + Z term).
  */
 public final class DostoevskyCostModel {
@@ -34,7 +34,7 @@ public final class DostoevskyCostModel {
       y = levels;
     } else if (bitsPerEntry < x) {
       // Below the threshold the largest Y levels go without filters, Y being the fewest levels
-      // whose removal leaves enough memory per remaining entry: bits * T^Y >= X. (The spec's Eq.
+      // whose removal leaves enough memory per remaining entry: bits * T^Y >= X. (The paper's Eq.
       // (24) writes a floor, which can give Y = 0 and a p_L above 1; this is the reading that
       // keeps every p_i <= 1.)
       y = Math.min(levels, (int) Math.ceil(Math.log(x / bitsPerEntry) / Math.log(t) - 1e-12));

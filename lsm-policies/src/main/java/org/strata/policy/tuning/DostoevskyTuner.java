@@ -5,7 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Dostoevsky's tuner (spec B6): finds the Fluid design (T, K, Z) that minimises the mean operation
+ * Dostoevsky's tuner (docs/papers/dostoevsky.md#tuner):
+ * finds the Fluid design (T, K, Z) that minimises the mean operation
  * cost of Eq. (14) for a workload, skipping designs whose space amplification (Eq. 13) exceeds a
  * bound. The space is small (T up to {@code maxSizeRatio}, K and Z in 1..T−1), so every design is
  * evaluated exhaustively rather than by the paper's divide and conquer; the answer is the same.

@@ -1,7 +1,8 @@
 package org.strata.policy.tuning;
 
 /**
- * What Dostoevsky's cost model needs to know about the data and the machine (spec B1, B2).
+ * What Dostoevsky's cost model needs to know about the data and the machine
+ * (docs/papers/dostoevsky.md#terms).
  *
  * @param entries N, total entries
  * @param entriesPerBlock B, entries per storage block

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Spec C.1 items 7 and 10: the analytic formulas and the (m, k) choice. */
+/** docs/papers/iam.md#invariants, items 7 and 10: the analytic formulas and the (m, k) choice. */
 class AmplificationModelTest {
   private static final double GB = 1e9;
 

@@ -122,9 +122,10 @@ class AppendMergeTreeEngineTest {
   }
 
   /**
-   * Spec C.1 items 1, 2, 4, 5 and 6 on the engine's final runs: nothing is left in level 0; the
-   * tree has levels below level 1; internal levels hold at most t^i nodes; LSA appends (some node
-   * holds several sequences) while IAM's mixed level keeps at most k and the levels below it one.
+   * docs/papers/iam.md#invariants, items 1, 2, 4, 5 and 6, on the engine's final runs: nothing is
+   * left in level 0; the tree has levels below level 1; internal levels hold at most t^i nodes; LSA
+   * appends (some node holds several sequences) while IAM's mixed level keeps at most k and the
+   * levels below it one.
    */
   static void assertStructure(List<RunInfo> runs, String policy, Map<String, String> p) {
     TreeLayout tree = TreeLayout.of(runs);

@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.MergeRequest;
 
-/** Spec C.1 items 2, 3, 4, 5, 6 and 9 on the policy's decisions over a laid-out run list. */
+/**
+ * docs/papers/iam.md#invariants, items 2, 3, 4, 5, 6 and 9, on the policy's decisions over a
+ * laid-out run list.
+ */
 class AppendMergeTreePolicyTest {
   private static final long C = 1000; // node-size; full at 950
   private static final int T = 4;

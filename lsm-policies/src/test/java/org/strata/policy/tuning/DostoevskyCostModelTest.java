@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The cost model against the spec's derived values (B9) and claims (B4, B10). */
+/** The cost model against docs/papers/dostoevsky.md#derived-values and #checks. */
 class DostoevskyCostModelTest {
   // Fig. 9 configuration: N = 2^33, B = 32, P = 512, M/N = 10, mu = phi = 1.
   static final LsmShape FIG9 = new LsmShape(Math.pow(2, 33), 32, 512, 10, 1, 1);

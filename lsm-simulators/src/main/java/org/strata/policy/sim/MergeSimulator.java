@@ -14,11 +14,12 @@ import org.strata.lsm.spi.RunList;
 import org.strata.lsm.spi.RunListContext;
 
 /**
- * Mao et al.'s model of a merge policy (spec A7.3), driving the real {@link MergePolicy} objects:
- * each flush adds a run whose component id is the flush ordinal, merges complete instantly and
- * their output's size is the sum of the inputs. As in the engine, the policy is called after the
- * flush and again after each merge it asks for, until it asks for none ({@link PolicyDriver}). The
- * runs are a {@link RunList}; what is the simulator's own are the two write amplifications.
+ * Mao et al.'s model of a merge policy (docs/papers/mao.md#simulation-model), driving the real
+ * {@link MergePolicy} objects: each flush adds a run whose component id is the flush ordinal,
+ * merges complete instantly and their output's size is the sum of the inputs. As in the engine, the
+ * policy is called after the flush and again after each merge it asks for, until it asks for none
+ * ({@link PolicyDriver}). The runs are a {@link RunList}; what is the simulator's own are the two
+ * write amplifications.
  *
  * <p>Two write amplifications are kept: the engine's (flushed bytes plus merged bytes, over
  * flushed bytes) and the model's (Problem 1: bytes of newly created runs over flushed bytes, where a

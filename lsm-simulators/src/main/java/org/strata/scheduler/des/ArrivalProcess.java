@@ -4,9 +4,10 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * When writes arrive in an open system (Luo & Carey 2.3): the intended arrival time of each write,
- * computed arithmetically so that a slow writer never slows the arrivals (no coordinated omission).
- * An instance is a stateful sequence; create a fresh one per run.
+ * When writes arrive in an open system (Luo & Carey 3.2;
+ * docs/papers/luo-carey.md#open-loop-driver): the intended arrival time of each write, computed
+ * arithmetically so that a slow writer never slows the arrivals (no coordinated omission). An
+ * instance is a stateful sequence; create a fresh one per run.
  */
 public interface ArrivalProcess {
   /** The intended arrival time of the next write, in seconds from the start of the phase. */
@@ -56,7 +57,7 @@ public interface ArrivalProcess {
 
   /**
    * A repeating pattern of constant-rate segments, e.g. 2000/s for 1500 s then 8000/s for 300 s
-   * (the paper's bursty experiment, section 7.7).
+   * (the paper's bursty experiment, section 5.2.3).
    */
   static ArrivalProcess bursts(List<Burst> pattern) {
     if (pattern.isEmpty()) {

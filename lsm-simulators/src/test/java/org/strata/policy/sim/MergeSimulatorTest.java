@@ -14,7 +14,7 @@ import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.MergePolicy;
 
-/** The policies on Mao et al.'s model against the spec's derived values (spec A3, A7.4). */
+/** The policies on Mao et al.'s model against the derived values of docs/papers/mao.md. */
 class MergeSimulatorTest {
 
   private static MergePolicy policy(String name, int k) {
@@ -97,7 +97,7 @@ class MergeSimulatorTest {
     }
   }
 
-  /** Every cell of the spec's derived table A7.4 (W_model and average count, two decimals). */
+  /** Every cell of docs/papers/mao.md#derived-values (W_model and average count, two decimals). */
   @ParameterizedTest(name = "{0} k={1} n={2}")
   @CsvFileSource(resources = "/mao-a74-uniform.csv", delimiter = ',')
   void everyCellOfTableA74(String name, int k, int n, double wModel, double avgCount) {
@@ -110,8 +110,9 @@ class MergeSimulatorTest {
   }
 
   /**
-   * Table I as observed on AsterixDB, against the model: within the spec's tolerance of 15% for the
-   * static policies and 25% for BIGTABLE and EXPLORING (spec A7.4), for the engine's accounting.
+   * Table I as observed on AsterixDB, against the model: within the tolerance of 15% for the static
+   * policies and 25% for BIGTABLE and EXPLORING (docs/papers/mao.md#tolerances), for the engine's
+   * accounting.
    */
   @ParameterizedTest(name = "{0} k={1} n={2}: observed {3}")
   @CsvFileSource(resources = "/mao-table1-observed.csv", delimiter = ',')
@@ -139,7 +140,10 @@ class MergeSimulatorTest {
         .isLessThanOrEqualTo(countTolerance);
   }
 
-  /** Spec A8.4: at n = C(m+k, k) − 1, MINLATENCY's W equals (mk/(k+1))·C/(C − 1), the optimum. */
+  /**
+   * docs/papers/mao.md#checks, item 4: at n = C(m+k, k) − 1, MINLATENCY's W equals
+   * (mk/(k+1))·C/(C − 1), the optimum.
+   */
   @ParameterizedTest(name = "k={0} m={1}")
   @CsvSource({"3, 5", "3, 12", "4, 6", "5, 5", "6, 4", "10, 3"})
   void minLatencyMeetsTheClosedFormAtCompleteTrees(int k, int m) {

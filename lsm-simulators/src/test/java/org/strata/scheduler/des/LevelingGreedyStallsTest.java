@@ -10,10 +10,10 @@ import org.strata.lsm.config.NamedPlugin;
 
 /**
  * Luo & Carey's AC-F4 (leveling T = 10 at 95% of the fair maximum: single-thread many stalls, fair
- * some stalls and a larger p99, greedy no stall), scaled as the spec's section 10 suggests: 1 M
- * entries of 1 KB, M = 1.28 MB (data : memory about 780 as in the paper), 10 MB/s, 12-minute
- * phases. It holds with the paper's leveling ({@code pairwise=true}: two components per merge, a
- * full level merged down on its own, one merge leaving each level) and not with the Fluid
+ * some stalls and a larger p99, greedy no stall), scaled as docs/papers/luo-carey.md#scaling
+ * suggests: 1 M entries of 1 KB, M = 1.28 MB (data : memory about 780 as in the paper), 10 MB/s,
+ * 12-minute phases. It holds with the paper's leveling ({@code pairwise=true}: two components per
+ * merge, a full level merged down on its own, one merge leaving each level) and not with the Fluid
  * leveling, whose pushes carry the arrival that filled a level and whose closed-loop testing phase
  * lets several runs form at level 1 (docs/scheduling.md, "AC-F4").
  */

@@ -136,9 +136,10 @@ class PaperExperimentsTest {
   }
 
   /**
-   * Theorem 1 (AC-F8): on one bursty arrival trace, every write completes no later when writes
-   * are processed as soon as possible than when they are rate-limited. Scaled as the spec's
-   * section 10 suggests (1 M entries, M = 1.28 MB, 10 MB/s), rates scaled alike.
+   * Theorem 1 (AC-F8): on one bursty arrival trace, every write completes no later when writes are
+   * processed as soon as possible than when they are rate-limited. Scaled as
+   * docs/papers/luo-carey.md#scaling suggests (1 M entries, M = 1.28 MB, 10 MB/s), rates scaled
+   * alike.
    */
   @Test
   void theorem1AsapIsNeverSlowerThanALimitForAnyWrite() {

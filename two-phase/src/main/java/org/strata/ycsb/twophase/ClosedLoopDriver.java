@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The testing phase's closed system (Luo & Carey 2.2): each writer submits its next write as soon
+ * The testing phase's closed system (Luo & Carey 3.2): each writer submits its next write as soon
  * as the previous one returns, so the store's processing rate sets the arrival rate.
  */
 final class ClosedLoopDriver {

@@ -12,7 +12,8 @@ import org.HdrHistogram.Recorder;
 import org.strata.scheduler.des.ArrivalProcess;
 
 /**
- * The running phase's open system (Luo & Carey 2.3 and spec 2.4): one generator stamps each write
+ * The running phase's open system (Luo & Carey 3.2; docs/papers/luo-carey.md#open-loop-driver):
+ * one generator stamps each write
  * with its intended arrival time, computed from the arrival process and never delayed by the
  * writers, and puts it on an unbounded FIFO queue; writer threads take writes off the queue and
  * apply them. Write latency is completion minus intended arrival (queuing plus processing);

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Recorder;
 
 /**
- * Query threads alongside a running phase (Luo & Carey 3.6): point lookups of random loaded keys,
+ * Query threads alongside a running phase (Luo & Carey 5.2.3): point lookups of random loaded keys,
  * short scans of 100 records, or long scans, each from a random key, as fast as they complete.
  */
 final class QueryLoad implements AutoCloseable {

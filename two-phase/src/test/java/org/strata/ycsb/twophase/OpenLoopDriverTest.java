@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.strata.scheduler.des.ArrivalProcess;
 
 /**
- * The paper's worked example (Luo & Carey 2.1): at an intended 1000 writes/s, a store that stalls
+ * The paper's worked example (Luo & Carey 3.2): at an intended 1000 writes/s, a store that stalls
  * for one second delays all the writes that arrive meanwhile, about 1000, by half a second on
  * average, because arrivals do not wait for the store.
  *
