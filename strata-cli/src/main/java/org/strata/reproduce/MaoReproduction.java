@@ -52,7 +52,7 @@ public final class MaoReproduction implements PaperReproduction {
 
   @Override
   public String source() {
-    return "spec mao-bounded-depth-and-dostoevsky.md, A6.1 (Table I) and A7.3-A7.4";
+    return "Table I of the paper (docs/papers/mao.md#simulation-model, #derived-values, #tolerances)";
   }
 
   /** The paper's Table I (appendix; policy, k, n, WA, average count). */
@@ -229,8 +229,9 @@ public final class MaoReproduction implements PaperReproduction {
             + " which drives the real policy classes (`bigtable`, `binomial`, `exploring`,"
             + " `min-latency` with `num-components=k`) on the paper's model: uniform flushes,"
             + " instantaneous merges, a merge's output the sum of its inputs. It is the model's"
-            + " (Problem 1: bytes of newly created components over flushed bytes), which the spec"
-            + " (A7.3) found closer to Table I than the engine's accounting.",
+            + " (Problem 1: bytes of newly created components over flushed bytes), which is"
+            + " closer to Table I than the engine's accounting"
+            + " (docs/papers/mao.md#simulation-model).",
         "The average component count comes from the discrete-event simulator (`bin/strata"
             + " des`; its ingest phase), because the paper's averages are those of a system"
             + " whose merges take time: flushes that arrive while a long merge runs add"
@@ -254,16 +255,17 @@ public final class MaoReproduction implements PaperReproduction {
             + " weighs such an excess by how long it lasts, as a read arriving at a random"
             + " instant sees it. With merges that take no time and evenly spaced flushes it is"
             + " the mean over flushes 1..n of the count after each flush, the model's definition"
-            + " (spec A7.3) that the instantaneous simulator uses; the reason of each count row"
-            + " gives that model value too.",
+            + " (docs/papers/mao.md#simulation-model) that the instantaneous simulator uses;"
+            + " the reason of each count row gives that model value too.",
         "Simulated time of each discrete-event run (the paper: BINOMIAL and MINLATENCY at k = 3"
             + " took about 16 hours for 24,000 flushes; BIGTABLE and EXPLORING at k = 3 had not"
             + " reached 9,600 flushes after two days): " + String.join("; ", runLengths) + ".",
         "The paper's values are its AsterixDB observations (Table I). The tolerance is the"
-            + " spec's (A7.4): ±" + Numbers.format(cfg.staticTolerance() * 100) + "% for the"
+            + " one of docs/papers/mao.md#tolerances: ±" + Numbers.format(cfg.staticTolerance()
+            * 100) + "% for the"
             + " static policies, ±" + Numbers.format(cfg.sizeBasedTolerance() * 100) + "% for"
             + " bigtable and exploring, whose decisions react to small perturbations of real"
-            + " flush sizes; the spec gives no other for the counts, so they use the same. It is"
+            + " flush sizes; the paper gives no other for the counts, so they use the same. It is"
             + " taken relative to the paper's value; `MergeSimulatorTest` in lsm-simulators"
             + " takes the same percentages relative to the model's value, which is slightly"
             + " looser where the model writes more than the paper observed.");

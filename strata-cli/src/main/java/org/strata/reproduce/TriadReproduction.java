@@ -250,7 +250,7 @@ public final class TriadReproduction implements PaperReproduction {
 
   @Override
   public String source() {
-    return "spec iam-and-triad.md, C.4 (items 1-4 and 7)";
+    return "docs/papers/triad.md#checks (items 1-4 and 7)";
   }
 
   @Override
@@ -1133,7 +1133,7 @@ public final class TriadReproduction implements PaperReproduction {
             * cfg.flushThresholdFraction()) + "% of the memtable"
             : "the default flush threshold (a quarter of the memtable)"));
     if (cfg.hotSelector().equals("above-mean") && cfg.hotKeys() > 0) {
-      notes.add("Hot keys: the paper defines them three ways (spec AMBIG-T1): Algorithm 2's top"
+      notes.add("Hot keys: the paper defines them three ways (docs/papers/triad.md#hot-keys): Algorithm 2's top"
           + " K with K a share of the memtable, section 5.1's \"top 1 percent of keys in terms of"
           + " access frequency\" and section 4.1's keys \"updated with higher frequency than the"
           + " average one\", which it calls effective in all workloads. The runs take the keys"
