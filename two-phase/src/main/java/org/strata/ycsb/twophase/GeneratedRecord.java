@@ -27,6 +27,9 @@ public record GeneratedRecord(String key, Map<String, String> fields) {
 
   /** The value bytes of {@code fields}: their values concatenated in field-name order. */
   public static byte[] valueBytes(Map<String, String> fields) {
+    if (fields instanceof RecordFields generated) {
+      return generated.valueBytes();
+    }
     Map<String, String> sorted = fields instanceof TreeMap ? fields : new TreeMap<>(fields);
     int n = 0;
     for (String v : sorted.values()) {

@@ -1,6 +1,5 @@
 package org.strata.ycsb.twophase;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -14,6 +13,12 @@ public final class RecordShape {
   private final int fields;
   private final int fieldLength;
   private final long keys;
+  /** Digits of {@code field1} and {@code field2}: 12, or more for a key space beyond 10^12. */
+  private final int numberWidth;
+  /** {@code field0} .. in field order. */
+  private final String[] names;
+  /** Field indexes in field-name order (the order of a value's bytes). */
+  private final int[] order;
 
   RecordShape(TwoPhaseConfig.Records records, long keys) {
     this(records.fields(), records.fieldLength(), keys);
@@ -28,6 +33,14 @@ public final class RecordShape {
     this.fields = fields;
     this.fieldLength = fieldLength;
     this.keys = keys;
+    this.numberWidth = Math.max(12, Long.toString(Math.max(0, keys - 1)).length());
+    String[] n = new String[fields];
+    for (int i = 0; i < fields; i++) {
+      n[i] = "field" + i;
+    }
+    this.names = n;
+    this.order = java.util.stream.IntStream.range(0, fields).boxed()
+        .sorted(java.util.Comparator.comparing(i -> n[i])).mapToInt(Integer::intValue).toArray();
   }
 
   /** The key of record {@code id}: {@code user} and the id as 12 digits (more if it needs). */
@@ -60,22 +73,46 @@ public final class RecordShape {
     return ids;
   }
 
-  /** A fresh version of a record's fields, in field order. */
+  /**
+   * A fresh version of a record's fields, in field order: {@code field1} and {@code field2} as
+   * 12-digit numbers (more for a key space beyond 10^12) uniform over the keys, the others {@code fieldLength} random lowercase
+   * letters (four from each 64 random bits, each letter from 16 of them). The map is unmodifiable
+   * and holds the value bytes a loader writes ({@link GeneratedRecord#valueBytes}), so that
+   * generating a record costs about one random long per four letters and no string per field
+   * unless the fields are read.
+   */
   public Map<String, String> fields(SplittableRandom random) {
-    Map<String, String> f = new LinkedHashMap<>();
-    char[] buf = new char[fieldLength];
+    int[] lengths = new int[fields];
     for (int i = 0; i < fields; i++) {
+      lengths[i] = i == 1 || i == 2 ? numberWidth : fieldLength;
+    }
+    int[] offsets = new int[fields];
+    int at = 0;
+    for (int i : order) {
+      offsets[i] = at;
+      at += lengths[i];
+    }
+    byte[] value = new byte[at];
+    for (int i = 0; i < fields; i++) {
+      int off = offsets[i];
       if (i == 1 || i == 2) {
-        String n = Long.toString(random.nextLong(keys));
-        f.put("field" + i, "0".repeat(Math.max(0, 12 - n.length())) + n);
-      } else {
-        for (int c = 0; c < fieldLength; c++) {
-          buf[c] = (char) ('a' + random.nextInt(26));
+        long n = random.nextLong(keys);
+        for (int c = numberWidth - 1; c >= 0; c--) {
+          value[off + c] = (byte) ('0' + n % 10);
+          n /= 10;
         }
-        f.put("field" + i, new String(buf));
+      } else {
+        int c = 0;
+        while (c < fieldLength) {
+          long bits = random.nextLong();
+          for (int k = 0; k < 4 && c < fieldLength; k++, c++) {
+            value[off + c] = (byte) ('a' + (int) (((bits & 0xFFFF) * 26) >>> 16));
+            bits >>>= 16;
+          }
+        }
       }
     }
-    return f;
+    return new RecordFields(names, value, offsets, lengths);
   }
 
   /** Bytes of every key ({@link #key}). */
