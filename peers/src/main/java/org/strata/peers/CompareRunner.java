@@ -63,10 +63,10 @@ public final class CompareRunner {
   public List<Outcome> run(Mode mode, int phaseSeconds) throws Exception {
     for (SystemSpec spec : config.systems()) {
       if (spec instanceof RocksDbNativeSystem n) {
-        if (mode != Mode.LOAD) {
+        if (mode != Mode.LOAD && mode != Mode.LOOKUP) {
           throw new IllegalArgumentException("systems: '" + n.label() + "' is a rocksdb-native"
-              + " entry, which runs only in a load comparison (--phases load): db_bench has no"
-              + " two-phase driver");
+              + " entry, which runs only in a load or lookup comparison (--phases load or"
+              + " lookup): db_bench has no two-phase driver");
         }
         DbBenchLoad.resolve(n.executable());
       }
@@ -79,7 +79,9 @@ public final class CompareRunner {
           console.println("== " + n.label() + ": RocksDB's db_bench in a process of its own");
         }
         java.nio.file.Files.createDirectories(dir);
-        TwoPhaseResult r = n.load(config.twoPhase()).run(dir, console);
+        TwoPhaseResult r = mode == Mode.LOOKUP
+            ? n.load(config.twoPhase()).lookups(dir, config.lookup(), console)
+            : n.load(config.twoPhase()).run(dir, console);
         ReportWriter.write(dir, r);
         outcomes.add(new Outcome(r, null));
         continue;

@@ -36,6 +36,16 @@ import org.strata.ycsb.twophase.TwoPhaseResult;
  * (the report says how many writes it made). Both end with {@code waitforcompaction}.
  */
 public final class DbBenchLoad {
+  private static final Pattern READ = Pattern.compile(
+      "^readrandom\\s*:\\s*([0-9.]+) micros/op (\\d+) ops/sec ([0-9.]+) seconds (\\d+) operations;"
+          + ".*\\((\\d+) of (\\d+) found\\)");
+  private static final Pattern PERCENTILES = Pattern.compile(
+      "^Percentiles: P50: ([0-9.]+) P75: ([0-9.]+) P99: ([0-9.]+) P99.9: ([0-9.]+)");
+  private static final Pattern COUNT = Pattern.compile(
+      "^Count: (\\d+) Average: ([0-9.]+)");
+  private static final Pattern MAX = Pattern.compile("^Min: \\S+\\s+Median: \\S+\\s+Max: ([0-9.]+)");
+  private static final Pattern CACHE = Pattern.compile(
+      "^rocksdb\\.block\\.cache\\.(hit|miss) COUNT : (\\d+)");
   private static final Pattern FILL = Pattern.compile(
       "^(fill\\w+)\\s*:\\s*([0-9.]+) micros/op (\\d+) ops/sec ([0-9.]+) seconds (\\d+) operations");
 
@@ -102,6 +112,10 @@ public final class DbBenchLoad {
    * out/<label>/db_bench.log}, and returns it as a load-only result.
    */
   public TwoPhaseResult run(Path dir, PrintStream console) throws Exception {
+    return run(dir, console, true);
+  }
+
+  private TwoPhaseResult run(Path dir, PrintStream console, boolean dropData) throws Exception {
     String executable = resolve(spec.executable());
     Path data = dir.resolve("data");
     deleteTree(data);
@@ -163,7 +177,9 @@ public final class DbBenchLoad {
     }
     long records = config.load().records();
     long live = records * (RecordShape.KEY_BYTES + RecordShape.valueBytes(config.records()));
-    deleteTree(data);
+    if (dropData) {
+      deleteTree(data);
+    }
     return new TwoPhaseResult(config, spec.system(), spec.label(), description(fill),
         machine.finish(space), use.wallSeconds(), files, space, live, 0, null, List.of(),
         new GcPhase(List.of("none: a native process"), 0, 0, 0, 0, 0, 0, 0), null, use,
@@ -178,6 +194,151 @@ public final class DbBenchLoad {
             : "the comparison's memory components, Bloom bits and level sizes",
         fill.benchmark, config.load().writers(), fill.operations, fill.opsPerSecond,
         fill.seconds);
+  }
+
+  /**
+   * Loads as {@link #run} does, keeping the database, then reads random loaded keys with
+   * db_bench's {@code readrandom}: one unmeasured run of {@code warmup-seconds} with the first
+   * thread count, then one run of {@code duration-seconds} per thread count, each with a block
+   * cache of the comparison's {@code page-cache.size} ({@code --cache_size}) and, at the
+   * comparison's shape, its Bloom bits. Every get must find its key (db_bench counts them).
+   */
+  public TwoPhaseResult lookups(Path dir, org.strata.ycsb.twophase.LookupConfig lookup,
+      PrintStream console) throws Exception {
+    TwoPhaseResult loaded = run(dir, console, false);
+    String executable = resolve(spec.executable());
+    Path db = dir.resolve("data").resolve("db");
+    long cache = config.dataset().store().pageCache().size().bytes();
+    List<org.strata.ycsb.twophase.LookupResult.Run> runs = new ArrayList<>();
+    Path log = dir.resolve("db_bench.log");
+    try {
+      if (lookup.warmupSeconds() > 0) {
+        read(executable, db, cache, lookup.threads().get(0), lookup.warmupSeconds(), log);
+      }
+      for (int threads : lookup.threads()) {
+        runs.add(read(executable, db, cache, threads, lookup.durationSeconds(), log));
+        if (console != null) {
+          org.strata.ycsb.twophase.LookupResult.Run r = runs.get(runs.size() - 1);
+          console.printf(Locale.ROOT, "%s: %d thread(s): %,.0f gets/s, p99 %.3f ms%n",
+              spec.label(), threads, r.getsPerSecond(), r.latency().p99());
+        }
+      }
+    } finally {
+      deleteTree(dir.resolve("data"));
+    }
+    return new TwoPhaseResult(config, loaded.system(), loaded.label(), loaded.description(),
+        loaded.machine(), loaded.loadSeconds(), loaded.loadedDiskComponents(),
+        loaded.loadedSpaceBytes(), loaded.liveDataBytes(), 0, null, List.of(), loaded.loadGc(),
+        new org.strata.ycsb.twophase.LookupResult(cache, loaded.loadedSpaceBytes(),
+            config.load().records(), lookup.warmupSeconds(), runs), loaded.loadProcess(),
+        loaded.fillSeconds());
+  }
+
+  /** The command line of one {@code readrandom} run. */
+  List<String> readCommand(String executable, Path db, long cacheBytes, int threads,
+      int seconds) {
+    List<String> c = new ArrayList<>(List.of(executable, "--benchmarks=readrandom",
+        "--use_existing_db=1", "--db=" + db, "--num=" + config.load().records(),
+        "--threads=" + threads, "--duration=" + seconds, "--key_size=" + RecordShape.KEY_BYTES,
+        "--value_size=" + RecordShape.valueBytes(config.records()), "--cache_size=" + cacheBytes,
+        "--compression_type=none", "--histogram=1", "--statistics=1",
+        "--seed=" + (config.seed() + 2)));
+    if (spec.shape().equals("comparison")) {
+      RocksDbMapping m = new RocksDbMapping(config.dataset().store(), spec.compaction());
+      c.add("--bloom_bits=" + Math.round(m.bloomBitsPerKey()));
+      c.add("--block_size=" + config.dataset().store().io().pageSize().bytes());
+    }
+    return c;
+  }
+
+  private org.strata.ycsb.twophase.LookupResult.Run read(String executable, Path db,
+      long cacheBytes, int threads, int seconds, Path log) throws Exception {
+    List<String> command = readCommand(executable, db, cacheBytes, threads, seconds);
+    List<String> lines = runToEnd(command, log);
+    org.strata.ycsb.twophase.LookupResult.Run r = reads(threads, lines);
+    if (r == null) {
+      throw new IllegalStateException(spec.label() + ": db_bench printed no readrandom result;"
+          + " its output is in " + log);
+    }
+    return r;
+  }
+
+  /** Runs {@code command} to its end, appending it and its output to {@code log}. */
+  private List<String> runToEnd(List<String> command, Path log) throws Exception {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    List<String> lines = new ArrayList<>();
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
+        StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        lines.add(line);
+      }
+    }
+    int exit = p.waitFor();
+    List<String> logged = new ArrayList<>();
+    logged.add(String.join(" ", command));
+    logged.addAll(lines);
+    Files.write(log, logged, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.APPEND);
+    if (exit != 0) {
+      throw new IllegalStateException(spec.label() + ": db_bench exited with " + exit
+          + "; its output is in " + log);
+    }
+    return lines;
+  }
+
+  /**
+   * One {@code readrandom} run from db_bench's output: gets, seconds, the latency histogram
+   * (db_bench's microseconds, in ms) and the block cache's hits over hits and misses; null
+   * without a result line. Fails if any get did not find its key.
+   */
+  static org.strata.ycsb.twophase.LookupResult.Run reads(int threads, List<String> lines) {
+    Matcher read = null;
+    double[] pct = null;
+    double mean = Double.NaN;
+    long count = 0;
+    double max = Double.NaN;
+    long hits = -1;
+    long misses = -1;
+    for (String raw : lines) {
+      String line = raw.trim();
+      Matcher m;
+      if ((m = READ.matcher(line)).find()) {
+        read = m;
+      } else if ((m = PERCENTILES.matcher(line)).find()) {
+        pct = new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2)),
+            Double.parseDouble(m.group(3)), Double.parseDouble(m.group(4))};
+      } else if ((m = COUNT.matcher(line)).find()) {
+        count = Long.parseLong(m.group(1));
+        mean = Double.parseDouble(m.group(2));
+      } else if ((m = MAX.matcher(line)).find()) {
+        max = Double.parseDouble(m.group(1));
+      } else if ((m = CACHE.matcher(line)).find()) {
+        if (m.group(1).equals("hit")) {
+          hits = Long.parseLong(m.group(2));
+        } else {
+          misses = Long.parseLong(m.group(2));
+        }
+      }
+    }
+    if (read == null) {
+      return null;
+    }
+    long found = Long.parseLong(read.group(5));
+    long asked = Long.parseLong(read.group(6));
+    if (found != asked) {
+      throw new IllegalStateException("db_bench readrandom found " + found + " of " + asked
+          + " loaded keys");
+    }
+    long gets = Long.parseLong(read.group(4));
+    double seconds = Double.parseDouble(read.group(3));
+    org.strata.ycsb.twophase.Latency latency = pct == null ? null
+        : new org.strata.ycsb.twophase.Latency(count, mean / 1000, pct[0] / 1000,
+            Double.NaN, pct[2] / 1000, pct[3] / 1000, max / 1000);
+    double hitRatio = hits >= 0 && misses >= 0 && hits + misses > 0
+        ? (double) hits / (hits + misses) : Double.NaN;
+    return new org.strata.ycsb.twophase.LookupResult.Run(threads, seconds, gets, latency,
+        hitRatio);
   }
 
   /** db_bench's result line of a fill. */

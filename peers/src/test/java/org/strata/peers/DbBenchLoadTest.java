@@ -66,6 +66,27 @@ class DbBenchLoadTest {
   }
 
   @Test
+  void readsAReadrandomRunAndRefusesOneThatMissedAKey() {
+    List<String> out = List.of("readrandom   :       2.213 micros/op 451809 ops/sec 1.000"
+        + " seconds 451999 operations;  437.8 MB/s (451999 of 451999 found)",
+        "Count: 451999 Average: 2.2130  StdDev: 23.96", "Min: 0  Median: 1.4479  Max: 36408",
+        "Percentiles: P50: 1.45 P75: 2.23 P99: 3.40 P99.9: 18.23 P99.99: 98.44",
+        "rocksdb.block.cache.miss COUNT : 100", "rocksdb.block.cache.hit COUNT : 300");
+    org.strata.ycsb.twophase.LookupResult.Run r = DbBenchLoad.reads(2, out);
+    assertThat(r.threads()).isEqualTo(2);
+    assertThat(r.gets()).isEqualTo(451999);
+    assertThat(r.getsPerSecond()).isEqualTo(451999.0);
+    assertThat(r.latency().p50()).isEqualTo(0.00145);
+    assertThat(r.latency().p99()).isEqualTo(0.0034);
+    assertThat(r.latency().max()).isEqualTo(36.408);
+    assertThat(r.cacheHitRatio()).isEqualTo(0.75);
+    assertThatThrownBy(() -> DbBenchLoad.reads(1, List.of("readrandom   :       2.213"
+        + " micros/op 451809 ops/sec 1.000 seconds 451999 operations;  437.8 MB/s (451998 of"
+        + " 451999 found)"))).hasMessageContaining("found 451998 of 451999");
+    assertThat(DbBenchLoad.reads(1, List.of("nothing"))).isNull();
+  }
+
+  @Test
   void refusesAMissingExecutableAndAnyComparisonButALoad(@TempDir Path out) {
     assertThatThrownBy(() -> DbBenchLoad.resolve("no-such-db-bench-here"))
         .hasMessageContaining("'no-such-db-bench-here' is not an executable on the PATH")
@@ -74,7 +95,7 @@ class DbBenchLoadTest {
     assertThatThrownBy(() -> new CompareRunner(c, out, null, false)
         .run(CompareRunner.Mode.ALL, 0))
         .hasMessageContaining("'rocksdb-native-leveled-comparison' is a rocksdb-native entry")
-        .hasMessageContaining("--phases load");
+        .hasMessageContaining("--phases load or lookup");
     assertThatThrownBy(() -> config("[{\"name\": \"rocksdb-native\", \"shape\": \"tuned\"}]",
         1000, 1)).hasMessageContaining("'tuned'").hasMessageContaining("comparison, defaults");
   }
@@ -103,5 +124,28 @@ class DbBenchLoadTest {
     assertThat(r.loadedSpaceBytes()).isGreaterThan(20_000L * 1000);
     assertThat(r.description()).contains("20,000 writes");
     assertThat(Files.readString(out.resolve("db_bench.log"))).contains("filluniquerandom");
+  }
+
+  @Test
+  void dbBenchReadsEveryLoadedKeyItLooksUp(@TempDir Path out) throws Exception {
+    boolean installed;
+    try {
+      DbBenchLoad.resolve("db_bench");
+      installed = true;
+    } catch (IllegalArgumentException e) {
+      installed = false;
+    }
+    assumeTrue(installed, "db_bench is not installed (Debian: apt-get install rocksdb-tools);"
+        + " the rocksdb-native peer's real lookups are not tested here");
+    CompareConfig c = config("[{\"name\": \"rocksdb-native\"}]", 20_000, 1);
+    TwoPhaseResult r = only(c).load(c.twoPhase()).lookups(out,
+        new org.strata.ycsb.twophase.LookupConfig(1, 0, List.of(1, 2)), null);
+    assertThat(r.lookups().runs()).extracting(x -> x.threads()).containsExactly(1, 2);
+    assertThat(r.lookups().runs()).allSatisfy(x -> {
+      assertThat(x.gets()).isPositive();
+      assertThat(x.latency().p99()).isPositive();
+    });
+    assertThat(Files.exists(out.resolve("data"))).isFalse();
+    assertThat(Files.readString(out.resolve("db_bench.log"))).contains("readrandom");
   }
 }
