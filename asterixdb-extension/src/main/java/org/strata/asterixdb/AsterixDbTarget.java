@@ -50,6 +50,8 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
   private final long memoryBudget;
   private final int nodes;
   private final int feedPort;
+  private final long writeRateLimit;
+  private final long forceBytes;
   private final PolicyRow row;
 
   /**
@@ -61,6 +63,19 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
    * @throws InvalidConfigurationException if the policy has no row
    */
   public AsterixDbTarget(NamedPlugin policy, long memoryBudget, int nodes, int feedPort) {
+    this(policy, memoryBudget, nodes, feedPort, 0, 0);
+  }
+
+  /**
+   * @param writeRateLimit the configuration's {@code io.write-rate-limit} in bytes/s (0: none),
+   *     applied as AsterixDB's own {@code storage.write.rate.limit}, split evenly over the
+   *     cluster's storage partitions (AsterixDB throttles each partition on its own), to the
+   *     testing and running phases (the load runs unthrottled, as for every system)
+   * @param forceBytes the configuration's {@code io.force-bytes} (0: AsterixDB's default), applied
+   *     as {@code storage.disk.force.bytes}
+   */
+  public AsterixDbTarget(NamedPlugin policy, long memoryBudget, int nodes, int feedPort,
+      long writeRateLimit, long forceBytes) {
     if (memoryBudget < (4L << 20)) {
       throw InvalidConfigurationException.of("memory budget per node", memoryBudget,
           "4 MB or more");
@@ -69,6 +84,8 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
     this.memoryBudget = memoryBudget;
     this.nodes = nodes;
     this.feedPort = feedPort;
+    this.writeRateLimit = writeRateLimit;
+    this.forceBytes = forceBytes;
     this.row = PolicyRow.byStrataPolicy(policy.name()).orElseThrow(() ->
         InvalidConfigurationException.of("merge-policy.name", policy.name(),
             "a Strata policy with an AsterixDB row: " + String.join(", ", strataPolicies())));
@@ -96,7 +113,32 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
   public String description() {
     return "AsterixDB 0.9.8, " + nodes + " node controllers in one JVM, dataset with "
         + row.rowName() + " " + policy.parameters() + ", " + (memoryBudget >> 20)
-        + " MB of memory components per node, written through a socket feed";
+        + " MB of memory components per node, written through a socket feed; "
+        + (writeRateLimit > 0 ? "I/O limit " + writeRateLimit + " bytes/s in all, AsterixDB's"
+            + " own storage.write.rate.limit of " + partitionLimit() + " bytes/s on each of its "
+            + nodes + " storage partitions (testing and running phases)"
+            : "no I/O limit (storage.write.rate.limit unset)")
+        + "; " + (forceBytes > 0 ? "a force every " + forceBytes + " bytes"
+            + " (storage.disk.force.bytes)" : "forces at AsterixDB's default"
+            + " storage.disk.force.bytes");
+  }
+
+  /** Each storage partition's share of the write-rate limit (one partition per node). */
+  private long partitionLimit() {
+    return Math.max(1, writeRateLimit / nodes);
+  }
+
+  /** The {@code [nc]} section of a phase's cluster configuration. */
+  Map<String, String> ncSection(PhaseSetup.Kind kind) {
+    Map<String, String> nc = new LinkedHashMap<>();
+    nc.put("storage.memorycomponent.globalbudget", (memoryBudget >> 20) + "MB");
+    if (writeRateLimit > 0 && kind != PhaseSetup.Kind.LOAD) {
+      nc.put("storage.write.rate.limit", Long.toString(partitionLimit()));
+    }
+    if (forceBytes > 0) {
+      nc.put("storage.disk.force.bytes", Long.toString(forceBytes));
+    }
+    return nc;
   }
 
   @Override
@@ -150,7 +192,7 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
   public SystemUnderTest open(Path dir, PhaseSetup setup) throws Exception {
     Map<String, Map<String, String>> user = new LinkedHashMap<>();
     user.put(StrataExtension.SECTION, section(setup.scheduler()));
-    user.put("nc", Map.of("storage.memorycomponent.globalbudget", (memoryBudget >> 20) + "MB"));
+    user.put("nc", ncSection(setup.kind()));
     ClusterConfigFile conf = ClusterConfigFile.of(dir, nodes, 1, user);
     boolean fresh = !EmbeddedCluster.hasData(dir);
     EmbeddedCluster cluster = new EmbeddedCluster(dir, conf);

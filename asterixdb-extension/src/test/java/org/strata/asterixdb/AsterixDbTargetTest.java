@@ -41,4 +41,25 @@ class AsterixDbTargetTest {
         Map.of("num-components", "4")), 1L << 20, 2, 10001))
         .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("4 MB");
   }
+
+  @Test
+  void theConfiguredBudgetIsAppliedAsAsterixDbsOwnThrottleSplitOverItsPartitions() {
+    AsterixDbTarget t = new AsterixDbTarget(new NamedPlugin("tiering",
+        Map.of("size-ratio", "3")), 8L << 20, 2, 10001, 20L << 20, 16L << 20);
+    assertThat(t.ncSection(org.strata.ycsb.twophase.PhaseSetup.Kind.TESTING)).isEqualTo(Map.of(
+        "storage.memorycomponent.globalbudget", "8MB",
+        "storage.write.rate.limit", Long.toString(10L << 20),
+        "storage.disk.force.bytes", Long.toString(16L << 20)));
+    // the load runs unthrottled, as for every system
+    assertThat(t.ncSection(org.strata.ycsb.twophase.PhaseSetup.Kind.LOAD))
+        .doesNotContainKey("storage.write.rate.limit");
+    assertThat(t.description()).contains("I/O limit 20971520 bytes/s in all")
+        .contains("storage.write.rate.limit of 10485760 bytes/s on each of its 2 storage"
+            + " partitions").contains("a force every 16777216 bytes");
+    AsterixDbTarget none = new AsterixDbTarget(new NamedPlugin("tiering",
+        Map.of("size-ratio", "3")), 8L << 20, 2, 10001);
+    assertThat(none.ncSection(org.strata.ycsb.twophase.PhaseSetup.Kind.RUNNING))
+        .containsOnlyKeys("storage.memorycomponent.globalbudget");
+    assertThat(none.description()).contains("no I/O limit (storage.write.rate.limit unset)");
+  }
 }

@@ -81,8 +81,12 @@ public final class DbBenchLoad {
 
   /** The command line for a load into {@code db}. */
   List<String> command(String executable, Path db) {
+    return command(executable, db, config.load().writers());
+  }
+
+  /** The command line for a load into {@code db} by {@code writers} threads. */
+  private List<String> command(String executable, Path db, int writers) {
     long n = config.load().records();
-    int writers = config.load().writers();
     List<String> c = new ArrayList<>(List.of(executable,
         "--benchmarks=" + (writers == 1 ? "filluniquerandom" : "fillrandom") + ",waitforcompaction",
         "--db=" + db, "--num=" + n, "--threads=" + writers,
@@ -112,17 +116,18 @@ public final class DbBenchLoad {
    * out/<label>/db_bench.log}, and returns it as a load-only result.
    */
   public TwoPhaseResult run(Path dir, PrintStream console) throws Exception {
-    return run(dir, console, true);
+    return run(dir, console, true, config.load().writers());
   }
 
-  private TwoPhaseResult run(Path dir, PrintStream console, boolean dropData) throws Exception {
+  private TwoPhaseResult run(Path dir, PrintStream console, boolean dropData, int writers)
+      throws Exception {
     String executable = resolve(spec.executable());
     Path data = dir.resolve("data");
     deleteTree(data);
     Files.createDirectories(data);
     MachineInfo machine = MachineInfo.capture(data);
     Path db = data.resolve("db");
-    List<String> command = command(executable, db);
+    List<String> command = command(executable, db, writers);
     Path log = dir.resolve("db_bench.log");
     Files.writeString(log, String.join(" ", command) + "\n");
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -180,24 +185,25 @@ public final class DbBenchLoad {
     if (dropData) {
       deleteTree(data);
     }
-    return new TwoPhaseResult(config, spec.system(), spec.label(), description(fill),
+    return new TwoPhaseResult(config, spec.system(), spec.label(), description(fill, writers),
         machine.finish(space), use.wallSeconds(), files, space, live, 0, null, List.of(),
         new GcPhase(List.of("none: a native process"), 0, 0, 0, 0, 0, 0, 0), null, use,
         fill.seconds);
   }
 
-  private String description(Fill fill) {
+  private String description(Fill fill, int writers) {
     return String.format(Locale.ROOT, "RocksDB's db_bench (%s compaction, %s), %s with %d"
         + " writer(s): %,d writes, %,d ops/s by db_bench's own count over its %.2f s of filling;"
         + " the load's time is the process's, from start to exit, waiting for every compaction",
         spec.compaction(), spec.shape().equals("defaults") ? "db_bench's defaults"
             : "the comparison's memory components, Bloom bits and level sizes",
-        fill.benchmark, config.load().writers(), fill.operations, fill.opsPerSecond,
+        fill.benchmark, writers, fill.operations, fill.opsPerSecond,
         fill.seconds);
   }
 
   /**
-   * Loads as {@link #run} does, keeping the database, then reads random loaded keys with
+   * Loads as {@link #run} does with one writer (every key once, whatever {@code load.writers}
+   * says, so that every get finds its key), keeping the database, then reads random loaded keys with
    * db_bench's {@code readrandom}: one unmeasured run of {@code warmup-seconds} with the first
    * thread count, then one run of {@code duration-seconds} per thread count, each with a block
    * cache of the comparison's {@code page-cache.size} ({@code --cache_size}) and, at the
@@ -205,7 +211,8 @@ public final class DbBenchLoad {
    */
   public TwoPhaseResult lookups(Path dir, org.strata.ycsb.twophase.LookupConfig lookup,
       PrintStream console) throws Exception {
-    TwoPhaseResult loaded = run(dir, console, false);
+    // One writer: every key once, so that every get finds its key.
+    TwoPhaseResult loaded = run(dir, console, false, 1);
     String executable = resolve(spec.executable());
     Path db = dir.resolve("data").resolve("db");
     long cache = config.dataset().store().pageCache().size().bytes();

@@ -137,7 +137,8 @@ class DbBenchLoadTest {
     }
     assumeTrue(installed, "db_bench is not installed (Debian: apt-get install rocksdb-tools);"
         + " the rocksdb-native peer's real lookups are not tested here");
-    CompareConfig c = config("[{\"name\": \"rocksdb-native\"}]", 20_000, 1);
+    // Two loading writers configured: the lookups' load still writes every key once.
+    CompareConfig c = config("[{\"name\": \"rocksdb-native\"}]", 20_000, 2);
     TwoPhaseResult r = only(c).load(c.twoPhase()).lookups(out,
         new org.strata.ycsb.twophase.LookupConfig(1, 0, List.of(1, 2)), null);
     assertThat(r.lookups().runs()).extracting(x -> x.threads()).containsExactly(1, 2);

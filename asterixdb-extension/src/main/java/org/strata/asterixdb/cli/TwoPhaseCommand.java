@@ -51,7 +51,8 @@ final class TwoPhaseCommand implements Callable<Integer> {
     long budget = Math.max(4L << 20, cfg.dataset().store().memoryComponent().size().bytes()
         * cfg.dataset().store().memoryComponent().count());
     AsterixDbTarget target = new AsterixDbTarget(cfg.dataset().store().mergePolicy(), budget,
-        nodes, feedPort);
+        nodes, feedPort, cfg.dataset().store().io().writeRateLimit().bytes(),
+        cfg.dataset().store().io().forceBytes().bytes());
     TwoPhaseRunner runner = new TwoPhaseRunner(cfg, target, out, System.err,
         System.console() != null, keepData, false);
     TwoPhaseResult r = runner.run();
