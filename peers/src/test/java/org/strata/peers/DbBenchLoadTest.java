@@ -36,7 +36,7 @@ class DbBenchLoadTest {
     CompareConfig c = config("[{\"name\": \"rocksdb-native\", \"compaction\": \"universal\"}]",
         1000, 1);
     List<String> cmd = only(c).load(c.twoPhase()).command("db_bench", Path.of("d"));
-    assertThat(cmd).contains("--benchmarks=filluniquerandom,waitforcompaction", "--num=1000",
+    assertThat(cmd).contains("--benchmarks=filluniquerandom,flush,waitforcompaction", "--num=1000",
         "--threads=1", "--key_size=16", "--value_size=1000", "--compression_type=none",
         "--disable_wal=1", "--compaction_style=1", "--write_buffer_size=" + (8 << 20),
         "--max_write_buffer_number=2", "--block_size=4096");
@@ -49,7 +49,7 @@ class DbBenchLoadTest {
     CompareConfig c = config("[{\"name\": \"rocksdb-native\", \"shape\": \"defaults\"}]",
         1001, 2);
     List<String> cmd = only(c).load(c.twoPhase()).command("db_bench", Path.of("d"));
-    assertThat(cmd).contains("--benchmarks=fillrandom,waitforcompaction", "--num=1001",
+    assertThat(cmd).contains("--benchmarks=fillrandom,flush,waitforcompaction", "--num=1001",
         "--threads=2", "--writes=501", "--compaction_style=0");
     assertThat(cmd).noneMatch(a -> a.startsWith("--write_buffer_size")
         || a.startsWith("--bloom_bits") || a.startsWith("--max_bytes_for_level_base"));
