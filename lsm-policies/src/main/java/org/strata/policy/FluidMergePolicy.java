@@ -54,9 +54,12 @@ import org.strata.lsm.spi.RunInfo;
 public final class FluidMergePolicy implements MergePolicy {
   private static final double SLACK = 1e-9;
 
-  private final int t;
-  private final int k;
-  private final int z;
+  // Changed only by reshape(), which runs on the policy's thread like every other call but
+  // levelShape(); that one reads the volatile shape, published after the three fields.
+  private int t;
+  private int k;
+  private int z;
+  private volatile LevelShape shape;
   private final boolean dynamicLevelSize;
   private final boolean preemptive;
   private final int maxComponents;
@@ -114,15 +117,40 @@ public final class FluidMergePolicy implements MergePolicy {
     this.t = t;
     this.k = k;
     this.z = z;
+    this.shape = new LevelShape(t, k, z);
     this.dynamicLevelSize = dynamicLevelSize;
     this.preemptive = preemptive;
     this.maxComponents = maxComponents;
   }
 
-  /** T, K and Z. */
+  /** T, K and Z, as of the last {@link #reshape}; safe to call from any thread. */
   @Override
   public Optional<LevelShape> levelShape() {
-    return Optional.of(new LevelShape(t, k, z));
+    return Optional.of(shape);
+  }
+
+  /**
+   * Changes T, K and Z for the merges decided from now on; merges already scheduled or running
+   * finish as they were chosen, and the runs on disk stay where they are (the new rules see them
+   * at their levels). Called on the policy's thread, between its other calls. The flush size and
+   * the levels seen are kept.
+   *
+   * @throws IllegalArgumentException as the constructor, or if the policy counts components as
+   *     Luo &amp; Carey do (defined for fixed corners only)
+   */
+  public void reshape(int newT, int newK, int newZ) {
+    if (newT < 2 || newK < 1 || newK > newT - 1 || newZ < 1 || newZ > newT - 1) {
+      throw new IllegalArgumentException("need T >= 2 and 1 <= K, Z <= T-1");
+    }
+    if (luoCareyCounts) {
+      throw new IllegalArgumentException("a policy with Luo & Carey's component counts cannot"
+          + " be reshaped");
+    }
+    t = newT;
+    k = newK;
+    z = newZ;
+    dynamicNominal = new double[0];
+    shape = new LevelShape(newT, newK, newZ);
   }
 
   /**

@@ -150,4 +150,38 @@ class FluidMergePolicyTest {
     }
     assertThat(shape(dynamic)).isNotEqualTo(shape(fixed));
   }
+
+  @Test
+  void reshapeAppliesToLaterMerges() {
+    FluidMergePolicy policy = new FluidMergePolicy(4, 3, 3);
+    MergeSimulator sim = new MergeSimulator(policy);
+    for (int f = 0; f < 200; f++) {
+      sim.flush(1);
+    }
+    int tieredRuns = sim.runs().size();
+    policy.reshape(4, 1, 1);
+    assertThat(policy.levelShape().orElseThrow())
+        .isEqualTo(new org.strata.lsm.spi.LevelShape(4, 1, 1));
+    for (int f = 0; f < 200; f++) {
+      sim.flush(1);
+    }
+    long total = 0;
+    for (RunInfo r : sim.runs()) {
+      total += r.sizeBytes();
+    }
+    assertThat(total).isEqualTo(400);
+    assertThat(sim.runs().size()).isLessThan(tieredRuns);
+    int largest = 1;
+    for (RunInfo r : sim.runs()) {
+      largest = Math.max(largest, Math.max(1, r.level()));
+    }
+    int[] counts = new int[largest + 1];
+    for (RunInfo r : sim.runs()) {
+      counts[Math.max(1, r.level())]++;
+    }
+    for (int level = 2; level < largest; level++) {
+      assertThat(counts[level]).as("runs at level %d after reshape: %s", level, shape(sim))
+          .isLessThanOrEqualTo(1);
+    }
+  }
 }
