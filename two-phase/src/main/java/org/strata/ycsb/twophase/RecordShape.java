@@ -60,14 +60,25 @@ public final class RecordShape {
     return ids;
   }
 
+  /**
+   * A secondary field's value {@code v}: 12 digits (more if it needs), so that text order is
+   * number order below 10^12.
+   */
+  public static String secondaryValue(long v) {
+    if (v < 0) {
+      throw new IllegalArgumentException("secondary values are non-negative, got " + v);
+    }
+    String n = Long.toString(v);
+    return "0".repeat(Math.max(0, 12 - n.length())) + n;
+  }
+
   /** A fresh version of a record's fields, in field order. */
   public Map<String, String> fields(SplittableRandom random) {
     Map<String, String> f = new LinkedHashMap<>();
     char[] buf = new char[fieldLength];
     for (int i = 0; i < fields; i++) {
       if (i == 1 || i == 2) {
-        String n = Long.toString(random.nextLong(keys));
-        f.put("field" + i, "0".repeat(Math.max(0, 12 - n.length())) + n);
+        f.put("field" + i, secondaryValue(random.nextLong(keys)));
       } else {
         for (int c = 0; c < fieldLength; c++) {
           buf[c] = (char) ('a' + random.nextInt(26));
