@@ -21,8 +21,8 @@ import org.strata.scheduler.des.DesSetup;
  * @param burst AC-F8's bursty arrivals
  * @param pileUp AC-F11's single-thread analysis
  * @param figure18 AC-S4: the size-tiered policy on the example of the paper's Fig. 18
- * @param engine the engine's runs (AC-F9, AC-F10, AC-P1 to AC-P4, AC-X1 to AC-X3, AC-X5), or
- *     null to skip them
+ * @param engine the engine's runs (AC-F9, AC-F10, AC-P1 to AC-P5, AC-X1 to AC-X5), or null to
+ *     skip them
  */
 public record LuoCareyConfig(Tree tree, double duration, double utilization,
     Map<String, String> tiering, Map<String, String> leveling, Map<String, String> sizeTiered,
@@ -65,13 +65,15 @@ public record LuoCareyConfig(Tree tree, double duration, double utilization,
    *     testing phase after the warm-up, is at least this many times the target
    * @param outgrowChoice why {@code outgrowFactor} is what it is (our reading, set before any run)
    * @param queries AC-F9 and AC-F10: queries alongside the running phases
-   * @param secondary AC-X1 to AC-X3 and AC-X5: datasets with secondary indexes
+   * @param secondary AC-X1 to AC-X5: datasets with secondary indexes
+   * @param partitionSizes AC-P5: {@code partitionedExactlyL0} at other file sizes
    */
   public record Engine(com.fasterxml.jackson.databind.JsonNode partitioned,
       com.fasterxml.jackson.databind.JsonNode partitionedExactlyL0,
       double fixedRatioTolerance,
       com.fasterxml.jackson.databind.JsonNode partitionedChooseBest,
-      double outgrowFactor, String outgrowChoice, Queries queries, Secondary secondary) {
+      double outgrowFactor, String outgrowChoice, Queries queries, Secondary secondary,
+      PartitionSizes partitionSizes) {
     public Engine {
       check(partitioned != null && partitioned.isObject() && partitionedExactlyL0 != null
           && partitionedExactlyL0.isObject() && partitionedChooseBest != null
@@ -84,8 +86,80 @@ public record LuoCareyConfig(Tree tree, double duration, double utilization,
       check(outgrowFactor > 1, "engine.outgrowFactor must be above 1, got " + outgrowFactor);
       check(outgrowChoice != null && !outgrowChoice.isBlank(), "engine.outgrowChoice must say"
           + " why engine.outgrowFactor is " + outgrowFactor);
-      check(queries != null && secondary != null, "engine.queries and engine.secondary are"
-          + " required");
+      check(queries != null && secondary != null && partitionSizes != null, "engine.queries,"
+          + " engine.secondary and engine.partitionSizes are required");
+    }
+  }
+
+  /**
+   * AC-P5: the partition-size sweep (the paper: files of 8 MB to 32 GB, after the fix, so that
+   * partitioned merges turn into full merges): {@code partitionedExactlyL0} run again with each
+   * file size, testing and running alike; a size equal to its own is that run, not run again.
+   *
+   * @param fileSizes the file sizes, ascending, at least three (sizes such as {@code 32KB})
+   * @param choice how the sizes were scaled from the paper's, and the readings of "flat" and
+   *     "markedly", set before any run
+   */
+  public record PartitionSizes(List<String> fileSizes, String choice) {
+    public PartitionSizes {
+      check(fileSizes != null && fileSizes.size() >= 3, "engine.partitionSizes.fileSizes must"
+          + " list at least three file sizes, ascending, got " + fileSizes);
+      fileSizes = List.copyOf(fileSizes);
+      long previous = 0;
+      for (String f : fileSizes) {
+        long b;
+        try {
+          b = org.strata.lsm.config.ByteSize.parse("engine.partitionSizes.fileSizes", f).bytes();
+        } catch (RuntimeException e) {
+          throw new IllegalArgumentException("luo-carey: engine.partitionSizes.fileSizes entry '"
+              + f + "' is not a size such as 32KB or 64MB", e);
+        }
+        check(b > previous, "engine.partitionSizes.fileSizes must be positive and ascending, got "
+            + fileSizes);
+        previous = b;
+      }
+      check(choice != null && !choice.isBlank(), "engine.partitionSizes.choice must say how the"
+          + " sizes were chosen and how \"flat\" and \"markedly\" are read");
+    }
+
+    /** The bytes of each file size, in order. */
+    List<Long> bytes() {
+      return fileSizes.stream().map(f -> org.strata.lsm.config.ByteSize.parse(
+          "engine.partitionSizes.fileSizes", f).bytes()).toList();
+    }
+  }
+
+  /**
+   * AC-X4: secondary-index queries alongside the running phases of {@code secondary.lazy} and
+   * {@code secondary.eager} (fair and greedy, at their 95% rate), one turn of {@code sliceSeconds}
+   * per selectivity in each running phase (as AC-F9's kinds take turns).
+   *
+   * @param threads query threads (the paper: 8)
+   * @param selectivities records per query (the paper: 1 to 1000), ascending
+   * @param sliceSeconds how long each selectivity runs before the next takes over
+   * @param index the secondary index queried (in both datasets)
+   * @param choice why the turns and the gap's reading are what they are, set before any run
+   */
+  public record SecondaryQueries(int threads, List<Integer> selectivities, double sliceSeconds,
+      String index, String choice) {
+    public SecondaryQueries {
+      check(threads >= 1 && threads <= 64, "engine.secondary.queries.threads must be 1 to 64,"
+          + " got " + threads);
+      check(selectivities != null && !selectivities.isEmpty(), "engine.secondary.queries"
+          + ".selectivities must list records per query, e.g. [1, 10, 100, 1000]");
+      selectivities = List.copyOf(selectivities);
+      int previous = 0;
+      for (int v : selectivities) {
+        check(v > previous, "engine.secondary.queries.selectivities must be positive and"
+            + " ascending, got " + selectivities);
+        previous = v;
+      }
+      check(sliceSeconds > 0, "engine.secondary.queries.sliceSeconds must be above 0, got "
+          + sliceSeconds);
+      check(index != null && !index.isBlank(), "engine.secondary.queries.index must name a"
+          + " secondary index");
+      check(choice != null && !choice.isBlank(), "engine.secondary.queries.choice must say why"
+          + " the turns and the gap's reading are what they are");
     }
   }
 
@@ -161,10 +235,11 @@ public record LuoCareyConfig(Tree tree, double duration, double utilization,
    * @param eager eager maintenance: the same, and at a utilization below 80% as well (AC-X3)
    * @param ratioTolerance AC-X1: relative tolerance of eager's maximum over lazy's
    * @param correctness AC-X5's run
+   * @param queries AC-X4's secondary-index queries
    */
   public record Secondary(com.fasterxml.jackson.databind.JsonNode lazy,
       com.fasterxml.jackson.databind.JsonNode eager, double ratioTolerance,
-      Correctness correctness) {
+      Correctness correctness, SecondaryQueries queries) {
     public Secondary {
       check(lazy != null && lazy.isObject() && eager != null && eager.isObject(),
           "engine.secondary.lazy and engine.secondary.eager must be two-phase configurations"
@@ -189,6 +264,24 @@ public record LuoCareyConfig(Tree tree, double duration, double utilization,
       check(ratioTolerance > 0 && ratioTolerance < 1, "engine.secondary.ratioTolerance must be"
           + " in (0, 1), got " + ratioTolerance);
       check(correctness != null, "engine.secondary.correctness is required");
+      check(queries != null, "engine.secondary.queries is required");
+      for (org.strata.ycsb.twophase.TwoPhaseConfig c : List.of(l, e)) {
+        List<String> names = c.dataset().secondaryIndexes().stream()
+            .map(org.strata.lsm.dataset.SecondaryIndexSpec::name).toList();
+        check(names.contains(queries.index()), "engine.secondary.queries.index '"
+            + queries.index() + "' is not a secondary index of engine.secondary." + c.name()
+            + " (it has " + String.join(", ", names) + ")");
+        check(queries.selectivities().get(queries.selectivities().size() - 1)
+            <= c.load().records(), "engine.secondary.queries.selectivities: at most the "
+            + c.load().records() + " records of engine.secondary." + c.name() + ", got "
+            + queries.selectivities());
+        check(queries.sliceSeconds() * queries.selectivities().size()
+            <= c.running().durationSeconds(), "engine.secondary.queries.sliceSeconds must leave"
+            + " every selectivity a turn in a running phase of engine.secondary." + c.name()
+            + " (" + c.running().durationSeconds() + " s), got " + queries.sliceSeconds());
+        check(c.running().queries().threads() == 0, "engine.secondary." + c.name() + ": leave"
+            + " running.queries out; the reproduction runs the queries itself");
+      }
     }
   }
 

@@ -15,7 +15,7 @@ import org.strata.lsm.dataset.SecondaryMaintenance;
 import org.strata.ycsb.twophase.PhaseSetup;
 
 /**
- * The verdicts of the claims judged on the engine (AC-P1, AC-P3, AC-F9, AC-F10, AC-X1 to AC-X3,
+ * The verdicts of the claims judged on the engine (AC-P1, AC-P3, AC-P5, AC-F9, AC-F10, AC-X1 to
  * AC-X5), each on made-up measurements that should hold and on ones that should not.
  */
 class LuoCareyEngineClaimsTest {
@@ -192,18 +192,209 @@ class LuoCareyEngineClaimsTest {
   @Test
   void querySlicesShareThePhaseByTurns() {
     long slice = 2_000_000_000L;
-    assertThat(LuoCareyEngine.QuerySlices.kindAt(0, slice)).isZero();
-    assertThat(LuoCareyEngine.QuerySlices.kindAt(3_000_000_000L, slice)).isEqualTo(1);
-    assertThat(LuoCareyEngine.QuerySlices.kindAt(13_000_000_000L, slice)).isEqualTo(0);
+    assertThat(LuoCareyEngine.QuerySlices.kindAt(0, slice, 3)).isZero();
+    assertThat(LuoCareyEngine.QuerySlices.kindAt(3_000_000_000L, slice, 3)).isEqualTo(1);
+    assertThat(LuoCareyEngine.QuerySlices.kindAt(13_000_000_000L, slice, 3)).isEqualTo(0);
     // 13 s: two full cycles (4 s each kind) and 1 s of point
-    assertThat(LuoCareyEngine.QuerySlices.secondsOf(0, 13_000_000_000L, slice))
+    assertThat(LuoCareyEngine.QuerySlices.secondsOf(0, 13_000_000_000L, slice, 3))
         .isCloseTo(5, within(1e-9));
-    assertThat(LuoCareyEngine.QuerySlices.secondsOf(1, 13_000_000_000L, slice))
+    assertThat(LuoCareyEngine.QuerySlices.secondsOf(1, 13_000_000_000L, slice, 3))
         .isCloseTo(4, within(1e-9));
-    assertThat(LuoCareyEngine.QuerySlices.secondsOf(2, 15_000_000_000L, slice))
+    assertThat(LuoCareyEngine.QuerySlices.secondsOf(2, 15_000_000_000L, slice, 3))
         .isCloseTo(4, within(1e-9));
-    assertThat(LuoCareyEngine.QuerySlices.secondsOf(1, 15_000_000_000L, slice))
+    assertThat(LuoCareyEngine.QuerySlices.secondsOf(1, 15_000_000_000L, slice, 3))
         .isCloseTo(5, within(1e-9));
+    // four selectivities in 30 s: three cycles of 8 s, then 2 s each for 1, 10 and 100
+    assertThat(LuoCareyEngine.QuerySlices.kindAt(29_000_000_000L, slice, 4)).isEqualTo(2);
+    assertThat(LuoCareyEngine.QuerySlices.secondsOf(0, 30_000_000_000L, slice, 4))
+        .isCloseTo(8, within(1e-9));
+    assertThat(LuoCareyEngine.QuerySlices.secondsOf(3, 30_000_000_000L, slice, 4))
+        .isCloseTo(6, within(1e-9));
+  }
+
+  @Test
+  void querySlicesRecordEachTurnUnderItsName() throws Exception {
+    java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
+    org.strata.ycsb.twophase.QueryTarget target = new org.strata.ycsb.twophase.QueryTarget() {
+      @Override
+      public void get(String key) {
+        calls.incrementAndGet();
+      }
+
+      @Override
+      public void scan(String from, int limit) {
+        calls.incrementAndGet();
+      }
+    };
+    LuoCareyEngine.Turns turns = new LuoCareyEngine.Turns(0.05, List.of(
+        new LuoCareyEngine.Turn("a", 2, (t, r, keys) -> t.get("x")),
+        new LuoCareyEngine.Turn("b", 1, (t, r, keys) -> t.scan("x", 1))));
+    LuoCareyEngine.QuerySlices q = new LuoCareyEngine.QuerySlices(target, 100, 1, turns);
+    Thread.sleep(300);
+    q.close();
+    Map<String, LuoCareyEngine.QueryStat> r = q.result();
+    assertThat(r.keySet()).containsExactly("a", "b");
+    assertThat(r.get("a").threads()).isEqualTo(2);
+    assertThat(r.get("a").count()).isPositive();
+    assertThat(r.get("b").count()).isPositive();
+    assertThat(r.get("a").count() + r.get("b").count()).isEqualTo(calls.get());
+    assertThat(r.get("a").seconds() + r.get("b").seconds()).isGreaterThanOrEqualTo(0.3);
+  }
+
+  // ---- AC-P5 -----------------------------------------------------------------------------------
+
+  private static List<LuoCareyEngine.PartitionPoint> sweep(double[] maxima, double[] p99) {
+    String[] sizes = {"32KB", "128KB", "2MB", "64MB"};
+    String[] paper = {"16 MB", "64 MB", "1 GB", "32 GB"};
+    List<LuoCareyEngine.PartitionPoint> out = new ArrayList<>();
+    for (int i = 0; i < sizes.length; i++) {
+      out.add(new LuoCareyEngine.PartitionPoint(sizes[i], paper[i], maxima[i], p99[i], 0, 0));
+    }
+    return out;
+  }
+
+  @Test
+  void p5HoldsOnFlatMaximaAndALargerP99AtTheLargestFiles() {
+    Claim c = LuoCareyEngine.p5(sweep(new double[] {1000, 1100, 1050, 960},
+        new double[] {10, 12, 30, 2000}), 0.15, W);
+    assertThat(c.verdict()).as(c.reason()).isEqualTo(Verdict.HOLDS);
+    assertThat(c.ours()).startsWith("32KB (16 MB): 1000 writes/s, p99 10 ms, 0 stalls (0 s);")
+        .contains("p99 64MB/32KB 200×");
+    // at the limits: 14.9% apart, exactly 2x
+    assertThat(LuoCareyEngine.p5(sweep(new double[] {1000, 1149, 1000, 1000},
+        new double[] {10, 1, 1, 20}), 0.15, W).verdict()).isEqualTo(Verdict.HOLDS);
+  }
+
+  @Test
+  void p5FailsOnMaximaApartOrAP99ThatDoesNotGrow() {
+    Claim apart = LuoCareyEngine.p5(sweep(new double[] {1000, 1200, 1050, 960},
+        new double[] {10, 12, 30, 2000}), 0.15, W);
+    assertThat(apart.verdict()).isEqualTo(Verdict.DOES_NOT_HOLD);
+    assertThat(apart.reason()).isEqualTo("the testing maxima differ by 1.25×, more than 15%");
+    Claim same = LuoCareyEngine.p5(sweep(new double[] {1000, 1100, 1050, 960},
+        new double[] {10, 12, 300, 19}), 0.15, W);
+    assertThat(same.verdict()).isEqualTo(Verdict.DOES_NOT_HOLD);
+    assertThat(same.reason()).isEqualTo("p99 at 64MB is 1.9× that at 32KB, not 2×");
+    assertThat(LuoCareyEngine.p5(sweep(new double[] {0, 0, 0, 0}, new double[] {10, 12, 30,
+        2000}), 0.15, W).verdict()).isEqualTo(Verdict.DOES_NOT_HOLD);
+  }
+
+  @Test
+  void aSweepPointIsTheBaseRunWithOnlyItsFileSizeChanged() throws Exception {
+    com.fasterxml.jackson.databind.JsonNode quick;
+    try (java.io.InputStream in = getClass().getResourceAsStream(
+        "/reproduce/luo-carey-quick.json")) {
+      quick = new com.fasterxml.jackson.databind.ObjectMapper().readTree(in);
+    }
+    com.fasterxml.jackson.databind.JsonNode base = quick.at("/engine/partitionedExactlyL0");
+    com.fasterxml.jackson.databind.JsonNode c = LuoCareyEngine.partitionSize(base, "2MB",
+        "1 GB");
+    assertThat(c.at("/dataset/merge-policy/parameters/file-size").asText()).isEqualTo("2MB");
+    assertThat(c.at("/testing/merge-policy/parameters/file-size").asText()).isEqualTo("2MB");
+    assertThat(c.at("/testing/merge-policy/parameters/merge-exactly-l0-trigger").asText())
+        .isEqualTo("true");
+    assertThat(c.at("/name").asText()).isEqualTo("partition-size-2MB");
+    assertThat(base.at("/dataset/merge-policy/parameters/file-size").asText())
+        .isEqualTo("128KB");
+    com.fasterxml.jackson.databind.node.ObjectNode back =
+        (com.fasterxml.jackson.databind.node.ObjectNode) c.deepCopy();
+    back.set("name", base.get("name"));
+    back.set("description", base.get("description"));
+    ((com.fasterxml.jackson.databind.node.ObjectNode) back.at("/dataset/merge-policy/parameters"))
+        .put("file-size", "128KB");
+    ((com.fasterxml.jackson.databind.node.ObjectNode) back.at("/testing/merge-policy/parameters"))
+        .put("file-size", "128KB");
+    assertThat(back).isEqualTo(base);
+    assertThat(LuoCareyEngine.sizeText(64L << 20)).isEqualTo("64 MB");
+    assertThat(LuoCareyEngine.sizeText(32L << 30)).isEqualTo("32 GB");
+    assertThat(LuoCareyEngine.sizeText(32L << 10)).isEqualTo("32 KB");
+    assertThat(LuoCareyEngine.sizeText((1L << 20) + 1)).isEqualTo("1048577 B");
+  }
+
+  // ---- AC-X4 -----------------------------------------------------------------------------------
+
+  private static Map<String, LuoCareyEngine.QueryStat> bySelectivity(double... perSecond) {
+    Map<String, LuoCareyEngine.QueryStat> m = new LinkedHashMap<>();
+    String[] names = {"1", "10", "100", "1000"};
+    for (int i = 0; i < names.length; i++) {
+      m.put(names[i], new LuoCareyEngine.QueryStat(names[i], 8, (long) (perSecond[i] * 10), 10,
+          1));
+    }
+    return m;
+  }
+
+  private static Map<String, Map<String, Map<String, LuoCareyEngine.QueryStat>>> strategies(
+      Map<String, LuoCareyEngine.QueryStat> lazyFair,
+      Map<String, LuoCareyEngine.QueryStat> lazyGreedy,
+      Map<String, LuoCareyEngine.QueryStat> eagerFair,
+      Map<String, LuoCareyEngine.QueryStat> eagerGreedy) {
+    Map<String, Map<String, Map<String, LuoCareyEngine.QueryStat>>> q = new LinkedHashMap<>();
+    q.put("lazy", Map.of("fair", lazyFair, "greedy", lazyGreedy));
+    q.put("eager", Map.of("fair", eagerFair, "greedy", eagerGreedy));
+    return q;
+  }
+
+  @Test
+  void x4HoldsWhenGreedyLeadsEverywhereAndLessUnderEager() {
+    Claim c = LuoCareyEngine.x4(strategies(bySelectivity(1000, 800, 200, 20),
+        bySelectivity(1500, 1200, 300, 30), bySelectivity(1000, 800, 200, 20),
+        bySelectivity(1100, 880, 220, 22)), W);
+    assertThat(c.verdict()).as(c.reason()).isEqualTo(Verdict.HOLDS);
+    assertThat(c.ours()).contains("lazy 1: 1000 → 1500 (1.5×)").contains("eager")
+        .contains("mean 1.1×");
+  }
+
+  @Test
+  void x4FailsOnGreedyBelowFairOrAGapNoSmallerUnderEager() {
+    Claim below = LuoCareyEngine.x4(strategies(bySelectivity(1000, 800, 200, 20),
+        bySelectivity(1500, 1200, 300, 30), bySelectivity(1000, 800, 200, 20),
+        bySelectivity(1100, 880, 220, 19)), W);
+    assertThat(below.verdict()).isEqualTo(Verdict.DOES_NOT_HOLD);
+    assertThat(below.reason()).isEqualTo("eager selectivity 1000: greedy/fair 0.95");
+    Claim wider = LuoCareyEngine.x4(strategies(bySelectivity(1000, 800, 200, 20),
+        bySelectivity(1100, 880, 220, 22), bySelectivity(1000, 800, 200, 20),
+        bySelectivity(1500, 1200, 300, 30)), W);
+    assertThat(wider.verdict()).isEqualTo(Verdict.DOES_NOT_HOLD);
+    assertThat(wider.reason()).isEqualTo("eager's gap (mean greedy/fair 1.5×) is not smaller"
+        + " than lazy's (1.1×)");
+    Claim none = LuoCareyEngine.x4(strategies(bySelectivity(0, 800, 200, 20),
+        bySelectivity(0, 880, 220, 22), bySelectivity(1000, 800, 200, 20),
+        bySelectivity(1050, 800, 200, 20)), W);
+    assertThat(none.reason()).contains("lazy selectivity 1: greedy/fair");
+  }
+
+  @Test
+  void x4TurnsQueryRangesOfEachSelectivity() throws Exception {
+    LuoCareyConfig.SecondaryQueries q = new LuoCareyConfig.SecondaryQueries(8,
+        List.of(1, 10, 100, 1000), 2, "by_field1", "test");
+    LuoCareyEngine.Turns turns = LuoCareyEngine.x4Turns(q);
+    assertThat(turns.names()).containsExactly("1", "10", "100", "1000");
+    List<String> seen = new ArrayList<>();
+    org.strata.ycsb.twophase.QueryTarget target = new org.strata.ycsb.twophase.QueryTarget() {
+      @Override
+      public void get(String key) {
+        throw new AssertionError("not a secondary query");
+      }
+
+      @Override
+      public void scan(String from, int limit) {
+        throw new AssertionError("not a secondary query");
+      }
+
+      @Override
+      public List<String> secondaryRange(String index, String from, String to) {
+        seen.add(index + " " + (Long.parseLong(to) - Long.parseLong(from) + 1));
+        assertThat(Long.parseLong(to)).isLessThan(200_000);
+        return List.of();
+      }
+    };
+    java.util.SplittableRandom r = new java.util.SplittableRandom(1);
+    for (LuoCareyEngine.Turn t : turns.turns()) {
+      assertThat(t.threads()).isEqualTo(8);
+      t.query().run(target, r, 200_000);
+    }
+    assertThat(seen).containsExactly("by_field1 1", "by_field1 10", "by_field1 100",
+        "by_field1 1000");
   }
 
   // ---- AC-X1 to AC-X3, AC-X5 -------------------------------------------------------------------

@@ -60,4 +60,40 @@ class LuoCareyEngineConfigTest {
     refused(e -> ((ObjectNode) e.get("partitionedChooseBest").get("testing"))
         .put("warmup-seconds", 100), "partitionedChooseBest");
   }
+
+  @Test
+  void thePartitionSweepAndTheSecondaryQueriesAreChecked() throws Exception {
+    LuoCareyConfig c = PaperConfigs.read(quick(), LuoCareyConfig.class, "luo-carey");
+    assertThat(c.engine().partitionSizes().fileSizes()).containsExactly("32KB", "128KB", "2MB",
+        "64MB");
+    assertThat(c.engine().partitionSizes().bytes()).containsExactly(32L << 10, 128L << 10,
+        2L << 20, 64L << 20);
+    assertThat(c.engine().partitionSizes().choice()).contains("15%").contains("2 times");
+    assertThat(c.engine().secondary().queries().selectivities()).containsExactly(1, 10, 100,
+        1000);
+    refused(e -> e.remove("partitionSizes"),
+        "Missing creator property 'partitionSizes' (index 8)");
+    refused(e -> ((ObjectNode) e.get("partitionSizes")).putArray("fileSizes").add("32KB")
+        .add("2MB"), "at least three file sizes");
+    refused(e -> ((ObjectNode) e.get("partitionSizes")).putArray("fileSizes").add("32KB")
+        .add("2MB").add("1MB"), "positive and ascending, got [32KB, 2MB, 1MB]");
+    refused(e -> ((ObjectNode) e.get("partitionSizes")).putArray("fileSizes").add("32KB")
+        .add("2MB").add("lots"), "entry 'lots' is not a size");
+    refused(e -> ((ObjectNode) e.get("partitionSizes")).put("choice", ""),
+        "engine.partitionSizes.choice must say");
+    refused(e -> ((ObjectNode) e.get("secondary")).remove("queries"),
+        "Missing creator property 'queries'");
+    refused(e -> ((ObjectNode) e.get("secondary").get("queries")).put("index", "by_field9"),
+        "engine.secondary.queries.index 'by_field9' is not a secondary index");
+    refused(e -> ((ObjectNode) e.get("secondary").get("queries")).putArray("selectivities")
+        .add(10).add(1), "positive and ascending, got [10, 1]");
+    refused(e -> ((ObjectNode) e.get("secondary").get("queries")).putArray("selectivities")
+        .add(1).add(300_000), "at most the 200000 records");
+    refused(e -> ((ObjectNode) e.get("secondary").get("queries")).put("sliceSeconds", 10),
+        "must leave every selectivity a turn");
+    refused(e -> ((ObjectNode) e.get("secondary").get("queries")).put("threads", 0),
+        "engine.secondary.queries.threads must be 1 to 64");
+    refused(e -> ((ObjectNode) e.get("secondary").get("queries")).put("choice", " "),
+        "engine.secondary.queries.choice");
+  }
 }

@@ -8,8 +8,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Recorder;
 
 /**
- * Query threads alongside a running phase (Luo & Carey 5.2.3): point lookups of random loaded keys,
- * short scans of 100 records, or long scans, each from a random key, as fast as they complete.
+ * Query threads alongside a running phase (Luo & Carey 5.2.3, 7.2): point lookups of random loaded
+ * keys, short scans of 100 records, or long scans, each from a random key, or secondary-index
+ * queries of a random range of {@code selectivity} values ({@link SecondaryQuery}), as fast as
+ * they complete.
  */
 final class QueryLoad implements AutoCloseable {
 
@@ -30,12 +32,14 @@ final class QueryLoad implements AutoCloseable {
       Thread t = new Thread(() -> {
         try {
           while (!stop.get()) {
-            String key = RecordShape.key(random.nextLong(keys));
             long start = System.nanoTime();
             switch (spec.kind()) {
-              case "point" -> dataset.get(key);
-              case "short-scan" -> dataset.scan(key, 100);
-              default -> dataset.scan(key, spec.longScanLength());
+              case "point" -> dataset.get(RecordShape.key(random.nextLong(keys)));
+              case "short-scan" -> dataset.scan(RecordShape.key(random.nextLong(keys)), 100);
+              case "secondary" -> SecondaryQuery.run(dataset, spec.index(), keys,
+                  spec.selectivity(), random);
+              default -> dataset.scan(RecordShape.key(random.nextLong(keys)),
+                  spec.longScanLength());
             }
             latency.recordValue((System.nanoTime() - start) / 1000);
             count.incrementAndGet();

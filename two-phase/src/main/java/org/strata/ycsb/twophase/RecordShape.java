@@ -74,9 +74,22 @@ public final class RecordShape {
   }
 
   /**
+   * A secondary field's value {@code v}: 12 digits (more if it needs), so that text order is
+   * number order below 10^12.
+   */
+  public static String secondaryValue(long v) {
+    if (v < 0) {
+      throw new IllegalArgumentException("secondary values are non-negative, got " + v);
+    }
+    String n = Long.toString(v);
+    return "0".repeat(Math.max(0, 12 - n.length())) + n;
+  }
+
+  /**
    * A fresh version of a record's fields, in field order: {@code field1} and {@code field2} as
-   * 12-digit numbers (more for a key space beyond 10^12) uniform over the keys, the others {@code fieldLength} random lowercase
-   * letters (four from each 64 random bits, each letter from 16 of them). The map is unmodifiable
+   * 12-digit numbers (more for a key space beyond 10^12) uniform over the keys, the others
+   * {@code fieldLength} random lowercase letters (four from each 64 random bits, each letter from
+   * 16 of them). The map is unmodifiable
    * and holds the value bytes a loader writes ({@link GeneratedRecord#valueBytes}), so that
    * generating a record costs about one random long per four letters and no string per field
    * unless the fields are read.

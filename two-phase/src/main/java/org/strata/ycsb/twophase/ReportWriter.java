@@ -504,8 +504,11 @@ public final class ReportWriter {
     }
     for (PhaseResult r : result.runs()) {
       if (r.queries() != null) {
+        TwoPhaseConfig.Queries spec = result.config().running().queries();
+        String kind = r.queries().kind().equals("secondary") ? "secondary (" + spec.index()
+            + ", ranges of " + spec.selectivity() + " values)" : r.queries().kind();
         b.append(String.format(Locale.ROOT, "%nQueries during %s: %d thread(s) of %s, %,.0f/s,"
-                + " p99 %.2f ms.%n", r.name(), r.queries().threads(), r.queries().kind(),
+                + " p99 %.2f ms.%n", r.name(), r.queries().threads(), kind,
             r.queries().throughput(), r.queries().latency().p99()));
       }
     }

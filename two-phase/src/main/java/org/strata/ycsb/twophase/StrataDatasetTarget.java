@@ -62,6 +62,12 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
   }
 
   @Override
+  public List<String> secondaryIndexes() {
+    return dataset.secondaryIndexes().stream()
+        .map(org.strata.lsm.dataset.SecondaryIndexSpec::name).toList();
+  }
+
+  @Override
   public List<NamedPlugin> runningSchedulers(List<NamedPlugin> configured) {
     return configured;
   }
@@ -183,6 +189,11 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
     @Override
     public void scan(String from, int limit) {
       ds.scan(from, limit);
+    }
+
+    @Override
+    public List<String> secondaryRange(String index, String from, String to) {
+      return ds.queryRange(index, from, to).stream().map(DatasetRecord::key).toList();
     }
 
     @Override

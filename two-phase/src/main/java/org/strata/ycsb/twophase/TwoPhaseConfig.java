@@ -63,9 +63,40 @@ public record TwoPhaseConfig(
     if (running.schedulers() == null) {
       running = running.withSchedulers(List.of(dataset.store().mergeScheduler()));
     }
+    running = checkSecondaryQueries(running, dataset, load.records());
     chartWindowSeconds = ConfigChecks.integer("chart-window-seconds", chartWindowSeconds, 30, 1,
         3600);
     seed = ConfigChecks.integer("seed", seed, 1, Long.MIN_VALUE, Long.MAX_VALUE);
+  }
+
+  /**
+   * Secondary queries need the dataset's secondary indexes: refuses kind {@code secondary} without
+   * any, an index the dataset lacks and a selectivity above the records loaded; names the first
+   * index when none is given.
+   */
+  private static Running checkSecondaryQueries(Running running, DatasetConfig dataset,
+      long records) {
+    Queries q = running.queries();
+    if (!q.kind().equals("secondary")) {
+      return running;
+    }
+    List<String> names = dataset.secondaryIndexes().stream()
+        .map(org.strata.lsm.dataset.SecondaryIndexSpec::name).toList();
+    if (names.isEmpty()) {
+      throw InvalidConfigurationException.of("running.queries.kind", q.kind(),
+          "point, short-scan, long-scan (secondary needs dataset.secondary-indexes, and this"
+              + " dataset has none)");
+    }
+    if (q.index() != null && !names.contains(q.index())) {
+      throw InvalidConfigurationException.of("running.queries.index", q.index(),
+          "one of the dataset's secondary indexes: " + String.join(", ", names));
+    }
+    if (q.selectivity() > records) {
+      throw InvalidConfigurationException.of("running.queries.selectivity", q.selectivity(),
+          "1 to load.records (" + records + "): the secondary values are uniform over the keys"
+              + " loaded, one record per value on average");
+    }
+    return q.index() != null ? running : running.withQueries(q.withIndex(names.get(0)));
   }
 
   /** This experiment under another name. */
@@ -232,7 +263,13 @@ public record TwoPhaseConfig(
       }
       utilizations = ways == 0 ? List.of(0.95) : utilizations == null ? List.of()
           : List.copyOf(utilizations);
-      queries = queries == null ? new Queries(null, null, null) : queries;
+      queries = queries == null ? new Queries(null, null, null, null, null) : queries;
+    }
+
+    /** These phases with the given queries. */
+    public Running withQueries(Queries q) {
+      return new Running(durationSeconds, drainSeconds, writers, schedulers,
+          utilizations.isEmpty() ? null : utilizations, rate, bursts, q);
     }
 
     /** These phases with the given schedulers. */
@@ -244,28 +281,51 @@ public record TwoPhaseConfig(
 
   /**
    * Queries run alongside the running phase's writes: {@code threads} threads of {@code kind}
-   * {@code point}, {@code short-scan} (100 records) or {@code long-scan} ({@code longScanLength}).
+   * {@code point}, {@code short-scan} (100 records), {@code long-scan} ({@code longScanLength}) or
+   * {@code secondary}: a range of {@code selectivity} consecutive values of secondary index {@code
+   * index}'s field (about that many records), the index scanned, its primary keys sorted and each
+   * record fetched from the primary index (Luo & Carey 7.2). {@code secondary} needs a dataset
+   * with secondary indexes.
    *
    * @param threads {@code running.queries.threads}, 0 to 256, default 0
    * @param kind {@code running.queries.kind}, default {@code point}
    * @param longScanLength {@code running.queries.long-scan-length}, 1 to 10^7, default 10000
+   * @param selectivity {@code running.queries.selectivity}, records per secondary query, 1 to
+   *     10^7 and at most {@code load.records}, default 100
+   * @param index {@code running.queries.index}, the secondary index queried (kind {@code
+   *     secondary} only); null: the dataset's first (filled in by {@link TwoPhaseConfig})
    */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Queries(
       @JsonProperty("threads") Integer threads,
       @JsonProperty("kind") String kind,
-      @JsonProperty("long-scan-length") Integer longScanLength) {
+      @JsonProperty("long-scan-length") Integer longScanLength,
+      @JsonProperty("selectivity") Integer selectivity,
+      @JsonProperty("index") String index) {
     /** The query kinds. */
-    public static final Set<String> KINDS = Set.of("point", "short-scan", "long-scan");
+    public static final Set<String> KINDS = Set.of("point", "short-scan", "long-scan",
+        "secondary");
 
     public Queries {
       threads = ConfigChecks.integer("running.queries.threads", threads, 0, 0, 256);
       kind = kind == null ? "point" : kind;
       if (!KINDS.contains(kind)) {
         throw InvalidConfigurationException.of("running.queries.kind", kind,
-            "point, short-scan, long-scan");
+            "point, short-scan, long-scan, secondary");
       }
       longScanLength = ConfigChecks.integer("running.queries.long-scan-length", longScanLength,
           10_000, 1, 10_000_000);
+      selectivity = ConfigChecks.integer("running.queries.selectivity", selectivity, 100, 1,
+          10_000_000);
+      if (index != null && !kind.equals("secondary")) {
+        throw InvalidConfigurationException.of("running.queries.index", index,
+            "no index unless running.queries.kind is secondary (it is " + kind + ")");
+      }
+    }
+
+    /** These queries on secondary index {@code name}. */
+    public Queries withIndex(String name) {
+      return new Queries(threads, kind, longScanLength, selectivity, name);
     }
   }
 }

@@ -84,6 +84,9 @@ public final class TwoPhaseRunner {
   }
 
   private TwoPhaseResult runPhases(boolean phases) throws Exception {
+    if (phases) {
+      checkQueries();
+    }
     Files.createDirectories(out);
     Path data = out.resolve("data");
     deleteTree(data);
@@ -121,6 +124,22 @@ public final class TwoPhaseRunner {
   }
 
   /**
+   * Refuses, before anything runs, secondary queries on a system without that secondary index
+   * (Strata through {@code LsmStore.put}, a peer).
+   */
+  private void checkQueries() {
+    TwoPhaseConfig.Queries q = config.running().queries();
+    if (q.threads() > 0 && q.kind().equals("secondary")
+        && !target.secondaryIndexes().contains(q.index())) {
+      List<String> has = target.secondaryIndexes();
+      throw new IllegalArgumentException("running.queries.kind secondary: " + target.label()
+          + " (" + target.system() + ") has no secondary index '" + q.index() + "' to query ("
+          + (has.isEmpty() ? "it has no secondary indexes" : "it has " + String.join(", ", has))
+          + "); use point, short-scan or long-scan, or set running.queries.threads to 0");
+    }
+  }
+
+  /**
    * Loads, runs the testing phase, then bisects the arrival rate between 0 and the testing
    * maximum with running phases of {@code phaseSeconds} on fresh copies of the loaded data until
    * the bracket is within {@code tolerance} (0.05: 5%) of its top (or no rate down to 1% of the
@@ -137,6 +156,7 @@ public final class TwoPhaseRunner {
   }
 
   private SustainableRate search(int phaseSeconds, double tolerance) throws Exception {
+    checkQueries();
     Files.createDirectories(out);
     Path data = out.resolve("data");
     deleteTree(data);

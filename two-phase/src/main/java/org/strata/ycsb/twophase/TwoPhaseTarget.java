@@ -27,6 +27,14 @@ public interface TwoPhaseTarget {
    */
   List<NamedPlugin> runningSchedulers(List<NamedPlugin> configured);
 
+  /**
+   * The secondary indexes that running phases may query ({@code running.queries.kind}
+   * {@code secondary}); none unless the system has them.
+   */
+  default List<String> secondaryIndexes() {
+    return List.of();
+  }
+
   /** The testing phase's scheduler, as a name for reports. */
   NamedPlugin testingScheduler(NamedPlugin configured);
 

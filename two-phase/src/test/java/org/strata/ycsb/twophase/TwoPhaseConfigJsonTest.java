@@ -34,7 +34,8 @@ class TwoPhaseConfigJsonTest {
     assertThat(c.running().utilizations()).containsExactly(0.95);
     assertThat(c.running().rate()).isEqualTo(0.0);
     assertThat(c.running().bursts()).isNull();
-    assertThat(c.running().queries()).isEqualTo(new TwoPhaseConfig.Queries(0, "point", 10_000));
+    assertThat(c.running().queries()).isEqualTo(new TwoPhaseConfig.Queries(0, "point", 10_000,
+        100, null));
     assertThat(c.chartWindowSeconds()).isEqualTo(30);
     assertThat(c.seed()).isEqualTo(1L);
   }
@@ -68,7 +69,8 @@ class TwoPhaseConfigJsonTest {
         .hasMessage(fromFile.getMessage()).hasMessageContaining("testing.warmup-seconds: '10'");
     fromFile = catchThrowable(() -> TwoPhaseConfigJson.parse("{\"dataset\": {},"
         + " \"running\": {\"queries\": {\"kind\": \"range\"}}}", "t", "x"));
-    fromCode = catchThrowable(() -> new TwoPhaseConfig.Queries(null, "range", null));
+    fromCode = catchThrowable(() -> new TwoPhaseConfig.Queries(null, "range", null, null,
+        null));
     assertThat(fromCode).isInstanceOf(InvalidConfigurationException.class)
         .hasMessage(fromFile.getMessage()).hasMessageContaining("running.queries.kind: 'range'");
   }

@@ -165,6 +165,22 @@ class TwoPhaseRunnerTest {
   }
 
   @Test
+  void runsSecondaryIndexQueriesAlongsideTheWrites() throws Exception {
+    TwoPhaseConfig cfg = TwoPhaseConfigJson.parse(CONFIG.replace("\"kind\": \"short-scan\"",
+        "\"kind\": \"secondary\", \"selectivity\": 10"), "test", "x");
+    assertThat(cfg.running().queries().index()).isEqualTo("by_field1");
+    Path out = tmp.resolve("secondary");
+    TwoPhaseResult r = new TwoPhaseRunner(cfg, out, null, false, false).run();
+    ReportWriter.write(out, r);
+    assertThat(r.runs()).hasSize(2).allSatisfy(p -> {
+      assertThat(p.queries().kind()).isEqualTo("secondary");
+      assertThat(p.queries().count()).isPositive();
+    });
+    assertThat(Files.readString(out.resolve("report.md")))
+        .contains("1 thread(s) of secondary (by_field1, ranges of 10 values)");
+  }
+
+  @Test
   void badConfigurationsFailNamingTheKey() {
     assertThatThrownBy(() -> TwoPhaseConfigJson.parse("{}", "t", "x"))
         .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("'dataset'");
