@@ -395,9 +395,9 @@ public final class FluidMergePolicy implements MergePolicy {
   @Override
   public boolean isMergeLagging(MergeContext index) {
     List<RunInfo> runs = index.runs();
-    rankByPosition(runs);
+    // The deepest stored level is the deepest level by position too: no ranking needed here.
     for (RunInfo r : runs) {
-      levelsSeen = Math.max(levelsSeen, level(r));
+      levelsSeen = Math.max(levelsSeen, Math.max(1, r.level()));
     }
     return index.diskComponentCount() > componentConstraint() && StackPolicies.anyMerging(runs);
   }
