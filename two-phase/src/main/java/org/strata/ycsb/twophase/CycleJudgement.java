@@ -84,10 +84,13 @@ public record CycleJudgement(Outcome outcome, Trend trend, String text) {
         lastLow = i;
       }
     }
-    boolean wholeCyclesBefore = false;
+    // The highest point between the first and the last second in the low band: above the band
+    // if a whole cycle lies there.
+    double earlierPeak = Double.NEGATIVE_INFINITY;
     for (int i = firstLow; i <= lastLow; i++) {
-      wholeCyclesBefore |= y.get(i) > low;
+      earlierPeak = Math.max(earlierPeak, y.get(i));
     }
+    boolean wholeCyclesBefore = earlierPeak > low;
     if (lastLow == n - 1) {
       return overCycles(what, x, y, floor, firstLow, lastLow, unit, scale, "");
     }
@@ -98,10 +101,6 @@ public record CycleJudgement(Outcome outcome, Trend trend, String text) {
       if (y.get(i) >= y.get(peak)) {
         peak = i;
       }
-    }
-    double earlierPeak = Double.NEGATIVE_INFINITY;
-    for (int i = firstLow; i <= lastLow; i++) {
-      earlierPeak = Math.max(earlierPeak, y.get(i));
     }
     double end = y.get(n - 1);
     int last = x.get(n - 1);
