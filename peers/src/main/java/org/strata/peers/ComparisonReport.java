@@ -18,6 +18,7 @@ import org.strata.ycsb.twophase.Latency;
 import org.strata.ycsb.twophase.LookupResult;
 import org.strata.ycsb.twophase.MachineInfo;
 import org.strata.ycsb.twophase.PhaseResult;
+import org.strata.ycsb.twophase.ProcessUse;
 import org.strata.ycsb.twophase.ReportWriter;
 import org.strata.ycsb.twophase.TwoPhaseResult;
 
@@ -65,6 +66,13 @@ public final class ComparisonReport {
     return Double.isNaN(m) ? null : m;
   }
 
+  /** {@code figure} of what an outcome's loading process spent, or null where it is unknown. */
+  private static Double loadProcess(CompareRunner.Outcome o,
+      java.util.function.ToDoubleFunction<ProcessUse> figure) {
+    ProcessUse u = o.result().loadProcess();
+    return u == null ? null : figure.applyAsDouble(u);
+  }
+
   /** The figures of the table, in order, each from an outcome (null when it has none). */
   private static Map<String, Function<CompareRunner.Outcome, Double>> figures(
       CompareConfig config, CompareRunner.Mode mode) {
@@ -87,14 +95,11 @@ public final class ComparisonReport {
       f.put("fill rec/s", o -> Double.isNaN(o.result().fillRecordsPerSecond()) ? null
           : o.result().fillRecordsPerSecond());
       f.put("load s", o -> o.result().loadSeconds());
-      f.put("CPU s per M records", o -> o.result().loadProcess() == null ? null
-          : o.result().loadProcess().cpuSecondsPerMillion(o.result().config().load().records()));
-      f.put("user s", o -> o.result().loadProcess() == null ? null
-          : o.result().loadProcess().userSeconds());
-      f.put("system s", o -> o.result().loadProcess() == null ? null
-          : o.result().loadProcess().systemSeconds());
-      f.put("peak RSS MiB", o -> o.result().loadProcess() == null ? null
-          : o.result().loadProcess().peakRssBytes() / 1048576.0);
+      f.put("CPU s per M records", o -> loadProcess(o,
+          u -> u.cpuSecondsPerMillion(o.result().config().load().records())));
+      f.put("user s", o -> loadProcess(o, ProcessUse::userSeconds));
+      f.put("system s", o -> loadProcess(o, ProcessUse::systemSeconds));
+      f.put("peak RSS MiB", o -> loadProcess(o, u -> u.peakRssBytes() / 1048576.0));
       f.put("disk components", o -> (double) o.result().loadedDiskComponents());
       f.put("space amp.", o -> o.result().spaceAmplification());
       return f;

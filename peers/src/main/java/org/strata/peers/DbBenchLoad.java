@@ -20,6 +20,7 @@ import org.strata.ycsb.twophase.ProcessUse;
 import org.strata.ycsb.twophase.RecordShape;
 import org.strata.ycsb.twophase.TwoPhaseConfig;
 import org.strata.ycsb.twophase.TwoPhaseResult;
+import org.strata.ycsb.twophase.TwoPhaseRunner;
 
 /**
  * One load by RocksDB's own {@code db_bench}, in a process of its own, with the comparison's
@@ -54,8 +55,6 @@ public final class DbBenchLoad {
 
   private final RocksDbNativeSystem spec;
   private final TwoPhaseConfig config;
-  /** Whether the last load's waitforcompaction was stopped at {@link #WAIT_LIMIT_NANOS}. */
-  private boolean stoppedWaiting;
 
   DbBenchLoad(RocksDbNativeSystem spec, TwoPhaseConfig config) {
     this.spec = spec;
@@ -129,58 +128,16 @@ public final class DbBenchLoad {
       throws Exception {
     String executable = resolve(spec.executable());
     Path data = dir.resolve("data");
-    deleteTree(data);
+    TwoPhaseRunner.deleteTree(data);
     Files.createDirectories(data);
     MachineInfo machine = MachineInfo.capture(data);
     Path db = data.resolve("db");
     List<String> command = command(executable, db, writers);
     Path log = dir.resolve("db_bench.log");
-    Files.writeString(log, String.join(" ", command) + "\n");
-    Process p = new ProcessBuilder(lineBuffered(command)).redirectErrorStream(true).start();
-    ProcessUse.Meter meter = ProcessUse.Meter.of(p.pid());
-    List<String> lines = new ArrayList<>();
-    long[] waitStarted = {0};
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
-          StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          synchronized (lines) {
-            lines.add(line);
-            if (line.contains("waitforcompaction(") && line.endsWith("started")
-                && waitStarted[0] == 0) {
-              waitStarted[0] = System.nanoTime();
-            }
-          }
-        }
-      } catch (IOException e) {
-        // the process ended; what it printed so far is kept
-      }
-    }, "db-bench-output");
-    reader.start();
-    boolean stopped = false;
-    while (p.isAlive()) {
-      meter.sample();
-      p.waitFor(20, java.util.concurrent.TimeUnit.MILLISECONDS);
-      long since;
-      synchronized (lines) {
-        since = waitStarted[0];
-      }
-      if (since != 0 && System.nanoTime() - since > WAIT_LIMIT_NANOS && p.isAlive()) {
-        // The memtables are flushed (the flush step ran before the wait): stop waiting.
-        p.destroy();
-        p.waitFor();
-        stopped = true;
-      }
-    }
-    ProcessUse use = meter.stop(true);
-    reader.join();
-    Files.write(log, lines, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
-    if (p.exitValue() != 0 && !stopped) {
-      throw new IllegalStateException(spec.label() + ": db_bench exited with " + p.exitValue()
-          + "; its output is in " + log);
-    }
-    stoppedWaiting = stopped;
+    Files.deleteIfExists(log);
+    Execution run = execute(command, log, true);
+    List<String> lines = run.lines();
+    ProcessUse use = run.use();
     Fill fill = fill(lines);
     if (fill == null) {
       throw new IllegalStateException(spec.label() + ": db_bench printed no fill result; its"
@@ -206,15 +163,16 @@ public final class DbBenchLoad {
     long records = config.load().records();
     long live = records * (RecordShape.KEY_BYTES + RecordShape.valueBytes(config.records()));
     if (dropData) {
-      deleteTree(data);
+      TwoPhaseRunner.deleteTree(data);
     }
-    return new TwoPhaseResult(config, spec.system(), spec.label(), description(fill, writers),
+    return new TwoPhaseResult(config, spec.system(), spec.label(),
+        description(fill, writers, run.stoppedWaiting()),
         machine.finish(space), use.wallSeconds(), files, space, live, 0, null, List.of(),
         new GcPhase(List.of("none: a native process"), 0, 0, 0, 0, 0, 0, 0), null, use,
         fill.seconds);
   }
 
-  private String description(Fill fill, int writers) {
+  private String description(Fill fill, int writers, boolean stoppedWaiting) {
     return String.format(Locale.ROOT, "RocksDB's db_bench (%s compaction, %s), %s with %d"
         + " writer(s): %,d writes, %,d ops/s by db_bench's own count over its %.2f s of filling;"
         + " the load's time is the process's, from start to exit, %s",
@@ -256,7 +214,7 @@ public final class DbBenchLoad {
         }
       }
     } finally {
-      deleteTree(dir.resolve("data"));
+      TwoPhaseRunner.deleteTree(dir.resolve("data"));
     }
     return new TwoPhaseResult(config, loaded.system(), loaded.label(), loaded.description(),
         loaded.machine(), loaded.loadSeconds(), loaded.loadedDiskComponents(),
@@ -300,8 +258,8 @@ public final class DbBenchLoad {
 
   private org.strata.ycsb.twophase.LookupResult.Run read(String executable, Path db,
       long cacheBytes, int threads, int seconds, Path log) throws Exception {
-    List<String> command = readCommand(executable, db, cacheBytes, threads, seconds);
-    List<String> lines = runToEnd(command, log);
+    List<String> lines = execute(readCommand(executable, db, cacheBytes, threads, seconds), log,
+        false).lines();
     org.strata.ycsb.twophase.LookupResult.Run r = reads(threads, lines);
     if (r == null) {
       throw new IllegalStateException(spec.label() + ": db_bench printed no readrandom result;"
@@ -310,28 +268,72 @@ public final class DbBenchLoad {
     return r;
   }
 
-  /** Runs {@code command} to its end, appending it and its output to {@code log}. */
-  private List<String> runToEnd(List<String> command, Path log) throws Exception {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+  /**
+   * One db_bench process to its end.
+   *
+   * @param lines what it printed
+   * @param use what it spent, by the operating system's accounting (null when not asked)
+   * @param stoppedWaiting whether its waitforcompaction was stopped at {@link #WAIT_LIMIT_NANOS}
+   */
+  private record Execution(List<String> lines, ProcessUse use, boolean stoppedWaiting) {}
+
+  /**
+   * Runs {@code command} (line-buffered) to its end, sampling its process every 20 ms if {@code
+   * account} (a measured read leaves it alone), and appends the command and its output to {@code
+   * log}. A {@code waitforcompaction} that waits
+   * longer than {@link #WAIT_LIMIT_NANOS} is stopped (the memtables were flushed before it);
+   * any other unsuccessful exit fails, naming the log.
+   */
+  private Execution execute(List<String> command, Path log, boolean account) throws Exception {
+    Files.writeString(log, String.join(" ", command) + "\n", StandardCharsets.UTF_8,
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+    Process p = new ProcessBuilder(lineBuffered(command)).redirectErrorStream(true).start();
+    ProcessUse.Meter meter = account ? ProcessUse.Meter.of(p.pid()) : null;
     List<String> lines = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
-        StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        lines.add(line);
+    long[] waitStarted = {0};
+    Thread reader = new Thread(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
+          StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = r.readLine()) != null) {
+          synchronized (lines) {
+            lines.add(line);
+            if (line.contains("waitforcompaction(") && line.endsWith("started")
+                && waitStarted[0] == 0) {
+              waitStarted[0] = System.nanoTime();
+            }
+          }
+        }
+      } catch (IOException e) {
+        // the process ended; what it printed so far is kept
+      }
+    }, "db-bench-output");
+    reader.start();
+    boolean stopped = false;
+    while (p.isAlive()) {
+      if (meter != null) {
+        meter.sample();
+      }
+      p.waitFor(20, java.util.concurrent.TimeUnit.MILLISECONDS);
+      long since;
+      synchronized (lines) {
+        since = waitStarted[0];
+      }
+      if (since != 0 && System.nanoTime() - since > WAIT_LIMIT_NANOS && p.isAlive()) {
+        // The memtables are flushed (the flush step ran before the wait): stop waiting.
+        p.destroy();
+        p.waitFor();
+        stopped = true;
       }
     }
-    int exit = p.waitFor();
-    List<String> logged = new ArrayList<>();
-    logged.add(String.join(" ", command));
-    logged.addAll(lines);
-    Files.write(log, logged, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
-        java.nio.file.StandardOpenOption.APPEND);
-    if (exit != 0) {
-      throw new IllegalStateException(spec.label() + ": db_bench exited with " + exit
+    ProcessUse use = meter == null ? null : meter.stop(true);
+    reader.join();
+    Files.write(log, lines, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    if (p.exitValue() != 0 && !stopped) {
+      throw new IllegalStateException(spec.label() + ": db_bench exited with " + p.exitValue()
           + "; its output is in " + log);
     }
-    return lines;
+    return new Execution(lines, use, stopped);
   }
 
   /**
@@ -402,16 +404,5 @@ public final class DbBenchLoad {
       }
     }
     return null;
-  }
-
-  private static void deleteTree(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(p)) {
-      for (Path f : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(f);
-      }
-    }
   }
 }

@@ -27,6 +27,19 @@ class DbBenchLoadTest {
         """.formatted(records, writers, systems), "t", "x");
   }
 
+  /** Skips the test, saying so, where db_bench is not installed. */
+  private static void assumeDbBench(String what) {
+    boolean installed;
+    try {
+      DbBenchLoad.resolve("db_bench");
+      installed = true;
+    } catch (IllegalArgumentException e) {
+      installed = false;
+    }
+    assumeTrue(installed, "db_bench is not installed (Debian: apt-get install rocksdb-tools);"
+        + " the rocksdb-native peer's real " + what + " is not tested here");
+  }
+
   private static RocksDbNativeSystem only(CompareConfig c) {
     return (RocksDbNativeSystem) c.systems().get(0);
   }
@@ -102,15 +115,7 @@ class DbBenchLoadTest {
 
   @Test
   void dbBenchLoadsInAProcessOfItsOwnAndIsAccounted(@TempDir Path out) throws Exception {
-    boolean installed;
-    try {
-      DbBenchLoad.resolve("db_bench");
-      installed = true;
-    } catch (IllegalArgumentException e) {
-      installed = false;
-    }
-    assumeTrue(installed, "db_bench is not installed (Debian: apt-get install rocksdb-tools);"
-        + " the rocksdb-native peer's real load is not tested here");
+    assumeDbBench("load");
     CompareConfig c = config("[{\"name\": \"rocksdb-native\", \"compaction\": \"universal\"}]",
         20_000, 1);
     TwoPhaseResult r = only(c).load(c.twoPhase()).run(out, null);
@@ -128,15 +133,7 @@ class DbBenchLoadTest {
 
   @Test
   void dbBenchReadsEveryLoadedKeyItLooksUp(@TempDir Path out) throws Exception {
-    boolean installed;
-    try {
-      DbBenchLoad.resolve("db_bench");
-      installed = true;
-    } catch (IllegalArgumentException e) {
-      installed = false;
-    }
-    assumeTrue(installed, "db_bench is not installed (Debian: apt-get install rocksdb-tools);"
-        + " the rocksdb-native peer's real lookups are not tested here");
+    assumeDbBench("lookups");
     // Two loading writers configured: the lookups' load still writes every key once.
     CompareConfig c = config("[{\"name\": \"rocksdb-native\"}]", 20_000, 2);
     TwoPhaseResult r = only(c).load(c.twoPhase()).lookups(out,

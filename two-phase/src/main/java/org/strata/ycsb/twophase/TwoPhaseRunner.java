@@ -503,7 +503,8 @@ public final class TwoPhaseRunner {
     return to;
   }
 
-  static void deleteTree(Path dir) throws IOException {
+  /** Deletes {@code dir} and everything under it; nothing if it does not exist. */
+  public static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }
