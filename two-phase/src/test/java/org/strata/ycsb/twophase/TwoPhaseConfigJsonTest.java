@@ -89,4 +89,16 @@ class TwoPhaseConfigJsonTest {
         .hasMessageContaining("running.merge-schedulers[].parameters.threads")
         .hasMessageContaining("a string, number or boolean");
   }
+
+  @Test
+  void loadWritersOutOfRangeAreRefusedNamingTheKey() {
+    for (String writers : List.of("0", "65")) {
+      assertThatThrownBy(() -> TwoPhaseConfigJson.parse("{\"dataset\": {}, \"load\":"
+          + " {\"writers\": " + writers + "}}", "t", "x"))
+          .isInstanceOf(InvalidConfigurationException.class)
+          .hasMessageContaining("load.writers").hasMessageContaining(writers);
+    }
+    assertThat(TwoPhaseConfigJson.parse("{\"dataset\": {}, \"load\": {\"writers\": 1}}", "t",
+        "x").load().writers()).isEqualTo(1);
+  }
 }
