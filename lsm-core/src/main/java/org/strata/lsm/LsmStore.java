@@ -74,6 +74,15 @@ public interface LsmStore extends AutoCloseable {
   StoreStats stats();
 
   /**
+   * The merge policy's current levels in Dostoevsky's terms (T, K, Z), for a policy with levels;
+   * empty for one without. Fixed for every policy but {@code adaptive-fluid}, which moves them as
+   * the workload changes (docs/adaptive.md).
+   */
+  default Optional<org.strata.lsm.spi.LevelShape> levelShape() {
+    return Optional.empty();
+  }
+
+  /**
    * Where the store's I/O budget went: bytes its flushes and merges were admitted as they wrote,
    * time they waited for it, budget left unused, time in forces (docs/performance.md).
    */

@@ -22,7 +22,9 @@ class PolicyParametersTest {
       "fluid, K, 0", "fluid, Z, 10", "leveling, dynamic-level-size, maybe",
       "partitioned-leveling, selection, random", "partitioned-leveling, l0-trigger, 0",
       "partitioned-leveling, file-size, 0", "triad-disk, overlap-ratio, 2",
-      "triad-disk, max-l0-files, 0", "constant, k, 3", "binomial, numcomponents, 3"})
+      "triad-disk, max-l0-files, 0", "constant, k, 3", "binomial, numcomponents, 3",
+      "adaptive-fluid, margin, 1", "adaptive-fluid, size-ratio, 20", "adaptive-fluid, K, 10",
+      "adaptive-fluid, window-ops, 0", "adaptive-fluid, mu, 0", "adaptive-fluid, T, 3"})
   void badParameterIsNamed(String policy, String parameter, String value) {
     assertThatThrownBy(() -> Plugins.mergePolicy(new NamedPlugin(policy,
         Map.of(parameter, value))))

@@ -42,6 +42,7 @@ class PoliciesOnTheEngineTest {
       "leveling; size-ratio=3,dynamic-level-size=true; ",
       "lazy-leveling; size-ratio=4; ",
       "fluid; size-ratio=5,K=2,Z=2; ",
+      "adaptive-fluid; window-ops=500,margin=0; ",
       "partitioned-leveling; file-size=8192,level1-size=65536,size-ratio=4; ",
       "partitioned-leveling; file-size=8192,size-ratio=3,selection=choose-best,merge-exactly-l0-trigger=true; ",
       "triad-disk; file-size=8192,level1-size=65536,size-ratio=4; ",

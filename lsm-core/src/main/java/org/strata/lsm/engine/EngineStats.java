@@ -75,6 +75,13 @@ final class EngineStats {
   /** Bytes the log has appended since this open (none for a dataset's index). */
   private LongSupplier logBytesSinceOpen = () -> 0;
 
+  /**
+   * What the merge policy saved ({@link org.strata.lsm.spi.MergeContext#savePolicyState});
+   * persisted as {@code policy.<key>}. Manifests written before it existed hold none.
+   */
+  private Map<String, Long> policyState = Map.of();
+
+  private static final String POLICY_PREFIX = "policy.";
   private static final String MERGED_LEVEL_PREFIX = "bytesMerged.level.";
   private static final String MERGED_DATA_LEVEL_PREFIX = "bytesMergedData.level.";
 
@@ -97,6 +104,13 @@ final class EngineStats {
             e.getKey().substring(MERGED_DATA_LEVEL_PREFIX.length())), e.getValue());
       }
     }
+    Map<String, Long> policy = new TreeMap<>();
+    saved.forEach((k, v) -> {
+      if (k.startsWith(POLICY_PREFIX)) {
+        policy.put(k.substring(POLICY_PREFIX.length()), v);
+      }
+    });
+    policyState = Map.copyOf(policy);
     for (StallCause s : StallCause.values()) {
       stalls.restore(s, saved.getOrDefault(countKey(s), 0L), saved.getOrDefault(nanosKey(s), 0L));
     }
@@ -119,6 +133,7 @@ final class EngineStats {
       m.put(countKey(s), stalls.count(s));
       m.put(nanosKey(s), stalls.nanos(s));
     }
+    new TreeMap<>(policyState).forEach((k, v) -> m.put(POLICY_PREFIX + k, v));
     return m;
   }
 
@@ -128,6 +143,16 @@ final class EngineStats {
 
   private static String nanosKey(StallCause s) {
     return "stalls." + s.jsonName() + ".nanos";
+  }
+
+  /** What the merge policy saved last, keys without the manifest's prefix. */
+  Map<String, Long> policyState() {
+    return policyState;
+  }
+
+  /** Replaces the merge policy's saved state (an immutable map). */
+  void policyState(Map<String, Long> state) {
+    policyState = state;
   }
 
   long get(Counter c) {

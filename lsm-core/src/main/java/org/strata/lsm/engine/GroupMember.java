@@ -15,15 +15,17 @@ final class GroupMember {
   private final VersionSet versions;
   private final Flusher flusher;
   private final WriteGate gate;
+  private final OperationCounter operations;
   private final Runnable ensureOpen;
 
   GroupMember(ReentrantLock lock, MemoryComponents memory, VersionSet versions, Flusher flusher,
-      WriteGate gate, Runnable ensureOpen) {
+      WriteGate gate, OperationCounter operations, Runnable ensureOpen) {
     this.lock = lock;
     this.memory = memory;
     this.versions = versions;
     this.flusher = flusher;
     this.gate = gate;
+    this.operations = operations;
     this.ensureOpen = ensureOpen;
   }
 
@@ -32,9 +34,18 @@ final class GroupMember {
     gate.admit(WriteAdmission.Memory.NONE, 0);
   }
 
-  /** Inserts a logged operation; the group holds its switch lock (shared), so no seal runs. */
+  /**
+   * Inserts a logged operation replayed from the log; the group holds its switch lock (shared),
+   * so no seal runs. Not counted as an update ({@link #write} is).
+   */
   void insert(byte[] key, byte[] value, long lsn) {
     memory.active().put(key, value, lsn);
+  }
+
+  /** {@link #insert} for a user's write, counted as an update. */
+  void write(byte[] key, byte[] value, long lsn) {
+    memory.active().put(key, value, lsn);
+    operations.updated(1);
   }
 
   /** Bytes the active memory component charges to the memory budget. */

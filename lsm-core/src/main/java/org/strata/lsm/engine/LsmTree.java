@@ -83,6 +83,7 @@ public final class LsmTree implements LsmStore {
   private volatile boolean closing;
 
   private final EngineStats stats = new EngineStats();
+  private final OperationCounter operations = new OperationCounter();
   private final VersionSet versions;
   private final MemoryComponents memory;
   private final ComponentFiles files;
@@ -134,18 +135,19 @@ public final class LsmTree implements LsmStore {
         Plugins.readsKeySketches(config.mergePolicy()), clock);
     this.merges = new MergeCoordinator(name(), LOG, lock, changed, versions, files, stats,
         config.mergePolicy().name(), policy, scheduler, WriteAdmission.Constraint.parse(
-            "flow-control.constraint", config.flowControl().constraint().configName()), clock);
+            "flow-control.constraint", config.flowControl().constraint().configName()), clock, operations);
     this.logIndexFlush = logIndexFlush(dir, config, group, files, versions);
     this.flusher = new Flusher(dir, LOG, lock, changed, memory, versions, files, this.executor,
         new FlushEvents());
-    this.reads = new ReadPath(versions);
+    this.reads = new ReadPath(versions, operations);
     WriteAdmission admission = new WriteAdmission(WriteAdmission.Admission.parse(
         "flow-control.admission", config.flowControl().admission().configName()),
         config.flowControl().slowdownAt());
     this.gate = new WriteGate(dir, lock, changed, clock, admission,
         new IoThrottle(config.flowControl().writeRate().bytes(), clock), memory, flusher, merges,
         versions, stats, this::ensureOpen);
-    this.member = new GroupMember(lock, memory, versions, flusher, gate, this::ensureOpen);
+    this.member = new GroupMember(lock, memory, versions, flusher, gate, operations,
+        this::ensureOpen);
   }
 
   /** TRIAD-MEM for a standalone tree whose configuration turns it on, else null. */
@@ -299,6 +301,7 @@ public final class LsmTree implements LsmStore {
     } finally {
       insert.unlock();
     }
+    operations.updated(ops.size());
     switch (config.log().durability()) {
       case SYNC -> wal.sync(lsn);
       case GROUP, NONE -> wal.writeOutIfLarge();
@@ -401,6 +404,11 @@ public final class LsmTree implements LsmStore {
     } finally {
       lock.unlock();
     }
+  }
+
+  @Override
+  public Optional<org.strata.lsm.spi.LevelShape> levelShape() {
+    return merges.policy().levelShape();
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.concurrent.locks.Condition;
@@ -21,6 +22,7 @@ import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.MergeScheduler;
+import org.strata.lsm.spi.OperationCounts;
 import org.strata.lsm.spi.PolicyDriver;
 import org.strata.lsm.spi.PolicyHost;
 import org.strata.lsm.spi.RunInfo;
@@ -51,6 +53,7 @@ final class MergeCoordinator implements MergeOperation.Host {
   private final MergeScheduler scheduler;
   private final WriteAdmission.Constraint constraint;
   private final Clock clock;
+  private final OperationCounter operations;
   private final RepeatedFailures failures;
   private final Context context = new Context();
   /** Serializes calls into the policy. Taken before the tree lock. */
@@ -64,11 +67,12 @@ final class MergeCoordinator implements MergeOperation.Host {
   /**
    * @param policyName the policy's configured name, for errors
    * @param constraint which constraint stops writes ({@code flow-control.constraint})
+   * @param operations the index's operation counts, which the policy may read
    */
   MergeCoordinator(String name, Logger log, ReentrantLock lock, Condition changed,
       VersionSet versions, ComponentFiles files, EngineStats stats, String policyName,
       MergePolicy policy, MergeScheduler scheduler, WriteAdmission.Constraint constraint,
-      Clock clock) {
+      Clock clock, OperationCounter operations) {
     this.name = name;
     this.log = log;
     this.lock = lock;
@@ -81,6 +85,7 @@ final class MergeCoordinator implements MergeOperation.Host {
     this.scheduler = scheduler;
     this.constraint = constraint;
     this.clock = clock;
+    this.operations = operations;
     this.failures = new RepeatedFailures(log, "merge in " + name);
   }
 
@@ -407,6 +412,36 @@ final class MergeCoordinator implements MergeOperation.Host {
         return stats.get(EngineStats.Counter.LARGEST_FLUSH);
       } finally {
         lock.unlock();
+      }
+    }
+
+    @Override
+    public OperationCounts operationCounts() {
+      return operations.counts();
+    }
+
+    /** From the manifest's {@code policy.*} counters. */
+    @Override
+    public Map<String, Long> policyState() {
+      lock.lock();
+      try {
+        return stats.policyState();
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    /** Writes the manifest with the new state; the caller (the policy) holds the policy lock. */
+    @Override
+    public boolean savePolicyState(Map<String, Long> state) {
+      MergeContext.checkPolicyStateKeys(state);
+      Map<String, Long> copy = Map.copyOf(state);
+      try {
+        versions.writeManifest(() -> stats.policyState(copy));
+        return true;
+      } catch (IOException e) {
+        log.error("cannot write the manifest of {} with the merge policy's state", name, e);
+        return false;
       }
     }
 

@@ -22,13 +22,21 @@ import org.strata.lsm.memory.MemoryComponent;
  */
 final class ReadPath {
   private final VersionSet versions;
+  private final OperationCounter operations;
 
-  ReadPath(VersionSet versions) {
+  ReadPath(VersionSet versions, OperationCounter operations) {
     this.versions = versions;
+    this.operations = operations;
   }
 
-  /** The newest value of {@code key}; empty if absent or deleted. */
+  /** The newest value of {@code key}; empty if absent or deleted. Counts the lookup. */
   Optional<byte[]> get(byte[] key) {
+    Optional<byte[]> v = lookup(key);
+    operations.lookedUp(v.isPresent());
+    return v;
+  }
+
+  private Optional<byte[]> lookup(byte[] key) {
     Limits.checkKey(key);
     Version v = versions.acquire();
     try {

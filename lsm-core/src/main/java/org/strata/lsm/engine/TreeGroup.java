@@ -374,7 +374,7 @@ public final class TreeGroup implements AutoCloseable {
         if (i == 1 && ops.get(0).tree() == 0) {
           crashPoints.reached(CrashPoint.DATASET_BETWEEN_INDEXES);
         }
-        trees.get(op.tree()).member().insert(op.key(), op.value(), first + i);
+        trees.get(op.tree()).member().write(op.key(), op.value(), first + i);
       }
     } finally {
       switchLock.readLock().unlock();

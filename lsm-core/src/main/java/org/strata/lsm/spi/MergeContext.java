@@ -1,6 +1,7 @@
 package org.strata.lsm.spi;
 
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
 
@@ -172,6 +173,50 @@ public interface MergeContext {
    */
   default long largestFlushBytes() {
     return 0;
+  }
+
+  /**
+   * The updates and point lookups the index has served since it was opened, for a policy that
+   * adapts to its workload (the engine's {@code adaptive-fluid}). Contexts that serve no
+   * operations (the simulators, Hyracks) report {@link OperationCounts#NONE}, and such a policy
+   * then keeps its configured design.
+   */
+  default OperationCounts operationCounts() {
+    return OperationCounts.NONE;
+  }
+
+  /**
+   * The state the policy last saved with {@link #savePolicyState}, as it was when the index was
+   * last closed or crashed; empty for a new index, one whose policy never saved anything, or a
+   * context that keeps none.
+   */
+  default Map<String, Long> policyState() {
+    return Map.of();
+  }
+
+  /**
+   * Saves state the policy needs after a restart, replacing what it saved before: the engine
+   * writes it into its manifest and returns once that is durable, so a crash after the call never
+   * loses it; a context that keeps no state returns false. Keys are at most 64 characters of
+   * letters, digits, '.', '-' and '_'.
+   *
+   * @return true if the state is durable, false if the context keeps none or the write failed
+   *     (the engine logs why; the state it held before stays)
+   * @throws IllegalArgumentException for a key that is empty, too long or has other characters
+   */
+  default boolean savePolicyState(Map<String, Long> state) {
+    checkPolicyStateKeys(state);
+    return false;
+  }
+
+  /** Refuses keys that {@link #savePolicyState} does not allow. */
+  static void checkPolicyStateKeys(Map<String, Long> state) {
+    for (String k : state.keySet()) {
+      if (k.isEmpty() || k.length() > 64 || !k.matches("[A-Za-z0-9._-]+")) {
+        throw new IllegalArgumentException("a policy state key is 1 to 64 letters, digits, '.',"
+            + " '-' or '_', got '" + k + "'");
+      }
+    }
   }
 
   /** Total number of disk components over all runs. */
