@@ -26,15 +26,33 @@ package org.strata.ycsb.twophase;
  *     phase is closed-loop
  * @param spaceBytes bytes of the disk components (all trees) at the end of the second: the space
  *     used, as the phase's end-of-phase figure but at every second
+ * @param queries queries (lookups or scans alongside the writes) completed in the second
+ * @param design the merge policy's design at the end of the second, {@code T=.. K=.. Z=..}, where
+ *     it can change (Strata's {@code adaptive-fluid}); empty otherwise
  */
 public record PhaseSample(String phase, int second, long arrivals, long completed,
     long queueLength, long diskComponents, boolean stalled, double stallSeconds,
     long bytesFlushed, long bytesMerged, double writeP99Millis, double processingP99Millis,
-    long stallsStarted, long pendingMergeBytes, double arrivalLagMaxMillis, long spaceBytes) {
+    long stallsStarted, long pendingMergeBytes, double arrivalLagMaxMillis, long spaceBytes,
+    long queries, String design) {
+
+  public PhaseSample {
+    design = design == null ? "" : design;
+  }
+
+  /** A second without queries or a changing design. */
+  public PhaseSample(String phase, int second, long arrivals, long completed, long queueLength,
+      long diskComponents, boolean stalled, double stallSeconds, long bytesFlushed,
+      long bytesMerged, double writeP99Millis, double processingP99Millis, long stallsStarted,
+      long pendingMergeBytes, double arrivalLagMaxMillis, long spaceBytes) {
+    this(phase, second, arrivals, completed, queueLength, diskComponents, stalled, stallSeconds,
+        bytesFlushed, bytesMerged, writeP99Millis, processingP99Millis, stallsStarted,
+        pendingMergeBytes, arrivalLagMaxMillis, spaceBytes, 0, "");
+  }
 
   static final String CSV_HEADER = "phase,second,arrivals,completed,queue_length,disk_components,"
       + "stalled,stall_seconds,bytes_flushed,bytes_merged,write_p99_ms,processing_p99_ms,"
-      + "stalls_started,pending_merge_bytes,arrival_lag_max_ms,space_bytes";
+      + "stalls_started,pending_merge_bytes,arrival_lag_max_ms,space_bytes,queries,design";
 
   String csv() {
     return String.join(",", phase, Integer.toString(second), Long.toString(arrivals),
@@ -42,7 +60,7 @@ public record PhaseSample(String phase, int second, long arrivals, long complete
         stalled ? "1" : "0", String.format(java.util.Locale.ROOT, "%.3f", stallSeconds),
         Long.toString(bytesFlushed), Long.toString(bytesMerged), num(writeP99Millis),
         num(processingP99Millis), Long.toString(stallsStarted), Long.toString(pendingMergeBytes),
-        num(arrivalLagMaxMillis), Long.toString(spaceBytes));
+        num(arrivalLagMaxMillis), Long.toString(spaceBytes), Long.toString(queries), design);
   }
 
   private static String num(double v) {

@@ -44,6 +44,9 @@ final class PhaseSampler implements AutoCloseable {
   private final Thread thread;
   private final long startNanos;
   private volatile boolean stop;
+  /** Queries completed so far, once a query load runs alongside ({@link #countQueries}). */
+  private volatile LongSupplier queries = () -> 0;
+  private long lastQueries;
   private TargetStats last;
   private boolean lastStalled;
   private long lastArrived;
@@ -51,6 +54,11 @@ final class PhaseSampler implements AutoCloseable {
   private Histogram writeInterval;
   private Histogram processingInterval;
   private Histogram arrivalLagInterval;
+
+  /** Counts the queries of a load started after this sampler (cumulative completions). */
+  void countQueries(LongSupplier completedQueries) {
+    queries = completedQueries;
+  }
 
   /**
    * Starts sampling. {@code write}, {@code processing} and {@code arrivalLag} are all null (the
@@ -151,10 +159,13 @@ final class PhaseSampler implements AutoCloseable {
     long counted = Math.max(0, now.stallCount() - last.stallCount());
     boolean stalled = stallDelta > 0 || counted > 0 || now.stalledNow();
     long started = Math.max(counted, stalled && !lastStalled ? 1 : 0);
+    long q = queries.getAsLong();
     PhaseSample s = new PhaseSample(phase, second, a - lastArrived, c - lastCompleted,
         queue.getAsInt(), now.diskComponents(), stalled, Math.max(0, stallDelta),
         now.bytesFlushed() - last.bytesFlushed(), now.bytesMerged() - last.bytesMerged(),
-        wp99, pp99, started, now.pendingMergeBytes(), lagMax, now.spaceBytes());
+        wp99, pp99, started, now.pendingMergeBytes(), lagMax, now.spaceBytes(),
+        q - lastQueries, now.design());
+    lastQueries = q;
     lastStalled = stalled;
     samples.add(s);
     ioCounters.add(now.ioCounters());

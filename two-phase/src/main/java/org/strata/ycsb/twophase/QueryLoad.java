@@ -5,13 +5,18 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Recorder;
+import org.strata.scheduler.des.ArrivalProcess;
 
 /**
  * Query threads alongside a running phase (Luo & Carey 5.2.3, 7.2): point lookups of random loaded
- * keys, short scans of 100 records, or long scans, each from a random key, or secondary-index
+ * keys or of keys never written (zero-result lookups, above the loaded range), short scans of
+ * 100 records, or long scans, each from a random key, or secondary-index
  * queries of a random range of {@code selectivity} values ({@link SecondaryQuery}), as fast as
- * they complete.
+ * they complete, or paced by {@code running.queries.bursts}: each thread issues its share of the
+ * pattern's rate, a query at each of its arrival times, and one that falls behind by more than a
+ * second skips the arrivals it missed rather than catching up in a burst.
  */
 final class QueryLoad implements AutoCloseable {
 
@@ -29,12 +34,17 @@ final class QueryLoad implements AutoCloseable {
     this.spec = spec;
     for (int i = 0; i < spec.threads(); i++) {
       SplittableRandom random = new SplittableRandom(seed * 31 + i);
+      ArrivalProcess pace = spec.bursts() == null ? null : share(spec.bursts(), spec.threads());
       Thread t = new Thread(() -> {
         try {
           while (!stop.get()) {
+            if (pace != null && !awaitArrival(pace)) {
+              break;
+            }
             long start = System.nanoTime();
             switch (spec.kind()) {
               case "point" -> dataset.get(RecordShape.key(random.nextLong(keys)));
+              case "zero-result" -> dataset.get(RecordShape.key(keys + random.nextLong(keys)));
               case "short-scan" -> dataset.scan(RecordShape.key(random.nextLong(keys)), 100);
               case "secondary" -> SecondaryQuery.run(dataset, spec.index(), keys,
                   spec.selectivity(), random);
@@ -52,6 +62,39 @@ final class QueryLoad implements AutoCloseable {
       t.start();
       threads.add(t);
     }
+  }
+
+  /** One thread's share of a burst pattern over all threads. */
+  private static ArrivalProcess share(String bursts, int threads) {
+    java.util.List<ArrivalProcess.Burst> mine = new ArrayList<>();
+    for (ArrivalProcess.Burst b : ArrivalProcess.Burst.parseAll(bursts)) {
+      mine.add(new ArrivalProcess.Burst(b.rate() / threads, b.seconds()));
+    }
+    return ArrivalProcess.bursts(mine);
+  }
+
+  /**
+   * Parks until the next arrival of {@code pace} (seconds since the load started); skips arrivals
+   * more than a second late. False if the load stopped meanwhile.
+   */
+  private boolean awaitArrival(ArrivalProcess pace) {
+    long now = System.nanoTime();
+    long due = startNanos + (long) (pace.next() * 1e9);
+    while (due < now - 1_000_000_000L) {
+      due = startNanos + (long) (pace.next() * 1e9);
+    }
+    while ((now = System.nanoTime()) < due) {
+      if (stop.get()) {
+        return false;
+      }
+      LockSupport.parkNanos(Math.min(due - now, 50_000_000L));
+    }
+    return !stop.get();
+  }
+
+  /** Queries completed so far. */
+  long completed() {
+    return count.get();
   }
 
   /** Stops the query threads; rethrows the first query failure. */

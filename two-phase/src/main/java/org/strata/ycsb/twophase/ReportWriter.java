@@ -512,8 +512,17 @@ public final class ReportWriter {
             r.queries().throughput(), r.queries().latency().p99()));
       }
     }
+    boolean designs = false;
+    for (PhaseResult r : result.runs()) {
+      String table = DesignChanges.table(r.name(), r.samples());
+      designs |= !table.isEmpty();
+      b.append(table);
+    }
     b.append('\n').append(gcTable(result));
     b.append("## Charts\n\n");
+    if (designs) {
+      b.append("![design of the merge policy](").append(TwoPhaseCharts.DESIGN).append(")\n\n");
+    }
     b.append("![write throughput](").append(TwoPhaseCharts.THROUGHPUT).append(")\n\n");
     b.append("![disk components](").append(TwoPhaseCharts.COMPONENTS).append(")\n\n");
     b.append("![pending merge bytes](").append(TwoPhaseCharts.PENDING).append(")\n\n");

@@ -133,7 +133,12 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
       Map<String, StoreStats> trees = ds.treeStats();
       TargetStats t = DatasetTotals.of(trees.values(), ds.memoryStalls()).toTargetStats(
           trees.size() + " tree(s)");
-      return t.withIoCounters(ds.ioBudgetCounters().toMap());
+      t = t.withIoCounters(ds.ioBudgetCounters().toMap());
+      // An adaptive policy's design, as the first tree (partition 0's primary index) has it.
+      return t.withDesign(ds.tree(0, ds.indexNames().get(0)).levelShape()
+          .filter(d -> ds.tree(0, ds.indexNames().get(0)).config().mergePolicy().name()
+              .equals("adaptive-fluid"))
+          .map(StrataStoreTarget::design).orElse(""));
     }
 
     @Override

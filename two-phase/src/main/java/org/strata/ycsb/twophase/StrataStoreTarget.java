@@ -73,11 +73,19 @@ public final class StrataStoreTarget implements TwoPhaseTarget {
         loadMemoryComponent)));
   }
 
+  /** A design as the samples record it, {@code T=.. K=.. Z=..}. */
+  static String design(org.strata.lsm.spi.LevelShape d) {
+    return "T=" + d.sizeRatio() + " K=" + d.runsPerLevel() + " Z=" + d.runsAtLargestLevel();
+  }
+
   private static final class Open implements SystemUnderTest, QueryTarget {
     private final LsmStore s;
+    /** Whether the store's design can change, so the samples record it. */
+    private final boolean adaptive;
 
     Open(LsmStore s) {
       this.s = s;
+      this.adaptive = s.config().mergePolicy().name().equals("adaptive-fluid");
     }
 
     @Override
@@ -104,7 +112,8 @@ public final class StrataStoreTarget implements TwoPhaseTarget {
     public TargetStats stats() {
       StoreStats st = s.stats();
       return DatasetTotals.of(List.of(st), Map.of()).toTargetStats(st.runs() + " run(s)")
-          .withIoCounters(s.ioBudgetCounters().toMap());
+          .withIoCounters(s.ioBudgetCounters().toMap())
+          .withDesign(adaptive ? s.levelShape().map(StrataStoreTarget::design).orElse("") : "");
     }
 
     @Override

@@ -25,14 +25,17 @@ import org.strata.lsm.StoreStats.StallTotals;
  * @param shape a short description of the tree's shape (e.g. files per level), for reports
  * @param ioCounters cumulative counters of where the I/O budget went, by name (Strata: its
  *     throttle's {@code IoBudgetCounters}; empty for systems that do not report them)
+ * @param design the merge policy's current design as {@code T=.. K=.. Z=..} where it can change
+ *     (Strata's {@code adaptive-fluid}); empty otherwise
  */
 public record TargetStats(long diskComponents, long bytesFlushed, long bytesMerged,
     long userBytes, long stallCount, double stallSeconds, boolean stalledNow,
     long pendingMergeBytes, long spaceBytes, Map<String, StallTotals> stallsByCause,
-    String shape, Map<String, Long> ioCounters) {
+    String shape, Map<String, Long> ioCounters, String design) {
 
   public TargetStats {
     stallsByCause = Map.copyOf(stallsByCause);
+    design = design == null ? "" : design;
     ioCounters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(ioCounters));
   }
 
@@ -42,13 +45,21 @@ public record TargetStats(long diskComponents, long bytesFlushed, long bytesMerg
       long pendingMergeBytes, long spaceBytes, Map<String, StallTotals> stallsByCause,
       String shape) {
     this(diskComponents, bytesFlushed, bytesMerged, userBytes, stallCount, stallSeconds,
-        stalledNow, pendingMergeBytes, spaceBytes, stallsByCause, shape, Map.of());
+        stalledNow, pendingMergeBytes, spaceBytes, stallsByCause, shape, Map.of(), "");
   }
 
   /** This snapshot with {@code counters} as its I/O budget counters. */
   public TargetStats withIoCounters(Map<String, Long> counters) {
     return new TargetStats(diskComponents, bytesFlushed, bytesMerged, userBytes, stallCount,
-        stallSeconds, stalledNow, pendingMergeBytes, spaceBytes, stallsByCause, shape, counters);
+        stallSeconds, stalledNow, pendingMergeBytes, spaceBytes, stallsByCause, shape, counters,
+        design);
+  }
+
+  /** This snapshot with the merge policy's current design ({@code T=.. K=.. Z=..}). */
+  public TargetStats withDesign(String current) {
+    return new TargetStats(diskComponents, bytesFlushed, bytesMerged, userBytes, stallCount,
+        stallSeconds, stalledNow, pendingMergeBytes, spaceBytes, stallsByCause, shape, ioCounters,
+        current);
   }
 
   /** Write amplification of what happened between {@code before} and this snapshot. */

@@ -28,6 +28,7 @@ final class TwoPhaseCharts {
   static final String COMPONENTS = "disk-components.png";
   static final String LATENCY = "latency.png";
   static final String PENDING = "pending-merge-bytes.png";
+  static final String DESIGN = "design.png";
 
   private static final List<String> PERCENTILES = List.of("p50", "p90", "p99", "p99.9", "max");
 
@@ -148,7 +149,81 @@ final class TwoPhaseCharts {
     if (!lat.getSeriesMap().isEmpty()) {
       charts.put(LATENCY, lat);
     }
+    XYChart design = designChart(result);
+    if (design != null) {
+      charts.put(DESIGN, design);
+    }
     return charts;
+  }
+
+  /**
+   * The running phases' design (T and K·Z as step lines, left axis) over time, with their writes
+   * and queries per second in windows (right axis); null if no phase shows a design.
+   */
+  private static XYChart designChart(TwoPhaseResult result) {
+    int window = result.config().chartWindowSeconds();
+    XYChart c = new XYChartBuilder().width(1000).height(450)
+        .title(result.config().name() + ": design of the merge policy and the workload ("
+            + window + " s windows)").xAxisTitle("time (s)").yAxisTitle("T, K, Z").build();
+    c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
+    c.getStyler().setMarkerSize(0);
+    c.setYAxisGroupTitle(1, "operations/s");
+    c.getStyler().setYAxisGroupPosition(1, org.knowm.xchart.style.Styler.YAxisPosition.Right);
+    int index = 0;
+    for (PhaseResult p : result.runs()) {
+      index++;
+      List<PhaseSample> s = p.samples();
+      if (DesignChanges.of(s).isEmpty()) {
+        continue;
+      }
+      List<Double> x = new ArrayList<>();
+      List<Double> t = new ArrayList<>();
+      List<Double> k = new ArrayList<>();
+      List<Double> z = new ArrayList<>();
+      for (PhaseSample ps : s) {
+        if (ps.design().isEmpty()) {
+          continue;
+        }
+        String[] parts = ps.design().split(" ");
+        x.add((double) ps.second());
+        t.add(Double.parseDouble(parts[0].substring(2)));
+        k.add(Double.parseDouble(parts[1].substring(2)));
+        z.add(Double.parseDouble(parts[2].substring(2)));
+      }
+      String prefix = result.runs().size() > 1 ? p.name() + " " : "";
+      Color colour = colour(index);
+      style(c.addSeries(prefix + "T", x, t), colour, false, x.size());
+      style(c.addSeries(prefix + "K", x, k), colour.darker(), true, x.size());
+      XYSeries zs = c.addSeries(prefix + "Z", x, z);
+      style(zs, colour.brighter(), true, x.size());
+      zs.setLineStyle(SeriesLines.DOT_DOT);
+      int w = Math.max(1, Math.min(window, s.size()));
+      List<Double> wx = new ArrayList<>();
+      List<Double> writes = new ArrayList<>();
+      List<Double> queries = new ArrayList<>();
+      for (int i = 0; i + w <= s.size(); i += w) {
+        long nw = 0;
+        long nq = 0;
+        for (int j = i; j < i + w; j++) {
+          nw += s.get(j).completed();
+          nq += s.get(j).queries();
+        }
+        wx.add((double) i + w);
+        writes.add((double) nw / w);
+        queries.add((double) nq / w);
+      }
+      if (!wx.isEmpty()) {
+        XYSeries ws = c.addSeries(prefix + "writes/s", wx, writes);
+        ws.setYAxisGroup(1);
+        ws.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        style(ws, new Color(0x2ca02c), false, wx.size());
+        XYSeries qs = c.addSeries(prefix + "queries/s", wx, queries);
+        qs.setYAxisGroup(1);
+        qs.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        style(qs, new Color(0x9467bd), false, wx.size());
+      }
+    }
+    return c.getSeriesMap().isEmpty() ? null : c;
   }
 
   /**

@@ -84,7 +84,7 @@ public record TwoPhaseConfig(
         .map(org.strata.lsm.dataset.SecondaryIndexSpec::name).toList();
     if (names.isEmpty()) {
       throw InvalidConfigurationException.of("running.queries.kind", q.kind(),
-          "point, short-scan, long-scan (secondary needs dataset.secondary-indexes, and this"
+          "point, zero-result, short-scan, long-scan (secondary needs dataset.secondary-indexes, and this"
               + " dataset has none)");
     }
     if (q.index() != null && !names.contains(q.index())) {
@@ -288,12 +288,16 @@ public record TwoPhaseConfig(
    * with secondary indexes.
    *
    * @param threads {@code running.queries.threads}, 0 to 256, default 0
-   * @param kind {@code running.queries.kind}, default {@code point}
+   * @param kind {@code running.queries.kind}, default {@code point}: lookups of loaded keys;
+   *     {@code zero-result}: lookups of keys never written (Dostoevsky's zero-result lookups)
    * @param longScanLength {@code running.queries.long-scan-length}, 1 to 10^7, default 10000
    * @param selectivity {@code running.queries.selectivity}, records per secondary query, 1 to
    *     10^7 and at most {@code load.records}, default 100
    * @param index {@code running.queries.index}, the secondary index queried (kind {@code
    *     secondary} only); null: the dataset's first (filled in by {@link TwoPhaseConfig})
+   * @param bursts {@code running.queries.bursts}, {@code RATE:SECONDS[,...]}: a repeating
+   *     pattern of query rates over all query threads, as {@code running.bursts} is for writes
+   *     (a write-heavy stretch, then a lookup-heavy one); null (default): as fast as they complete
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Queries(
@@ -301,17 +305,18 @@ public record TwoPhaseConfig(
       @JsonProperty("kind") String kind,
       @JsonProperty("long-scan-length") Integer longScanLength,
       @JsonProperty("selectivity") Integer selectivity,
-      @JsonProperty("index") String index) {
+      @JsonProperty("index") String index,
+      @JsonProperty("bursts") @JsonSetter(nulls = Nulls.SKIP) String bursts) {
     /** The query kinds. */
-    public static final Set<String> KINDS = Set.of("point", "short-scan", "long-scan",
-        "secondary");
+    public static final Set<String> KINDS = Set.of("point", "zero-result", "short-scan",
+        "long-scan", "secondary");
 
     public Queries {
       threads = ConfigChecks.integer("running.queries.threads", threads, 0, 0, 256);
       kind = kind == null ? "point" : kind;
       if (!KINDS.contains(kind)) {
         throw InvalidConfigurationException.of("running.queries.kind", kind,
-            "point, short-scan, long-scan, secondary");
+            "point, zero-result, short-scan, long-scan, secondary");
       }
       longScanLength = ConfigChecks.integer("running.queries.long-scan-length", longScanLength,
           10_000, 1, 10_000_000);
@@ -321,11 +326,26 @@ public record TwoPhaseConfig(
         throw InvalidConfigurationException.of("running.queries.index", index,
             "no index unless running.queries.kind is secondary (it is " + kind + ")");
       }
+      if (bursts != null) {
+        try {
+          ArrivalProcess.Burst.parseAll(bursts);
+        } catch (IllegalArgumentException e) {
+          throw InvalidConfigurationException.of("running.queries.bursts", bursts,
+              "RATE:SECONDS[,RATE:SECONDS...], queries per second over all query threads, e.g."
+                  + " 500:300,20000:300 (" + e.getMessage() + ")");
+        }
+      }
+    }
+
+    /** The same queries without {@code bursts} (as fast as they complete). */
+    public Queries(Integer threads, String kind, Integer longScanLength, Integer selectivity,
+        String index) {
+      this(threads, kind, longScanLength, selectivity, index, null);
     }
 
     /** These queries on secondary index {@code name}. */
     public Queries withIndex(String name) {
-      return new Queries(threads, kind, longScanLength, selectivity, name);
+      return new Queries(threads, kind, longScanLength, selectivity, name, bursts);
     }
   }
 }

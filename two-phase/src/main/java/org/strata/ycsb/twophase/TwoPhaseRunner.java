@@ -431,6 +431,7 @@ public final class TwoPhaseRunner {
               + " writes; set running.queries.threads to 0 for it");
         }
         queries = new QueryLoad(q, r.queries(), config.load().records(), config.seed());
+        sampler.countQueries(queries::completed);
       }
       OpenLoopDriver.Result res;
       gc.startPhase();

@@ -158,7 +158,7 @@ class SecondaryQueryTest {
     assertThat(TwoPhaseConfigJson.parse(TwoPhaseConfigJson.toText(c), "again", "y"))
         .isEqualTo(c);
     refused("{}", "{\"queries\": {\"kind\": \"secondary\"}}",
-        "running.queries.kind: 'secondary' is not allowed; allowed: point, short-scan,"
+        "running.queries.kind: 'secondary' is not allowed; allowed: point, zero-result, short-scan,"
             + " long-scan (secondary needs dataset.secondary-indexes");
     refused(WITH_INDEXES, "{\"queries\": {\"kind\": \"secondary\", \"index\": \"by_field3\"}}",
         "running.queries.index: 'by_field3' is not allowed; allowed: one of the dataset's"
@@ -171,7 +171,7 @@ class SecondaryQueryTest {
     refused(WITH_INDEXES, "{\"queries\": {\"kind\": \"secondary\", \"selectivity\": 0}}",
         "running.queries.selectivity");
     refused(WITH_INDEXES, "{\"queries\": {\"kind\": \"index\"}}",
-        "allowed: point, short-scan, long-scan, secondary");
+        "allowed: point, zero-result, short-scan, long-scan, secondary");
   }
 
   @Test

@@ -76,6 +76,20 @@ class TwoPhaseConfigJsonTest {
   }
 
   @Test
+  void queryBurstsAreReadAndABadPatternIsRefused() throws Exception {
+    TwoPhaseConfig c = TwoPhaseConfigJson.parse("{\"dataset\": {}, \"running\": {\"queries\":"
+        + " {\"threads\": 2, \"kind\": \"zero-result\", \"bursts\": \"500:60,20000:60\"}}}",
+        "t", "x");
+    assertThat(c.running().queries().bursts()).isEqualTo("500:60,20000:60");
+    assertThat(c.running().queries().kind()).isEqualTo("zero-result");
+    assertThatThrownBy(() -> TwoPhaseConfigJson.parse("{\"dataset\": {}, \"running\":"
+        + " {\"queries\": {\"threads\": 2, \"bursts\": \"500\"}}}", "t", "x"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("running.queries.bursts: '500'")
+        .hasMessageContaining("RATE:SECONDS");
+  }
+
+  @Test
   void aNonScalarPluginParameterIsRefused() {
     // This reader once turned {"n": 2} into its text; it is refused as everywhere else.
     assertThatThrownBy(() -> TwoPhaseConfigJson.parse("{\"dataset\": {}, \"testing\":"
