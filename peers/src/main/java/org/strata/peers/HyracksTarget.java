@@ -260,7 +260,7 @@ public final class HyracksTarget implements TwoPhaseTarget {
       double seconds = stallNanos.get() / 1e9;
       return new TargetStats(sizes.size(), counters.bytesFlushed(), counters.bytesMerged(),
           userBytes.get(), stalls.get(), seconds, blocked.get() > 0, tree.mergingBytes(), space,
-          Map.of("memoryFull", new StallTotals(stalls.get(), seconds)), shape.toString())
+          Map.of(org.strata.lsm.StallCause.MEMORY_FULL.jsonName(), new StallTotals(stalls.get(), seconds)), shape.toString())
           .withIoCounters(Map.of(IoBudgetUse.FLUSH_BYTES_ADMITTED, pageWrites.flushBytesAdmitted(),
               IoBudgetUse.MERGE_BYTES_ADMITTED, pageWrites.mergeBytesAdmitted(),
               "otherBytesAdmitted", pageWrites.otherBytesAdmitted(),

@@ -100,8 +100,9 @@ public final class LuoCareyReproduction implements PaperReproduction {
         + " \"differs only slightly\" within %s%%.", cfg.tree().entries(),
         cfg.tree().entrySize(), Numbers.format(cfg.tree().memoryComponentBytes() / 1048576.0),
         Numbers.format(cfg.tree().bandwidth() / 1048576.0), Numbers.format(cfg.duration()),
-        Numbers.format(cfg.utilization() * 100), cfg.tiering(), cfg.leveling(),
-        cfg.sizeTiered(), Numbers.format(cfg.smallP99Seconds()),
+        Numbers.format(cfg.utilization() * 100), new java.util.TreeMap<>(cfg.tiering()),
+        new java.util.TreeMap<>(cfg.leveling()), new java.util.TreeMap<>(cfg.sizeTiered()),
+        Numbers.format(cfg.smallP99Seconds()),
         Numbers.format(cfg.muchLarger()), Numbers.format(cfg.almostEvery() * 100),
         Numbers.format(cfg.sameThroughput() * 100)));
     notes.add("The `quick` and `paper` configurations run the simulator at the paper's own setup"

@@ -64,7 +64,7 @@ final class AdmissionLoop {
             unpaced = 0;
           }
           case WAIT -> {
-            stalls.waiting(d.cause().stallCause(), clock.nanoTime());
+            stalls.waiting(d.reason().stallCause(), clock.nanoTime());
             waited = true;
             changed.await();
           }

@@ -134,14 +134,13 @@ public final class LsmTree implements LsmStore {
             config.mergePolicy().name(), this::deepestLevel),
         Plugins.readsKeySketches(config.mergePolicy()), clock);
     this.merges = new MergeCoordinator(name(), LOG, lock, changed, versions, files, stats,
-        config.mergePolicy().name(), policy, scheduler, WriteAdmission.Constraint.parse(
-            "flow-control.constraint", config.flowControl().constraint().configName()), clock, operations);
+        config.mergePolicy().name(), policy, scheduler, config.flowControl().constraint(), clock,
+        operations);
     this.logIndexFlush = logIndexFlush(dir, config, group, files, versions);
     this.flusher = new Flusher(dir, LOG, lock, changed, memory, versions, files, this.executor,
         new FlushEvents());
     this.reads = new ReadPath(versions, operations);
-    WriteAdmission admission = new WriteAdmission(WriteAdmission.Admission.parse(
-        "flow-control.admission", config.flowControl().admission().configName()),
+    WriteAdmission admission = new WriteAdmission(config.flowControl().admission(),
         config.flowControl().slowdownAt());
     this.gate = new WriteGate(dir, lock, changed, clock, admission,
         new IoThrottle(config.flowControl().writeRate().bytes(), clock), memory, flusher, merges,

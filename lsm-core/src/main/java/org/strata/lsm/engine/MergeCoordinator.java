@@ -13,6 +13,7 @@ import org.apache.logging.log4j.Logger;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.component.DiskComponent;
+import org.strata.lsm.config.FlowControl;
 import org.strata.lsm.io.Clock;
 import org.strata.lsm.io.CrashPoint;
 import org.strata.lsm.io.RepeatedFailures;
@@ -32,7 +33,7 @@ import org.strata.lsm.spi.RunList;
  * The merges of one index: asks the merge policy through the SPI's {@link PolicyDriver} after
  * every new disk component, turns what it schedules into {@link MergeOperation}s handed to the
  * {@link MergeScheduler}, installs finished merges through {@link VersionSet#logAndApply}, and
- * re-evaluates the component constraint that stops writes ({@link WriteAdmission.Constraint}).
+ * re-evaluates the component constraint that stops writes ({@link org.strata.lsm.config.FlowControl.Constraint}).
  * It is the engine's {@link MergeContext} (the run list is {@link VersionSet#runList()}) and each
  * merge's {@link MergeOperation.Host}.
  *
@@ -51,7 +52,7 @@ final class MergeCoordinator implements MergeOperation.Host {
   private final MergePolicy policy;
   private final PolicyDriver driver;
   private final MergeScheduler scheduler;
-  private final WriteAdmission.Constraint constraint;
+  private final FlowControl.Constraint constraint;
   private final Clock clock;
   private final OperationCounter operations;
   private final RepeatedFailures failures;
@@ -71,7 +72,7 @@ final class MergeCoordinator implements MergeOperation.Host {
    */
   MergeCoordinator(String name, Logger log, ReentrantLock lock, Condition changed,
       VersionSet versions, ComponentFiles files, EngineStats stats, String policyName,
-      MergePolicy policy, MergeScheduler scheduler, WriteAdmission.Constraint constraint,
+      MergePolicy policy, MergeScheduler scheduler, FlowControl.Constraint constraint,
       Clock clock, OperationCounter operations) {
     this.name = name;
     this.log = log;
@@ -134,7 +135,7 @@ final class MergeCoordinator implements MergeOperation.Host {
         lock.unlock();
       }
       driver.diskComponentAdded(context, fullMerge);
-      lagging = constraint.violated(policy, context);
+      lagging = WriteAdmission.constraintViolated(constraint, policy, context);
     }
     lock.lock();
     try {

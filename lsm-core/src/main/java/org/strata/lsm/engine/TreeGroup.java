@@ -75,7 +75,7 @@ public final class TreeGroup implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final StallTracker stalls = new StallTracker();
-  private final WriteAdmission admission = new WriteAdmission(WriteAdmission.Admission.ASAP, 1);
+  private final WriteAdmission admission = new WriteAdmission(org.strata.lsm.config.FlowControl.Admission.ASAP, 1);
   private final FlushExecutor executor;
   /** The replayed shared log between {@link #recover} and {@link #start()}, else null. */
   private WriteAheadLog.Replayed replayedLog;
@@ -416,7 +416,7 @@ public final class TreeGroup implements AutoCloseable {
       @Override
       public StorageException failure(WriteAdmission.Decision d) {
         return new StorageException("writes are stopped: "
-            + (d.cause() == WriteAdmission.Cause.BACKGROUND_ERROR
+            + (d.reason() == WriteAdmission.Reason.BACKGROUND_ERROR
                 ? "a background flush of an index failed: "
                 : "every memory component of an index is full and its last flush failed: ")
             + d.error() + "; flush() retries it", d.error());

@@ -1,15 +1,14 @@
 package org.strata.lsm.engine;
 
-import java.util.Locale;
-import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.StallCause;
+import org.strata.lsm.config.FlowControl;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 
 /**
  * The one write-admission decision: given what a writer sees ({@link State}), whether its write
  * goes ahead, must first seal the active memory component, is paced, waits, or fails, and why
- * ({@link Cause}). It is a pure function of the state: the engine ({@link LsmTree}), a dataset
+ * ({@link Reason}). It is a pure function of the state: the engine ({@link LsmTree}), a dataset
  * partition ({@link TreeGroup}) and the discrete-event simulator all ask it, and each only gathers
  * the state and carries out the decision (sleeping on a rate limiter, awaiting a condition, or
  * advancing virtual time). RocksDB decides its stalls the same way, in one function returning a
@@ -19,76 +18,22 @@ import org.strata.lsm.spi.MergePolicy;
  * them):
  *
  * <ol>
- *   <li>a sticky background error fails every write ({@link Cause#BACKGROUND_ERROR});
+ *   <li>a sticky background error fails every write ({@link Reason#BACKGROUND_ERROR});
  *   <li>a write not yet paced is paced to {@code flow-control.write-rate} under {@code limit}
  *       admission, and under {@code graded} admission while the disk components reach {@code
- *       slowdown-at} of the policy's component constraint ({@link Cause#RATE_LIMIT}); pacing is
+ *       slowdown-at} of the policy's component constraint ({@link Reason#RATE_LIMIT}); pacing is
  *       not a stall;
  *   <li>a full active memory component that cannot be sealed (every memory component is in use)
- *       stops writes until a flush frees one ({@link Cause#MEMORY_FULL}, or {@link
- *       Cause#GROUP_MEMORY} for the shared budget of a dataset partition), or fails them if the
- *       last flush failed ({@link Cause#FLUSH_FAILED}), since no flush is coming;
+ *       stops writes until a flush frees one ({@link Reason#MEMORY_FULL}, or {@link
+ *       Reason#GROUP_MEMORY} for the shared budget of a dataset partition), or fails them if the
+ *       last flush failed ({@link Reason#FLUSH_FAILED}), since no flush is coming;
  *   <li>a violated component constraint stops writes while a merge is pending ({@link
- *       Cause#TOO_MANY_COMPONENTS});
+ *       Reason#TOO_MANY_COMPONENTS});
  *   <li>a full active memory component that can be sealed is sealed, then the writer asks again;
  *   <li>otherwise the write is admitted.
  * </ol>
  */
 public final class WriteAdmission {
-
-  /** How writes are paced ({@code flow-control.admission}). */
-  public enum Admission {
-    /** Full speed; writes stop only on a stall. */
-    ASAP,
-    /** Every write is paced to the write rate. */
-    LIMIT,
-    /** Writes are paced while the disk components reach the slow-down share of the constraint. */
-    GRADED;
-
-    /** The mode named {@code value} (any case), or an error naming {@code key} and the choices. */
-    public static Admission parse(String key, String value) {
-      for (Admission a : values()) {
-        if (a.name().equalsIgnoreCase(value)) {
-          return a;
-        }
-      }
-      throw InvalidConfigurationException.of(key, value, "asap, limit, graded");
-    }
-
-    /** The configuration name. */
-    public String configName() {
-      return name().toLowerCase(Locale.ROOT);
-    }
-  }
-
-  /** Which component constraint stops writes ({@code flow-control.constraint}). */
-  public enum Constraint {
-    /** The policy's {@link MergePolicy#isMergeLagging}. */
-    GLOBAL,
-    /** The policy's {@link MergePolicy#isMergeLaggingLocally}. */
-    LOCAL,
-    /** Never (the simulator's analyses without flow control). */
-    NONE;
-
-    /** The constraint named {@code value} (any case), or an error naming {@code key}. */
-    public static Constraint parse(String key, String value) {
-      for (Constraint c : values()) {
-        if (c.name().equalsIgnoreCase(value)) {
-          return c;
-        }
-      }
-      throw InvalidConfigurationException.of(key, value, "global, local, none");
-    }
-
-    /** Whether {@code policy} reports this constraint violated for the runs of {@code context}. */
-    public boolean violated(MergePolicy policy, MergeContext context) {
-      return switch (this) {
-        case GLOBAL -> policy.isMergeLagging(context);
-        case LOCAL -> policy.isMergeLaggingLocally(context);
-        case NONE -> false;
-      };
-    }
-  }
 
   /** Which memory a writer checks. */
   public enum Memory {
@@ -101,7 +46,7 @@ public final class WriteAdmission {
   }
 
   /** Why a write does not simply go ahead. */
-  public enum Cause {
+  public enum Reason {
     /** Every memory component is full; waiting for a flush (a flush stall). */
     MEMORY_FULL(StallCause.MEMORY_FULL, WaitFor.FLUSH),
     /** The partition's memory budget is used and some tree cannot seal; waiting for a flush. */
@@ -120,7 +65,7 @@ public final class WriteAdmission {
     private final StallCause stall;
     private final WaitFor waitFor;
 
-    Cause(StallCause stall, WaitFor waitFor) {
+    Reason(StallCause stall, WaitFor waitFor) {
       this.stall = stall;
       this.waitFor = waitFor;
     }
@@ -156,7 +101,7 @@ public final class WriteAdmission {
     SEAL,
     /** Acquire {@link Decision#bytes()} from the rate limiter, then ask again as paced. */
     PACE,
-    /** Wait for {@link Cause#waitFor()}, counting a stall of {@link Cause#stallCause()}. */
+    /** Wait for {@link Reason#waitFor()}, counting a stall of {@link Reason#stallCause()}. */
     WAIT,
     /** Fail the write with {@link Decision#error()}. */
     FAIL
@@ -185,16 +130,16 @@ public final class WriteAdmission {
    * The decision.
    *
    * @param action what the writer does
-   * @param cause why, or null when admitted
+   * @param reason why, or null when admitted
    * @param bytes for {@link Action#PACE}: bytes to acquire from the rate limiter
    * @param error for {@link Action#FAIL}: the error that stops writes
    */
-  public record Decision(Action action, Cause cause, long bytes, Throwable error) {
+  public record Decision(Action action, Reason reason, long bytes, Throwable error) {
     static final Decision ADMIT = new Decision(Action.ADMIT, null, 0, null);
 
     /** What ends a wait ({@link WaitFor#NOTHING} unless the writer waits or paces). */
     public WaitFor waitFor() {
-      return cause == null ? WaitFor.NOTHING : cause.waitFor();
+      return reason == null ? WaitFor.NOTHING : reason.waitFor();
     }
 
     /** True if writes are stopped (the writer waits on a stall). */
@@ -203,14 +148,14 @@ public final class WriteAdmission {
     }
   }
 
-  private final Admission admission;
+  private final FlowControl.Admission admission;
   private final double slowdownAt;
 
   /**
    * @param admission how writes are paced
    * @param slowdownAt fraction of the component constraint at which {@code graded} paces
    */
-  public WriteAdmission(Admission admission, double slowdownAt) {
+  public WriteAdmission(FlowControl.Admission admission, double slowdownAt) {
     if (!(slowdownAt > 0 && slowdownAt <= 1)) {
       throw new IllegalArgumentException("slowdown-at " + slowdownAt + " is not a fraction"
           + " greater than 0 and at most 1");
@@ -220,31 +165,45 @@ public final class WriteAdmission {
   }
 
   /** The pacing mode. */
-  public Admission admission() {
+  public FlowControl.Admission admission() {
     return admission;
+  }
+
+  /**
+   * Whether {@code policy} reports the component constraint {@code constraint} ({@code
+   * flow-control.constraint}) violated for the runs of {@code context}: {@link
+   * MergePolicy#isMergeLagging} for {@code global}, {@link MergePolicy#isMergeLaggingLocally} for
+   * {@code local}.
+   */
+  public static boolean constraintViolated(FlowControl.Constraint constraint, MergePolicy policy,
+      MergeContext context) {
+    return switch (constraint) {
+      case GLOBAL -> policy.isMergeLagging(context);
+      case LOCAL -> policy.isMergeLaggingLocally(context);
+    };
   }
 
   /** The decision for a writer that sees {@code s}. */
   public Decision decide(State s) {
     if (s.backgroundError() != null) {
-      return new Decision(Action.FAIL, Cause.BACKGROUND_ERROR, 0, s.backgroundError());
+      return new Decision(Action.FAIL, Reason.BACKGROUND_ERROR, 0, s.backgroundError());
     }
     if (s.unpacedBytes() > 0 && paces(s.diskComponents(), s.componentConstraint())) {
-      return new Decision(Action.PACE, Cause.RATE_LIMIT, s.unpacedBytes(), null);
+      return new Decision(Action.PACE, Reason.RATE_LIMIT, s.unpacedBytes(), null);
     }
     boolean memoryFull = s.memory() != Memory.NONE && s.activeFull();
     if (memoryFull && !s.canSeal()) {
       if (s.flushError() != null) {
-        return new Decision(Action.FAIL, Cause.FLUSH_FAILED, 0, s.flushError());
+        return new Decision(Action.FAIL, Reason.FLUSH_FAILED, 0, s.flushError());
       }
       return new Decision(Action.WAIT,
-          s.memory() == Memory.GROUP ? Cause.GROUP_MEMORY : Cause.MEMORY_FULL, 0, null);
+          s.memory() == Memory.GROUP ? Reason.GROUP_MEMORY : Reason.MEMORY_FULL, 0, null);
     }
     if (s.constraintViolated() && s.mergePending()) {
-      return new Decision(Action.WAIT, Cause.TOO_MANY_COMPONENTS, 0, null);
+      return new Decision(Action.WAIT, Reason.TOO_MANY_COMPONENTS, 0, null);
     }
     if (memoryFull) {
-      return new Decision(Action.SEAL, Cause.SEAL, 0, null);
+      return new Decision(Action.SEAL, Reason.SEAL, 0, null);
     }
     return Decision.ADMIT;
   }

@@ -54,7 +54,7 @@ final class WriteGate {
 
   /** Whether writes may be paced (so their bytes are worth counting). */
   boolean paces() {
-    return admission.admission() != WriteAdmission.Admission.ASAP;
+    return admission.admission() != org.strata.lsm.config.FlowControl.Admission.ASAP;
   }
 
   /**
@@ -113,7 +113,7 @@ final class WriteGate {
   }
 
   private StorageException failure(WriteAdmission.Decision d) {
-    if (d.cause() == WriteAdmission.Cause.BACKGROUND_ERROR) {
+    if (d.reason() == WriteAdmission.Reason.BACKGROUND_ERROR) {
       return new StorageException("writes to " + dir + " are stopped: a background flush failed: "
           + d.error() + "; flush() retries it", d.error());
     }

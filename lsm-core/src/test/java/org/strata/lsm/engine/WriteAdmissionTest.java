@@ -9,11 +9,10 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.engine.WriteAdmission.Action;
-import org.strata.lsm.engine.WriteAdmission.Admission;
-import org.strata.lsm.engine.WriteAdmission.Cause;
+import org.strata.lsm.config.FlowControl.Admission;
+import org.strata.lsm.engine.WriteAdmission.Reason;
 import org.strata.lsm.engine.WriteAdmission.Decision;
 import org.strata.lsm.engine.WriteAdmission.Memory;
 import org.strata.lsm.engine.WriteAdmission.State;
@@ -41,7 +40,7 @@ class WriteAdmissionTest {
   void admitsWhenNothingStopsTheWrite(Admission mode) {
     Decision d = new WriteAdmission(mode, 0.8).decide(calm());
     assertThat(d.action()).isEqualTo(Action.ADMIT);
-    assertThat(d.cause()).isNull();
+    assertThat(d.reason()).isNull();
     assertThat(d.waitFor()).isEqualTo(WaitFor.NOTHING);
     assertThat(d.stopped()).isFalse();
   }
@@ -59,10 +58,10 @@ class WriteAdmissionTest {
     State s = with(calm(), null, 123, 0, Memory.TREE, false, true, null, false, false);
     Decision d = a.decide(s);
     assertThat(d.action()).isEqualTo(Action.PACE);
-    assertThat(d.cause()).isEqualTo(Cause.RATE_LIMIT);
+    assertThat(d.reason()).isEqualTo(Reason.RATE_LIMIT);
     assertThat(d.bytes()).isEqualTo(123);
     assertThat(d.waitFor()).isEqualTo(WaitFor.RATE_LIMITER);
-    assertThat(Cause.RATE_LIMIT.stallCause()).as("pacing is not a stall").isNull();
+    assertThat(Reason.RATE_LIMIT.stallCause()).as("pacing is not a stall").isNull();
     // Once paced, the same write is admitted.
     assertThat(a.decide(with(s, null, 0, 0, Memory.TREE, false, true, null, false, false))
         .action()).isEqualTo(Action.ADMIT);
@@ -87,8 +86,8 @@ class WriteAdmissionTest {
     Decision d = new WriteAdmission(Admission.ASAP, 0.8).decide(
         with(calm(), null, 0, 10, Memory.TREE, true, false, null, false, false));
     assertThat(d.action()).isEqualTo(Action.WAIT);
-    assertThat(d.cause()).isEqualTo(Cause.MEMORY_FULL);
-    assertThat(d.cause().stallCause()).isEqualTo(StallCause.MEMORY_FULL);
+    assertThat(d.reason()).isEqualTo(Reason.MEMORY_FULL);
+    assertThat(d.reason().stallCause()).isEqualTo(StallCause.MEMORY_FULL);
     assertThat(d.waitFor()).isEqualTo(WaitFor.FLUSH);
     assertThat(d.stopped()).isTrue();
   }
@@ -98,8 +97,8 @@ class WriteAdmissionTest {
     Decision d = new WriteAdmission(Admission.ASAP, 0.8).decide(
         with(calm(), null, 0, 10, Memory.GROUP, true, false, null, false, false));
     assertThat(d.action()).isEqualTo(Action.WAIT);
-    assertThat(d.cause()).isEqualTo(Cause.GROUP_MEMORY);
-    assertThat(d.cause().stallCause()).isEqualTo(StallCause.MEMORY_FULL);
+    assertThat(d.reason()).isEqualTo(Reason.GROUP_MEMORY);
+    assertThat(d.reason().stallCause()).isEqualTo(StallCause.MEMORY_FULL);
     assertThat(d.waitFor()).isEqualTo(WaitFor.FLUSH);
   }
 
@@ -109,7 +108,7 @@ class WriteAdmissionTest {
     Decision d = new WriteAdmission(Admission.ASAP, 0.8).decide(
         with(calm(), null, 0, 10, memory, true, true, null, false, false));
     assertThat(d.action()).isEqualTo(Action.SEAL);
-    assertThat(d.cause()).isEqualTo(Cause.SEAL);
+    assertThat(d.reason()).isEqualTo(Reason.SEAL);
     assertThat(d.stopped()).isFalse();
   }
 
@@ -125,7 +124,7 @@ class WriteAdmissionTest {
     Decision d = new WriteAdmission(Admission.ASAP, 0.8).decide(
         with(calm(), null, 0, 10, Memory.TREE, true, false, FLUSH_ERROR, false, false));
     assertThat(d.action()).isEqualTo(Action.FAIL);
-    assertThat(d.cause()).isEqualTo(Cause.FLUSH_FAILED);
+    assertThat(d.reason()).isEqualTo(Reason.FLUSH_FAILED);
     assertThat(d.error()).isSameAs(FLUSH_ERROR);
     // With room to seal, the failed flush does not stop writes (flush() reported it).
     assertThat(new WriteAdmission(Admission.ASAP, 0.8).decide(
@@ -138,14 +137,14 @@ class WriteAdmissionTest {
     WriteAdmission a = new WriteAdmission(Admission.ASAP, 0.8);
     Decision d = a.decide(with(calm(), null, 0, 30, Memory.TREE, false, true, null, true, true));
     assertThat(d.action()).isEqualTo(Action.WAIT);
-    assertThat(d.cause()).isEqualTo(Cause.TOO_MANY_COMPONENTS);
-    assertThat(d.cause().stallCause()).isEqualTo(StallCause.CONSTRAINT);
+    assertThat(d.reason()).isEqualTo(Reason.TOO_MANY_COMPONENTS);
+    assertThat(d.reason().stallCause()).isEqualTo(StallCause.CONSTRAINT);
     assertThat(d.waitFor()).isEqualTo(WaitFor.MERGE);
     assertThat(a.decide(with(calm(), null, 0, 30, Memory.TREE, false, true, null, true, false))
         .action()).as("no merge would end the wait").isEqualTo(Action.ADMIT);
     assertThat(a.decide(with(calm(), null, 0, 30, Memory.NONE, false, true, null, true, true))
-        .cause()).as("a tree of a partition checks its constraint")
-        .isEqualTo(Cause.TOO_MANY_COMPONENTS);
+        .reason()).as("a tree of a partition checks its constraint")
+        .isEqualTo(Reason.TOO_MANY_COMPONENTS);
   }
 
   @Test
@@ -154,7 +153,7 @@ class WriteAdmissionTest {
       Decision d = new WriteAdmission(mode, 0.8).decide(
           with(calm(), BACKGROUND, 10, 30, Memory.TREE, true, false, FLUSH_ERROR, true, true));
       assertThat(d.action()).isEqualTo(Action.FAIL);
-      assertThat(d.cause()).isEqualTo(Cause.BACKGROUND_ERROR);
+      assertThat(d.reason()).isEqualTo(Reason.BACKGROUND_ERROR);
       assertThat(d.error()).isSameAs(BACKGROUND);
     }
   }
@@ -164,20 +163,20 @@ class WriteAdmissionTest {
     WriteAdmission a = new WriteAdmission(Admission.LIMIT, 0.8);
     // Everything at once: pacing comes first.
     State all = with(calm(), null, 5, 30, Memory.TREE, true, false, null, true, true);
-    assertThat(a.decide(all).cause()).isEqualTo(Cause.RATE_LIMIT);
+    assertThat(a.decide(all).reason()).isEqualTo(Reason.RATE_LIMIT);
     // Paced: full memory that cannot be sealed before the constraint (as RocksDB and LevelDB).
     State paced = with(all, null, 0, 30, Memory.TREE, true, false, null, true, true);
-    assertThat(a.decide(paced).cause()).isEqualTo(Cause.MEMORY_FULL);
+    assertThat(a.decide(paced).reason()).isEqualTo(Reason.MEMORY_FULL);
     // Memory that can be sealed is sealed only once the constraint no longer stops writes.
     State sealable = with(all, null, 0, 30, Memory.TREE, true, true, null, true, true);
-    assertThat(a.decide(sealable).cause()).isEqualTo(Cause.TOO_MANY_COMPONENTS);
+    assertThat(a.decide(sealable).reason()).isEqualTo(Reason.TOO_MANY_COMPONENTS);
     State merged = with(all, null, 0, 30, Memory.TREE, true, true, null, false, false);
-    assertThat(a.decide(merged).cause()).isEqualTo(Cause.SEAL);
+    assertThat(a.decide(merged).reason()).isEqualTo(Reason.SEAL);
   }
 
   @Test
   void everyCauseIsReachable() {
-    Set<Cause> seen = EnumSet.noneOf(Cause.class);
+    Set<Reason> seen = EnumSet.noneOf(Reason.class);
     for (Admission mode : Admission.values()) {
       WriteAdmission a = new WriteAdmission(mode, 0.5);
       for (Memory memory : Memory.values()) {
@@ -186,27 +185,36 @@ class WriteAdmissionTest {
               20, memory, (bits & 4) != 0, (bits & 8) != 0, (bits & 16) != 0 ? FLUSH_ERROR : null,
               (bits & 32) != 0, (bits & 64) != 0);
           Decision d = a.decide(s);
-          assertThat(d.action() == Action.ADMIT).isEqualTo(d.cause() == null);
-          if (d.cause() != null) {
-            seen.add(d.cause());
+          assertThat(d.action() == Action.ADMIT).isEqualTo(d.reason() == null);
+          if (d.reason() != null) {
+            seen.add(d.reason());
           }
         }
       }
     }
-    assertThat(seen).containsExactlyInAnyOrder(Cause.values());
+    assertThat(seen).containsExactlyInAnyOrder(Reason.values());
   }
 
   @Test
-  void modesParseFromTheirConfigNamesAndRefuseOthersNamingTheKey() {
-    assertThat(Admission.parse("flow-control.admission", "Graded")).isEqualTo(Admission.GRADED);
-    assertThat(WriteAdmission.Constraint.parse("flow-control.constraint", "local"))
-        .isEqualTo(WriteAdmission.Constraint.LOCAL);
-    assertThatThrownBy(() -> Admission.parse("flow-control.admission", "fast"))
-        .isInstanceOf(InvalidConfigurationException.class)
-        .hasMessageContaining("flow-control.admission").hasMessageContaining("asap, limit, graded");
-    assertThatThrownBy(() -> WriteAdmission.Constraint.parse("flow-control.constraint", "x"))
-        .isInstanceOf(InvalidConfigurationException.class)
-        .hasMessageContaining("global, local, none");
+  void theConfiguredConstraintAsksItsOwnQuestionOfThePolicyAndABadSlowdownIsRefused() {
+    org.strata.lsm.spi.MergePolicy policy = new org.strata.lsm.spi.MergePolicy() {
+      @Override
+      public void diskComponentAdded(org.strata.lsm.spi.MergeContext index, boolean full) {}
+
+      @Override
+      public boolean isMergeLagging(org.strata.lsm.spi.MergeContext index) {
+        return true;
+      }
+
+      @Override
+      public boolean isMergeLaggingLocally(org.strata.lsm.spi.MergeContext index) {
+        return false;
+      }
+    };
+    assertThat(WriteAdmission.constraintViolated(
+        org.strata.lsm.config.FlowControl.Constraint.GLOBAL, policy, null)).isTrue();
+    assertThat(WriteAdmission.constraintViolated(
+        org.strata.lsm.config.FlowControl.Constraint.LOCAL, policy, null)).isFalse();
     assertThatThrownBy(() -> new WriteAdmission(Admission.GRADED, 0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slowdown-at");
   }

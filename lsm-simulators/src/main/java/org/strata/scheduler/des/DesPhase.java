@@ -1,7 +1,9 @@
 package org.strata.scheduler.des;
 
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Function;
+import org.strata.lsm.config.FlowControl;
 import org.strata.lsm.engine.WriteAdmission;
 import org.strata.lsm.spi.IoOperation;
 import org.strata.lsm.spi.MergePolicy;
@@ -41,7 +43,8 @@ final class DesPhase {
   private long activeEntries;
   private int immutables;
   private final WriteAdmission admission;
-  private final WriteAdmission.Constraint constraint;
+  /** The constraint that stops writes; empty for {@code none} (no flow control). */
+  private final Optional<FlowControl.Constraint> constraint;
   private boolean memoryFull;
   private boolean constraintViolated;
   /** Flushes an ingest phase runs to; 0 for the testing and running phases. */
@@ -92,9 +95,10 @@ final class DesPhase {
     this.arrivals = arrivals;
     this.observer = observer;
     this.schedulerName = schedulerName;
-    this.admission = new WriteAdmission(WriteAdmission.Admission.parse("admission",
-        setup.admission()), setup.slowdownAt());
-    this.constraint = WriteAdmission.Constraint.parse("constraint", setup.constraint());
+    this.admission = new WriteAdmission(FlowControl.Admission.valueOf(
+        setup.admission().toUpperCase(Locale.ROOT)), setup.slowdownAt());
+    this.constraint = setup.constraint().equals("none") ? Optional.empty()
+        : Optional.of(FlowControl.Constraint.valueOf(setup.constraint().toUpperCase(Locale.ROOT)));
     this.io = new VirtualIo(setup.bandwidth());
     this.index = new DesIndex(setup, policyName, policy, io);
     this.metrics = new PhaseMetrics(duration);
@@ -147,7 +151,7 @@ final class DesPhase {
         continue; // arrived, still queued when the phase ends
       }
       double start = dequeued;
-      if (admission.admission() != WriteAdmission.Admission.ASAP
+      if (admission.admission() != FlowControl.Admission.ASAP
           && decide(1).action() == WriteAdmission.Action.PACE) {
         start = Math.max(start, lastAdmit + paceGap);
       }
@@ -302,15 +306,14 @@ final class DesPhase {
   private void afterComponentChange() {
     index.diskComponentAdded();
     componentTime.set(io.now(), index.componentCount());
-    constraintViolated = constraint.violated(index.policy(), index);
+    constraintViolated = constraint.isPresent()
+        && WriteAdmission.constraintViolated(constraint.get(), index.policy(), index);
     metrics.components(index.componentCount(), index.flushedRunCount());
     updateStall();
   }
 
   private void updateStall() {
     WriteAdmission.Decision d = decide(0);
-    metrics.stall(io.now(), !d.stopped() ? null
-        : d.cause().waitFor() == WriteAdmission.WaitFor.FLUSH ? PhaseMetrics.Stall.MEMORY
-        : PhaseMetrics.Stall.CONSTRAINT);
+    metrics.stall(io.now(), d.stopped() ? d.reason().stallCause() : null);
   }
 }

@@ -4,15 +4,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.HdrHistogram.Histogram;
+import org.strata.lsm.StallCause;
 
 /** Collects what a simulated phase measures: per-second series, stalls, latencies, bytes. */
 final class PhaseMetrics implements VirtualIo.Meter {
-  /** Why writes are stopped. */
-  enum Stall {
-    MEMORY,
-    CONSTRAINT
-  }
-
   private final double duration;
   /** The most per-second buckets: ceil(duration), or unbounded for an open-ended phase. */
   private final int seconds;
@@ -27,7 +22,7 @@ final class PhaseMetrics implements VirtualIo.Meter {
   private int sampled;
   private final Histogram writeLatency = new Histogram(3);
   private final Histogram processingLatency = new Histogram(3);
-  private Stall stall;
+  private StallCause stall;
   private double stallStart;
   private int stallCount;
   private int memoryStalls;
@@ -120,7 +115,7 @@ final class PhaseMetrics implements VirtualIo.Meter {
   }
 
   /** Records a change of the stop state at {@code now}; null means writes may proceed. */
-  void stall(double now, Stall cause) {
+  void stall(double now, StallCause cause) {
     if (cause == stall) {
       return;
     }
@@ -131,7 +126,7 @@ final class PhaseMetrics implements VirtualIo.Meter {
     if (cause != null) {
       stallStart = now;
       stallCount++;
-      if (cause == Stall.MEMORY) {
+      if (cause == StallCause.MEMORY_FULL) {
         memoryStalls++;
       } else {
         constraintStalls++;

@@ -4,35 +4,45 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.strata.lsm.StallCause;
 import org.strata.lsm.StoreStats.StallTotals;
 
 /**
- * Stall causes in words, for progress lines and reports. The causes are the keys systems use in
- * {@link TargetStats#stallsByCause()}: {@code memoryFull} and {@code constraint}; a system that
- * does not split its stalls (RocksDB) reports none.
+ * Stall causes in words, for progress lines and reports. The causes are the engine's {@link
+ * StallCause}, keyed in {@link TargetStats#stallsByCause()} by their {@link StallCause#jsonName()};
+ * a system that does not split its stalls (RocksDB) reports none.
  */
 final class StallWords {
   private StallWords() {}
 
-  /** A few words for the progress line, e.g. {@code memory full}. */
+  /** A few words for the progress line, e.g. {@code memory full}; an unknown name as it is. */
   static String shortName(String cause) {
+    return StallCause.fromJsonName(cause).map(StallWords::shortName).orElse(cause);
+  }
+
+  /** A few words for the progress line, e.g. {@code memory full}. */
+  static String shortName(StallCause cause) {
     return switch (cause) {
-      case "memoryFull" -> "memory full";
-      case "constraint" -> "component constraint";
-      default -> cause;
+      case MEMORY_FULL -> "memory full";
+      case CONSTRAINT -> "component constraint";
     };
   }
 
-  /** One sentence that says what the cause means and what limits it. */
+  /** One sentence that says what the cause means and what limits it; an unknown name as it is. */
   static String explain(String cause, long writeRateLimitBytes) {
+    return StallCause.fromJsonName(cause).map(c -> explain(c, writeRateLimitBytes))
+        .orElse(cause);
+  }
+
+  /** One sentence that says what the cause means and what limits it. */
+  static String explain(StallCause cause, long writeRateLimitBytes) {
     return switch (cause) {
-      case "memoryFull" -> "memory full: every memory component was full and writers waited"
+      case MEMORY_FULL -> "memory full: every memory component was full and writers waited"
           + " for a flush to free one" + (writeRateLimitBytes > 0 ? " (flushes and merges"
           + " share the I/O budget of " + org.strata.lsm.config.Quantities.human(
               writeRateLimitBytes) + "/s)" : "");
-      case "constraint" -> "component constraint: the merge policy's limit on disk components"
+      case CONSTRAINT -> "component constraint: the merge policy's limit on disk components"
           + " was reached and writers waited for a merge to finish";
-      default -> cause;
     };
   }
 

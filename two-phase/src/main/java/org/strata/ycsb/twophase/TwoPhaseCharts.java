@@ -191,11 +191,11 @@ final class TwoPhaseCharts {
         z.add(Double.parseDouble(parts[2].substring(2)));
       }
       String prefix = result.runs().size() > 1 ? p.name() + " " : "";
-      Color colour = colour(index);
-      style(c.addSeries(prefix + "T", x, t), colour, false, x.size());
-      style(c.addSeries(prefix + "K", x, k), colour.darker(), true, x.size());
+      // T, K and Z in three colours of the palette; later phases shift it
+      style(c.addSeries(prefix + "T", x, t), colour(3 * index - 3), false, x.size());
+      style(c.addSeries(prefix + "K", x, k), colour(3 * index - 2), true, x.size());
       XYSeries zs = c.addSeries(prefix + "Z", x, z);
-      style(zs, colour.brighter(), true, x.size());
+      style(zs, colour(3 * index - 1), true, x.size());
       zs.setLineStyle(SeriesLines.DOT_DOT);
       int w = Math.max(1, Math.min(window, s.size()));
       List<Double> wx = new ArrayList<>();
@@ -216,7 +216,7 @@ final class TwoPhaseCharts {
         XYSeries ws = c.addSeries(prefix + "writes/s", wx, writes);
         ws.setYAxisGroup(1);
         ws.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
-        style(ws, new Color(0x2ca02c), false, wx.size());
+        style(ws, new Color(0x7f7f7f), false, wx.size());
         XYSeries qs = c.addSeries(prefix + "queries/s", wx, queries);
         qs.setYAxisGroup(1);
         qs.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
