@@ -1,5 +1,6 @@
 package org.strata.lsm.engine;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,9 +32,13 @@ final class FlushExecutor {
   private final Condition work = lock.newCondition();
   private final Thread thread;
   // Guarded by lock.
+  @GuardedBy("lock")
   private final ArrayDeque<Flusher> queue = new ArrayDeque<>();
+  @GuardedBy("lock")
   private final List<Flusher> flushers = new ArrayList<>();
+  @GuardedBy("lock")
   private boolean stop;
+  @GuardedBy("lock")
   private boolean started;
 
   /** @param name names the thread ({@code strata-flush-<name>}) */

@@ -1,5 +1,6 @@
 package org.strata.lsm.engine;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,15 +78,24 @@ final class Flusher {
   private final RepeatedFailures failures;
 
   // Guarded by lock.
+  @GuardedBy("lock")
   private Throwable failure;
+  @GuardedBy("lock")
   private boolean sticky;
+  @GuardedBy("lock")
   private long failureSeq;
+  @GuardedBy("lock")
   private boolean retryPermitted;
+  @GuardedBy("lock")
   private long requestedUpTo = -1;
   /** Id of the newest memory component whose flush and policy call have both completed. */
+  @GuardedBy("lock")
   private long handledUpTo;
+  @GuardedBy("lock")
   private boolean abandoned;
+  @GuardedBy("lock")
   private boolean running;
+  @GuardedBy("lock")
   private boolean executorDead;
 
   Flusher(Path dir, Logger log, ReentrantLock lock, Condition changed, MemoryComponents memory,
@@ -114,7 +124,9 @@ final class Flusher {
    *
    * @throws StorageException if a flush fails meanwhile (naming its cause)
    */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   void flushSealed() {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
     long target = memory.newestSealedId();
     long seq = failureSeq;
     requestedUpTo = Math.max(requestedUpTo, target);
@@ -137,12 +149,16 @@ final class Flusher {
   }
 
   /** The sticky background error, or null. Caller holds the tree lock. */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   Throwable backgroundError() {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
     return sticky ? failure : null;
   }
 
   /** The error of the last flush if it failed and none succeeded since, else null. Locked. */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   Throwable lastError() {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
     return failure;
   }
 
@@ -155,7 +171,9 @@ final class Flusher {
    * Starts no more flushes and waits for a running one to end (the tree is closing, after its
    * last flush, or abandoned). Caller holds the tree lock.
    */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   void quiesce() {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
     abandoned = true;
     changed.signalAll();
     while (running) {

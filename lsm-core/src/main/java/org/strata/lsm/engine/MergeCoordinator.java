@@ -1,5 +1,6 @@
 package org.strata.lsm.engine;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -61,8 +62,11 @@ final class MergeCoordinator implements MergeOperation.Host {
   private final Object policyLock = new Object();
 
   // Guarded by lock.
+  @GuardedBy("lock")
   private final Set<MergeOperation> live = new HashSet<>();
+  @GuardedBy("lock")
   private boolean constraintViolated;
+  @GuardedBy("lock")
   private boolean closing;
 
   /**
@@ -101,17 +105,23 @@ final class MergeCoordinator implements MergeOperation.Host {
   }
 
   /** Whether the component constraint is violated. Caller holds the tree lock. */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   boolean constraintViolated() {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
     return constraintViolated;
   }
 
   /** Whether a merge is scheduled or running. Caller holds the tree lock. */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   boolean mergePending() {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
     return !live.isEmpty();
   }
 
   /** Input bytes the scheduled merges have not read yet. Caller holds the tree lock. */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   long pendingMergeBytes() {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
     long b = 0;
     for (MergeOperation op : live) {
       b += op.remainingInputBytes();

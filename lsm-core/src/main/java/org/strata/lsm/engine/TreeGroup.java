@@ -88,7 +88,7 @@ public final class TreeGroup implements AutoCloseable {
   private Path staleLogDir;
   /** How the group's files are written (the log's old directory is removed through it). */
   private org.strata.lsm.io.FileIo fileIo;
-  private boolean closing;
+  private volatile boolean closing;
 
   private TreeGroup(Path dir, long memoryBudget, StoreConfig logSettings, IoThrottle throttle,
       Clock clock, CrashPoints crashPoints) {

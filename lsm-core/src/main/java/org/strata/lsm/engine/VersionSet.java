@@ -1,5 +1,6 @@
 package org.strata.lsm.engine;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,16 +41,24 @@ final class VersionSet {
 
   private volatile Version current;
   // Guarded by lock.
+  @GuardedBy("lock")
   private long nextFileNumber;
+  @GuardedBy("lock")
   private long nextComponentId;
+  @GuardedBy("lock")
   private long nextRunId = 1;
+  @GuardedBy("lock")
   private long flushedLsn;
   /** The log this index's unflushed writes are in, and its directory; null until known. */
+  @GuardedBy("lock")
   private java.util.UUID logId;
+  @GuardedBy("lock")
   private String logDir;
   /** Lowest LSN of a flushed component whose manifest is not yet written; MAX_VALUE if none. */
+  @GuardedBy("lock")
   private long becomingDurableMinLsn = Long.MAX_VALUE;
   /** The policy's view of {@code current.runs}, with the components that are merging. */
+  @GuardedBy("lock")
   private RunList runList = RunList.EMPTY;
 
   /**
@@ -196,22 +205,30 @@ final class VersionSet {
   }
 
   /** The highest sequence number on disk. Caller holds the tree lock. */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   long flushedLsn() {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
     return flushedLsn;
   }
 
   /** Lowest LSN of flushed components not yet durably listed, or MAX_VALUE. Caller holds lock. */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   long becomingDurableMinLsn() {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
     return becomingDurableMinLsn;
   }
 
   /** The policy's run list. Caller holds the tree lock. */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   RunList runList() {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
     return runList;
   }
 
   /** Replaces the run list (merging marks only). Caller holds the tree lock. */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   void runList(RunList next) {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
     runList = next;
   }
 
@@ -249,6 +266,7 @@ final class VersionSet {
     }
   }
 
+  @GuardedBy("lock")
   private Version applyFlush(VersionEdit edit) {
     MemoryComponent mc = edit.flushed();
     List<DiskComponent> dcs = edit.outputs(); // one file, or several cut by the policy
@@ -280,12 +298,15 @@ final class VersionSet {
     return new Version(mem, runs);
   }
 
+  @GuardedBy("lock")
   private Version applyMerge(VersionEdit edit) {
     List<ComponentInfo> outputInfos = new ArrayList<>(edit.outputs().size());
     for (DiskComponent c : edit.outputs()) {
       outputInfos.add(c.info());
     }
-    RunList next = runList.apply(edit.merge(), outputInfos, () -> nextRunId++);
+    long[] runIds = {nextRunId}; // the supplier runs inside apply, on this thread
+    RunList next = runList.apply(edit.merge(), outputInfos, () -> runIds[0]++);
+    nextRunId = runIds[0];
     Map<String, DiskComponent> byName = componentsByName(current.runs);
     for (DiskComponent c : edit.outputs()) {
       byName.put(componentName(c), c);
@@ -306,6 +327,7 @@ final class VersionSet {
   }
 
   /** The manifest of the current version. Caller holds the tree lock. */
+  @GuardedBy("lock")
   Manifest snapshot() {
     List<Manifest.RunEntry> runs = new ArrayList<>();
     Map<String, ComponentIdentity> identities = new HashMap<>();
@@ -337,7 +359,9 @@ final class VersionSet {
   }
 
   /** The engine's runs for the runs of a request's window. Caller holds the tree lock. */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   List<Run> runsOf(List<RunInfo> infos) {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
     Map<String, DiskComponent> byName = componentsByName(current.runs);
     List<Run> out = new ArrayList<>(infos.size());
     for (RunInfo r : infos) {
@@ -347,7 +371,9 @@ final class VersionSet {
   }
 
   /** The disk component named {@code name} in the current version, or null. Caller holds lock. */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   DiskComponent component(String name) {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
     for (Run r : current.runs) {
       for (DiskComponent c : r.components()) {
         if (componentName(c).equals(name)) {

@@ -1,5 +1,6 @@
 package org.strata.lsm.wal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -86,27 +87,36 @@ public final class WriteAheadLog implements Closeable {
   // Serializes write-outs to the current segment.
   private final Object writeLock = new Object();
   // Guarded by forceLock (the current segment's entry changes under writeLock too).
+  @GuardedBy("forceLock")
   private final TreeMap<Long, SegmentState> segments = new TreeMap<>();
   // Guarded by forceLock: a point-in-time recovery the catalogue must record, or null.
+  @GuardedBy("forceLock")
   private LogCatalog.SetAside setAside;
   // The group commit under group; the carrier of rolls under none (see roll()); null under sync.
   private final ScheduledExecutorService background;
 
   // Guarded by this.
+  @GuardedBy("this")
   private byte[] pending = new byte[64 * 1024];
+  @GuardedBy("this")
   private int pendingLen;
   // The buffer appends switch to when pending is written out: the one written out last time,
   // free again (writes out are serialized by writeLock and finish before the next begins). Two
   // buffers in turn, so a write-out allocates nothing; null while one is being written.
+  @GuardedBy("this")
   private byte[] spare = new byte[64 * 1024];
+  @GuardedBy("this")
   private long lastAppendedLsn;
   // Guarded by this: the first sequence number of the segment appends go to (after the rolls
   // asked for).
+  @GuardedBy("this")
   private long appendSegmentFirst;
   // Segment rolls asked for and not yet carried out: {offset in pending, first LSN of the new
   // segment}, in order (see roll()).
+  @GuardedBy("this")
   private final ArrayDeque<long[]> pendingRolls = new ArrayDeque<>();
-  private boolean closed;
+  // Set under this; read also under forceLock alone, hence volatile.
+  private volatile boolean closed;
   /** Bytes of the records appended since open (read without the lock). */
   private final LongAdder appendedBytes = new LongAdder();
 
@@ -115,6 +125,7 @@ public final class WriteAheadLog implements Closeable {
   private Path segmentPath;
   // Guarded by forceLock: the current segment is not in the catalogue yet (it is listed at its
   // first force, which also makes its directory entry durable).
+  @GuardedBy("forceLock")
   private boolean publishPending;
   private volatile long durableLsn;
   private volatile long writtenLsn;
@@ -124,6 +135,7 @@ public final class WriteAheadLog implements Closeable {
   // A force failed: the log takes nothing more until reopened.
   private volatile IOException forceFailure;
   // Guarded by forceLock: whether the current write failure was logged (once per failure).
+  @GuardedBy("forceLock")
   private boolean writeFailureLogged;
 
   /** One segment of the log: its file, format, and size (exact when sealed, else forced to). */
@@ -354,6 +366,7 @@ public final class WriteAheadLog implements Closeable {
   }
 
   // Must hold forceLock and writeLock. The segment is listed in the catalogue at its first force.
+  @GuardedBy("forceLock")
   private void startSegment(long firstLsn) throws IOException {
     Path p = dir.resolve(LogScan.segmentName(firstLsn));
     WritableFile f = fileIo.create(p);
@@ -374,6 +387,7 @@ public final class WriteAheadLog implements Closeable {
   }
 
   // Must hold forceLock. Forces the current segment and notes how far it is forced.
+  @GuardedBy("forceLock")
   private void forceCurrent() throws IOException {
     long size = segment.size(); // what was written before the force began is covered by it
     try {
@@ -389,6 +403,7 @@ public final class WriteAheadLog implements Closeable {
   }
 
   // Must hold forceLock. Lists the current segment in the catalogue if it is not listed yet.
+  @GuardedBy("forceLock")
   private void publishIfPending() throws IOException {
     if (publishPending) {
       publishPending = false;
@@ -403,6 +418,7 @@ public final class WriteAheadLog implements Closeable {
 
   // Must hold forceLock. Writes the catalogue: every segment, the current one unless it is not
   // forced yet since its creation.
+  @GuardedBy("forceLock")
   private void publishCatalog() throws IOException {
     List<LogCatalog.Entry> entries = new ArrayList<>();
     for (Map.Entry<Long, SegmentState> e : segments.entrySet()) {
@@ -412,8 +428,9 @@ public final class WriteAheadLog implements Closeable {
       }
       entries.add(new LogCatalog.Entry(e.getKey(), st.size, st.sealed, st.format));
     }
+    LogCatalog.SetAside recorded = setAside;
     IoClass.callAs(IoClass.FOREGROUND, () -> {
-      new LogCatalog(logId, owner, entries, setAside).write(dir, fileIo);
+      new LogCatalog(logId, owner, entries, recorded).write(dir, fileIo);
       return null;
     });
   }
@@ -554,6 +571,7 @@ public final class WriteAheadLog implements Closeable {
   }
 
   // Must hold forceLock. Writes out everything, forces it, lists a new segment, marks the force.
+  @GuardedBy("forceLock")
   private void forceLocked() {
     if (forceFailure != null) {
       checkFailures();
@@ -586,6 +604,7 @@ public final class WriteAheadLog implements Closeable {
 
   // Must hold forceLock. A force mark after a force, written out at once (not forced): so a
   // process killed after the force leaves proof, in the file, that the bytes before were forced.
+  @GuardedBy("forceLock")
   private void writeMark(long forcedEnd) {
     synchronized (this) {
       if (!pendingRolls.isEmpty() || closed) {
@@ -655,7 +674,7 @@ public final class WriteAheadLog implements Closeable {
           segment.write(slice);
         }
         from = (int) roll[0];
-        carryOutRoll(roll[1]);
+        carryOutRollHeld(roll[1]);
         rollsDone++;
       }
       slice = ByteBuffer.wrap(data, from, len - from);
@@ -710,6 +729,14 @@ public final class WriteAheadLog implements Closeable {
     spare = new byte[64 * 1024];
   }
 
+  // Rolls leave the buffer only for a caller that holds forceLock (writeOutLocked's mayRoll), which
+  // the compiler cannot follow: asserted here instead.
+  @SuppressWarnings("GuardedBy")
+  private void carryOutRollHeld(long nextFirstLsn) throws IOException {
+    assert Thread.holdsLock(forceLock) : "rolls are carried out under forceLock";
+    carryOutRoll(nextFirstLsn);
+  }
+
   /**
    * Ends the current segment, written out up to {@code nextFirstLsn - 1}: forces it (whatever the
    * durability, see {@link #roll()}), lists it sealed at its size and closes it, then starts the
@@ -717,6 +744,7 @@ public final class WriteAheadLog implements Closeable {
    * old one is whole on disk before the new one exists. A creation that failed is tried again by
    * the next call. Must hold forceLock and writeLock.
    */
+  @GuardedBy("forceLock")
   private void carryOutRoll(long nextFirstLsn) throws IOException {
     if (segment != null) {
       long size = segment.size();
