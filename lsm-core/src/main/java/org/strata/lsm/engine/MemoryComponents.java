@@ -1,6 +1,5 @@
 package org.strata.lsm.engine;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -124,12 +123,8 @@ final class MemoryComponents {
       if (full && carrier != null) {
         carrier.carry(old, fresh);
       }
-      Version v = versions.current();
-      List<MemoryComponent> mem = new ArrayList<>(v.memory.size() + 1);
-      mem.add(fresh);
-      mem.addAll(v.memory);
       active = fresh;
-      versions.install(new Version(mem, v.runs)).release();
+      versions.sealed(fresh);
     } finally {
       switchLock.writeLock().unlock();
     }

@@ -129,8 +129,23 @@ final class VersionSet {
     }
   }
 
+  /**
+   * Installs the version of a seal: {@code fresh} becomes the newest (active) memory component in
+   * front of the sealed ones, the runs unchanged. The caller holds the tree lock and the memory
+   * components' switch lock (exclusive), so no writer inserts meanwhile.
+   */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
+  void sealed(MemoryComponent fresh) {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
+    Version v = current;
+    List<MemoryComponent> mem = new ArrayList<>(v.memory.size() + 1);
+    mem.add(fresh);
+    mem.addAll(v.memory);
+    install(new Version(mem, v.runs)).release();
+  }
+
   /** Makes {@code v} current; returns the previous version, which the caller must release. */
-  Version install(Version v) {
+  private Version install(Version v) {
     Version old = current;
     current = v;
     return old;
