@@ -1,5 +1,6 @@
 package org.strata.cli;
 
+import org.strata.records.RecordGenerator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

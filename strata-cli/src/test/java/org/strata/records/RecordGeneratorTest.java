@@ -1,4 +1,4 @@
-package org.strata.cli;
+package org.strata.records;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

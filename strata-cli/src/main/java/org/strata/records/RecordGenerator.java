@@ -1,4 +1,4 @@
-package org.strata.cli;
+package org.strata.records;
 
 import java.util.SplittableRandom;
 import org.strata.ycsb.twophase.RecordShape;
