@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -219,6 +218,7 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
     }
   }
 
+  @SuppressWarnings("try") // close() throws what the wrapped system's close throws, as Exception
   private static final class Open implements SystemUnderTest {
     private final ObjectMapper json = new ObjectMapper();
     private final EmbeddedCluster cluster;
@@ -261,8 +261,7 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
         return null;
       }
       Map<String, String> fields = new TreeMap<>();
-      for (Iterator<Map.Entry<String, JsonNode>> it = r.get(0).fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> f = it.next();
+      for (Map.Entry<String, JsonNode> f : r.get(0).properties()) {
         if (!f.getKey().equals("id")) {
           fields.put(f.getKey(), f.getValue().asText());
         }

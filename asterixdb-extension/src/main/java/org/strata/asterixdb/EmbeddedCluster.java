@@ -31,6 +31,7 @@ import org.apache.logging.log4j.Logger;
  * <p>AsterixDB keeps process-wide singletons (its metadata manager among them), so one cluster at
  * a time runs in a JVM; it can be stopped and started again.
  */
+@SuppressWarnings("try") // close() throws what the wrapped system's close throws, as Exception
 public final class EmbeddedCluster implements AutoCloseable {
   private static final Logger LOG = LogManager.getLogger(EmbeddedCluster.class);
 

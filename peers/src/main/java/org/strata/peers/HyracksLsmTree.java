@@ -45,6 +45,7 @@ import org.apache.hyracks.util.trace.ITracer;
  * with the merge policy, I/O scheduler, I/O operation callbacks and page-write callbacks given.
  * Hyracks storage has no write-ahead log (AsterixDB keeps its log outside the tree).
  */
+@SuppressWarnings("try") // close() throws what the wrapped system's close throws, as Exception
 public final class HyracksLsmTree implements AutoCloseable {
 
   /**

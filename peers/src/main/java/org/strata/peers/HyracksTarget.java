@@ -161,6 +161,9 @@ public final class HyracksTarget implements TwoPhaseTarget {
     }
   }
 
+  // close() throws what Hyracks' close throws, as Exception; ArrayTupleBuilder is deprecated in
+  // Hyracks 0.9.8 without a replacement its LSM accessors take.
+  @SuppressWarnings({"try", "deprecation"})
   private static final class Open implements SystemUnderTest {
     private final HyracksLsmTree tree;
     private final ILSMIOOperationScheduler scheduler;

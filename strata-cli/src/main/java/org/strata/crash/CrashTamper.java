@@ -70,6 +70,7 @@ final class CrashTamper {
    *
    * @param scratch an empty directory for a second store
    */
+  @SuppressWarnings("try") // a store opened only to see whether the open is refused
   static Result check(Kind kind, CrashTarget target, Path image, Path scratch,
       Map<String, String> expected) throws IOException {
     List<Path> logDirs = logDirs(target, image);

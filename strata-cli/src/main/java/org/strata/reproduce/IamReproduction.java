@@ -369,7 +369,7 @@ public final class IamReproduction implements PaperReproduction {
     Path dir = ctx.scratch("iam-" + name);
     Map<String, String> p = new LinkedHashMap<>();
     JsonNode pj = new com.fasterxml.jackson.databind.ObjectMapper().readTree(params);
-    pj.fields().forEachRemaining(e -> p.put(e.getKey(), e.getValue().asText()));
+    pj.properties().forEach(e -> p.put(e.getKey(), e.getValue().asText()));
     StoreConfig store = new StoreConfig(new NamedPlugin(policy, p), null,
         MemoryComponentConfig.of(cfg.nodeSize(), 2), null, null, null, null, null)
         .withDurability(Durability.NONE);

@@ -190,6 +190,7 @@ final class LuoCareyEngine {
       return new Watched(inner.open(dir, setup), setup);
     }
 
+    @SuppressWarnings("try") // close() throws what the wrapped system's close throws, as Exception
     private final class Watched implements SystemUnderTest {
       private final SystemUnderTest s;
       private final PhaseSetup setup;
@@ -394,6 +395,7 @@ final class LuoCareyEngine {
    * sliceSeconds} (the first, the second, ..., the first again), each with its own number of
    * threads, every query's latency recorded under the kind of the turn it started in.
    */
+  @SuppressWarnings("try") // close() throws what the wrapped system's close throws, as Exception
   static final class QuerySlices implements AutoCloseable {
     private final Turns turns;
     private final int n;
@@ -521,11 +523,11 @@ final class LuoCareyEngine {
     c.put("description", "AC-F10: " + measured.config().name() + " with a force only at the end"
         + " of each flush and merge (io.force-bytes 0), at its running rate; the testing phase is"
         + " not read");
-    ((ObjectNode) c.with("dataset").with("io")).put("force-bytes", "0");
-    ObjectNode testing = c.with("testing");
+    c.withObjectProperty("dataset").withObjectProperty("io").put("force-bytes", "0");
+    ObjectNode testing = c.withObjectProperty("testing");
     testing.put("duration-seconds", 2);
     testing.put("warmup-seconds", 1);
-    ObjectNode running = c.with("running");
+    ObjectNode running = c.withObjectProperty("running");
     running.remove("utilizations");
     running.put("rate", measured.result().runs().get(0).arrivalRate());
     return c;
@@ -694,11 +696,11 @@ final class LuoCareyEngine {
     c.put("description", "AC-P5: " + base.path("name").asText() + " with files of " + fileSize
         + " (the paper's " + paperSize + " at its 128 MB memory component), testing and running"
         + " alike");
-    ((ObjectNode) c.with("dataset").with("merge-policy").with("parameters")).put("file-size",
-        fileSize);
+    c.withObjectProperty("dataset").withObjectProperty("merge-policy")
+        .withObjectProperty("parameters").put("file-size", fileSize);
     JsonNode testingPolicy = c.path("testing").path("merge-policy");
     if (testingPolicy.isObject()) {
-      ((ObjectNode) testingPolicy).with("parameters").put("file-size", fileSize);
+      ((ObjectNode) testingPolicy).withObjectProperty("parameters").put("file-size", fileSize);
     }
     return c;
   }
@@ -784,10 +786,10 @@ final class LuoCareyEngine {
     c.put("description", "AC-X4: " + measured.config().name() + " with secondary-index queries"
         + " alongside, at its running rate under fair at " + Numbers.format(utilization * 100)
         + "%; the testing phase is not read");
-    ObjectNode testing = c.with("testing");
+    ObjectNode testing = c.withObjectProperty("testing");
     testing.put("duration-seconds", 2);
     testing.put("warmup-seconds", 1);
-    ObjectNode running = c.with("running");
+    ObjectNode running = c.withObjectProperty("running");
     running.remove("utilizations");
     running.put("rate", measured.running("fair", utilization).arrivalRate());
     return c;

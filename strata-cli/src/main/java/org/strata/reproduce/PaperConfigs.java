@@ -56,8 +56,7 @@ public final class PaperConfigs {
     for (java.lang.reflect.RecordComponent c : type.getRecordComponents()) {
       known.put(c.getName(), c);
     }
-    for (var it = node.fields(); it.hasNext(); ) {
-      var field = it.next();
+    for (var field : node.properties()) {
       java.lang.reflect.RecordComponent c = known.get(field.getKey());
       if (c == null) {
         throw new IllegalArgumentException(paper + " configuration: unknown field '" + path

@@ -18,6 +18,7 @@ import org.strata.scheduler.des.ArrivalProcess;
  * pattern's rate, a query at each of its arrival times, and one that falls behind by more than a
  * second skips the arrivals it missed rather than catching up in a burst.
  */
+@SuppressWarnings("try") // close() throws what the wrapped system's close throws, as Exception
 final class QueryLoad implements AutoCloseable {
 
   private final AtomicBoolean stop = new AtomicBoolean();

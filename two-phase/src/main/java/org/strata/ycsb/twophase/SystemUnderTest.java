@@ -8,6 +8,7 @@ import java.util.TreeMap;
  * The runner gives every system the same records through {@link #write}; writes may come from
  * several threads at once and block while the system stalls.
  */
+@SuppressWarnings("try") // close() throws what the wrapped system's close throws, as Exception
 public interface SystemUnderTest extends AutoCloseable {
 
   /** Writes one record version (an insert or a blind update); blocks while writes are stopped. */

@@ -207,6 +207,7 @@ public final class TwoPhaseRunner {
    * page cache, a peer with its block cache), warmed up with the first thread count, then each
    * thread count runs for the configured seconds. Every get must return its loaded value.
    */
+  @SuppressWarnings("try") // close() throws what the wrapped system's close throws, as Exception
   public TwoPhaseResult runLookups(LookupConfig lookup) throws Exception {
     try (GcPauseRecorder r = GcPauseRecorder.platform()) {
       gc = r;
@@ -280,6 +281,7 @@ public final class TwoPhaseRunner {
    * merges, and (if asked) reads every key back. Record {@code id}'s fields come from a random
    * source seeded by the seed and the id, so every system loads the same bytes.
    */
+  @SuppressWarnings("try") // close() throws what the wrapped system's close throws, as Exception
   private Loaded load(Path dir) throws Exception {
     RecordShape shape = shape();
     long n = config.load().records();
@@ -356,6 +358,7 @@ public final class TwoPhaseRunner {
     return n;
   }
 
+  @SuppressWarnings("try") // close() throws what the wrapped system's close throws, as Exception
   private PhaseResult testing(Path dir) throws Exception {
     TwoPhaseConfig.Testing t = config.testing();
     NamedPlugin scheduler = target.testingScheduler(t.scheduler());
@@ -402,6 +405,7 @@ public final class TwoPhaseRunner {
     }
   }
 
+  @SuppressWarnings("try") // close() throws what the wrapped system's close throws, as Exception
   private PhaseResult running(Path loaded, Path data, NamedPlugin scheduler, double utilization,
       ArrivalProcess arrivals, String label, int durationSeconds) throws Exception {
     String name = "running-" + scheduler.name() + "-" + label.replace("%", "pct");

@@ -11,7 +11,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -197,8 +196,7 @@ public class AsterixFeedBinding extends DB {
   }
 
   private static void copy(JsonNode rec, Set<String> fields, Map<String, ByteIterator> out) {
-    for (Iterator<Map.Entry<String, JsonNode>> it = rec.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> f = it.next();
+    for (Map.Entry<String, JsonNode> f : rec.properties()) {
       if (!f.getKey().equals("id") && (fields == null || fields.contains(f.getKey()))) {
         out.put(f.getKey(), new StringByteIterator(f.getValue().asText()));
       }
