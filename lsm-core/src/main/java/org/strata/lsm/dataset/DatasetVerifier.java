@@ -94,6 +94,7 @@ public final class DatasetVerifier {
    * @throws IllegalArgumentException if {@code dir} is missing or holds no {@code dataset.json}
    * @throws StrataException if a process has the dataset open
    */
+  @SuppressWarnings("try") // the lock is held for the scope of the try, not used in it
   public static FileReport verifyFiles(Path dir) {
     if (!Dataset.isDataset(dir)) {
       throw new IllegalArgumentException(dir + " is not a dataset: " + (!Files.exists(dir)

@@ -246,6 +246,7 @@ public final class LogLocation {
    * catalogue and lock file (under the lock, so never while something has it open). Failures are
    * logged; the files are then left, and never read again by this owner.
    */
+  @SuppressWarnings("try") // the lock is held for the scope of the try, not used in it
   static void removeStale(Path dir, FileIo io) {
     try (DirectoryLock lock = DirectoryLock.acquire(dir, "log directory " + dir + " is in use")) {
       try (Stream<Path> s = Files.list(dir)) {

@@ -74,6 +74,7 @@ public final class StoreVerifier {
     return verify(dir, false);
   }
 
+  @SuppressWarnings("try") // the lock is held for the scope of the try, not used in it
   private static VerifyReport verify(Path dir, boolean withLog) {
     checkIsStore(dir);
     try (DirectoryLock lock = DirectoryLock.acquireSharedIfPresent(dir, "store " + dir

@@ -228,6 +228,7 @@ public final class WriteAheadLog implements Closeable {
    *     another owner; nothing is changed then
    * @throws StrataException when another store or partition has the log open
    */
+  @SuppressWarnings("try") // the lock is held for the scope of the try, not used in it
   public static Replayed replay(Path dir, Durability durability, long groupCommitMillis,
       FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor, LogOwner owner,
       LogReplayer replayer) {
