@@ -77,7 +77,7 @@ public class ComponentWriteBench {
   @OperationsPerInvocation(ENTRIES)
   public ComponentMeta writeComponent() throws IOException {
     try (ComponentWriter w = new ComponentWriter(new DiscardingFile(), IoThrottle.unlimited(),
-        0, ComponentFiles.PAGE_SIZE, 0.01, 1, 1, ENTRIES, 0)) {
+        0, BenchComponentLoader.PAGE_SIZE, 0.01, 1, 1, ENTRIES, 0)) {
       for (int i = 0; i < ENTRIES; i++) {
         w.add(keys[i], values[i & 63]);
       }

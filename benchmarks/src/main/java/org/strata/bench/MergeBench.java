@@ -94,8 +94,8 @@ public class MergeBench {
         for (int r = 0; r < runs; r++) {
           byte[][] sorted = perRun.get(r).toArray(new byte[0][]);
           Arrays.sort(sorted, Arrays::compareUnsigned);
-          disk.add(ComponentFiles.write(dir.path().resolve("run-" + r + ".cmp"), r + 1, sorted,
-              values, cache));
+          disk.add(BenchComponentLoader.write(dir.path().resolve("run-" + r + ".cmp"), r + 1,
+              sorted, values, cache));
           readAhead.add(new ReadAheadBuffer());
         }
       }

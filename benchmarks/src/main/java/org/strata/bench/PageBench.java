@@ -33,7 +33,7 @@ import org.strata.lsm.component.PageType;
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 @State(Scope.Thread)
 public class PageBench {
-  static final int PAGE_SIZE = ComponentFiles.PAGE_SIZE;
+  static final int PAGE_SIZE = BenchComponentLoader.PAGE_SIZE;
   static final int KEYS = 1 << 14;
   static final int PAGES = 64;
   private static final Path NAME = Path.of("benchmark-page");

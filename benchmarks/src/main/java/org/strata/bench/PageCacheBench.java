@@ -64,7 +64,7 @@ public class PageCacheBench {
     try {
       pageCache = new PageCache(hit ? 256L << 20 : 0);
       byte[][] sorted = BenchData.sortedKeys(0, ENTRIES);
-      component = ComponentFiles.write(dir.path().resolve("c.cmp"), 1, sorted,
+      component = BenchComponentLoader.write(dir.path().resolve("c.cmp"), 1, sorted,
           BenchData.values(64, 100, 4), pageCache);
       if (hit) {
         int n = 0;

@@ -13,7 +13,7 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import org.strata.scheduler.des.LatencySummary;
-import org.strata.scheduler.des.PhaseResult;
+import org.strata.scheduler.des.DesPhaseResult;
 import org.strata.scheduler.des.SecondSample;
 
 /**
@@ -26,7 +26,7 @@ final class DesCharts {
   private DesCharts() {}
 
   /** A phase run and the name of its series. */
-  record Labelled(String label, PhaseResult result) {}
+  record Labelled(String label, DesPhaseResult result) {}
 
   /** Writes {@code prefix-throughput.png}, {@code -components.png} and {@code -latency.png}. */
   static List<Path> write(Path dir, String prefix, String title, List<Labelled> labelled)
@@ -50,7 +50,7 @@ final class DesCharts {
         .build();
     lat.getStyler().setYAxisDecimalPattern("#,##0.###");
     for (Labelled one : labelled) {
-      PhaseResult r = one.result();
+      DesPhaseResult r = one.result();
       String name = one.label();
       List<SecondSample> s = r.series();
       List<Double> tx = new ArrayList<>();

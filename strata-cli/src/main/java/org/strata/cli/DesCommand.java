@@ -17,7 +17,7 @@ import org.strata.scheduler.des.DesSetup;
 import org.strata.scheduler.des.DiscreteEventSimulator;
 import org.strata.scheduler.des.LatencySummary;
 import org.strata.scheduler.des.MergeLogEntry;
-import org.strata.scheduler.des.PhaseResult;
+import org.strata.scheduler.des.DesPhaseResult;
 import org.strata.scheduler.des.SecondSample;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -225,7 +225,7 @@ final class DesCommand implements Callable<Integer> {
 
   /** One policy's phases. */
   private record Outcome(String policy, Map<String, String> parameters, DesSetup setup,
-      PhaseResult testing, java.util.List<PhaseResult> runs, double seconds) {}
+      DesPhaseResult testing, java.util.List<DesPhaseResult> runs, double seconds) {}
 
   private static java.util.List<DesCharts.Labelled> labelled(Outcome o, String policy) {
     java.util.List<DesCharts.Labelled> l = new java.util.ArrayList<>();
@@ -234,7 +234,7 @@ final class DesCommand implements Callable<Integer> {
       l.add(new DesCharts.Labelled(prefix + o.testing().phase() + " " + o.testing().scheduler(),
           o.testing()));
     }
-    for (PhaseResult r : o.runs()) {
+    for (DesPhaseResult r : o.runs()) {
       l.add(new DesCharts.Labelled(prefix + r.phase() + " " + r.scheduler(), r));
     }
     return l;
@@ -255,12 +255,12 @@ final class DesCommand implements Callable<Integer> {
       sims.add(DiscreteEventSimulator.of(setup, pol, new NamedPlugin(name, schedulerParams)));
     }
     long start = System.nanoTime();
-    PhaseResult testing = null;
+    DesPhaseResult testing = null;
     if (!phase.equals("running")) {
       testing = DiscreteEventSimulator.of(setup, pol, new NamedPlugin(testingScheduler,
           Map.of())).testing(duration);
     }
-    java.util.List<PhaseResult> runs = new java.util.ArrayList<>();
+    java.util.List<DesPhaseResult> runs = new java.util.ArrayList<>();
     if (!phase.equals("testing")) {
       for (DiscreteEventSimulator sim : sims) {
         runs.add(sim.running(duration, arrivalProcess(testing)));
@@ -305,7 +305,7 @@ final class DesCommand implements Callable<Integer> {
             oc.testing().stallSeconds(), "-", oc.testing().maxDiskComponents(),
             oc.testing().writeAmplification());
       }
-      for (PhaseResult r : oc.runs()) {
+      for (DesPhaseResult r : oc.runs()) {
         out.printf("%-" + width + "s %12s %10s %,12.0f %9d %12.1f %12s %10d %6.2f%n",
             oc.policy(), max, r.scheduler(), r.arrivalRate(), r.stallCount(), r.stallSeconds(),
             ms(r.writeLatency().p99()), r.maxDiskComponents(), r.writeAmplification());
@@ -314,7 +314,7 @@ final class DesCommand implements Callable<Integer> {
     out.flush();
   }
 
-  private ArrivalProcess arrivalProcess(PhaseResult testing) {
+  private ArrivalProcess arrivalProcess(DesPhaseResult testing) {
     if (burst != null) {
       return ArrivalProcess.bursts(ArrivalProcess.Burst.parseAll(burst));
     }
@@ -344,7 +344,7 @@ final class DesCommand implements Callable<Integer> {
     return new ParameterException(spec.commandLine(), message);
   }
 
-  private void writeSeries(PhaseResult testing, java.util.List<PhaseResult> runs)
+  private void writeSeries(DesPhaseResult testing, java.util.List<DesPhaseResult> runs)
       throws IOException {
     Path parent = series.toAbsolutePath().getParent();
     if (parent != null) {
@@ -354,12 +354,12 @@ final class DesCommand implements Callable<Integer> {
     try (BufferedWriter w = Files.newBufferedWriter(tmp)) {
       w.write("phase,scheduler,second,arrivals,completed,queue,diskComponents,stalledSeconds,"
           + "bytesFlushed,bytesMerged\n");
-      java.util.List<PhaseResult> all = new java.util.ArrayList<>();
+      java.util.List<DesPhaseResult> all = new java.util.ArrayList<>();
       if (testing != null) {
         all.add(testing);
       }
       all.addAll(runs);
-      for (PhaseResult r : all) {
+      for (DesPhaseResult r : all) {
         for (SecondSample s : r.series()) {
           w.write(String.format(java.util.Locale.ROOT, "%s,%s,%d,%d,%d,%d,%d,%.3f,%.0f,%.0f%n",
               r.phase(), r.scheduler(), s.second(), s.arrivals(), s.completed(), s.queue(),
@@ -371,7 +371,7 @@ final class DesCommand implements Callable<Integer> {
         java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
-  private void print(DesSetup setup, PhaseResult testing, java.util.List<PhaseResult> runs,
+  private void print(DesSetup setup, DesPhaseResult testing, java.util.List<DesPhaseResult> runs,
       double seconds) throws IOException {
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -383,7 +383,7 @@ final class DesCommand implements Callable<Integer> {
   }
 
   /** The JSON object of one policy's run, as a string. */
-  private String render(DesSetup setup, PhaseResult testing, java.util.List<PhaseResult> runs,
+  private String render(DesSetup setup, DesPhaseResult testing, java.util.List<DesPhaseResult> runs,
       double seconds) throws IOException {
     {
       ObjectNode o = StatsJson.MAPPER.createObjectNode();
@@ -410,7 +410,7 @@ final class DesCommand implements Callable<Integer> {
       }
       if (!compare.isEmpty() && !runs.isEmpty()) {
         com.fasterxml.jackson.databind.node.ArrayNode cmp = o.putArray("comparison");
-        for (PhaseResult run : runs) {
+        for (DesPhaseResult run : runs) {
           runningJson(cmp.addObject(), run);
         }
       }
@@ -419,8 +419,8 @@ final class DesCommand implements Callable<Integer> {
     }
   }
 
-  private void printText(PrintWriter out, PhaseResult testing, java.util.List<PhaseResult> runs,
-      double seconds) {
+  private void printText(PrintWriter out, DesPhaseResult testing,
+      java.util.List<DesPhaseResult> runs, double seconds) {
     {
       if (testing != null) {
         out.printf("testing (%s, closed loop, %.0f s): maxThroughput %.1f writes/s (first sixth"
@@ -429,7 +429,7 @@ final class DesCommand implements Callable<Integer> {
             testing.stallCount(), testing.stallSeconds(), testing.maxDiskComponents(),
             testing.writeAmplification());
       }
-      for (PhaseResult run : runs) {
+      for (DesPhaseResult run : runs) {
         LatencySummary w = run.writeLatency();
         LatencySummary p = run.processingLatency();
         out.printf("running (%s, %.1f writes/s, %.0f s): stalls %d (%.1f s, longest %.1f s),"
@@ -449,7 +449,7 @@ final class DesCommand implements Callable<Integer> {
     }
   }
 
-  private static ObjectNode phaseJson(ObjectNode n, PhaseResult r) {
+  private static ObjectNode phaseJson(ObjectNode n, DesPhaseResult r) {
     n.put("scheduler", r.scheduler());
     n.put("duration", r.duration());
     n.put("writes", r.writesCompleted());
@@ -474,7 +474,7 @@ final class DesCommand implements Callable<Integer> {
     return n;
   }
 
-  private static void runningJson(ObjectNode r, PhaseResult run) {
+  private static void runningJson(ObjectNode r, DesPhaseResult run) {
     phaseJson(r, run);
     r.put("arrivalRate", run.arrivalRate());
     latency(r.putObject("writeLatency"), run.writeLatency());

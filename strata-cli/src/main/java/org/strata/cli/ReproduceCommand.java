@@ -17,7 +17,7 @@ import org.strata.reproduce.PaperReproduction;
 import org.strata.reproduce.PaperResult;
 import org.strata.reproduce.Papers;
 import org.strata.reproduce.Report;
-import org.strata.reproduce.ReportWriter;
+import org.strata.reproduce.ReproductionReportWriter;
 import org.strata.reproduce.ReproductionContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -128,7 +128,7 @@ final class ReproduceCommand implements Callable<Integer> {
     Report report = new Report(p.name(), p.title(), p.source(), scaleName, commandLine(),
         machine(), result.device(), seconds, cfg, Report.Summary.of(result.claims()),
         result.claims(), result.figures(), result.notes());
-    ReportWriter writer = new ReportWriter(JSON);
+    ReproductionReportWriter writer = new ReproductionReportWriter(JSON);
     writer.write(report, out);
     if (docs != null) {
       DocsPage.write(docs, writer.markdown(report), report, out);

@@ -8,7 +8,8 @@ import org.strata.lsm.config.DeviceConfig;
 
 /**
  * The {@code device} and {@code sweepWriteBandwidths} fields the engine papers' configurations
- * ({@link TriadConfig}, {@link IamConfig}) share: checked alike, each error naming the paper.
+ * ({@link TriadReproductionConfig}, {@link IamConfig}) share: checked alike, each error naming
+ * the paper.
  */
 final class DeviceSettings {
   private DeviceSettings() {}

@@ -13,7 +13,7 @@ import org.strata.scheduler.des.ArrivalProcess;
 import org.strata.scheduler.des.DesSetup;
 import org.strata.scheduler.des.DiscreteEventSimulator;
 import org.strata.scheduler.des.MergeLogEntry;
-import org.strata.scheduler.des.PhaseResult;
+import org.strata.scheduler.des.DesPhaseResult;
 import org.strata.scheduler.des.SecondSample;
 
 /**
@@ -42,10 +42,10 @@ public final class LuoCareyReproduction implements PaperReproduction {
   }
 
   /** The testing phase under each scheduler and the running phases at the utilization. */
-  record Runs(Map<String, PhaseResult> testing, Map<String, PhaseResult> running) {}
+  record Runs(Map<String, DesPhaseResult> testing, Map<String, DesPhaseResult> running) {}
 
   /** Phases already simulated in this run (the sweep and the comparisons share some). */
-  private final Map<String, PhaseResult> cache = new HashMap<>();
+  private final Map<String, DesPhaseResult> cache = new HashMap<>();
 
   @Override
   public void validate(JsonNode config) {
@@ -131,8 +131,8 @@ public final class LuoCareyReproduction implements PaperReproduction {
 
   private Runs runs(ReproductionContext ctx, String label, DesSetup setup, String policy,
       Map<String, String> params, LuoCareyConfig cfg) {
-    Map<String, PhaseResult> testing = new LinkedHashMap<>();
-    Map<String, PhaseResult> running = new LinkedHashMap<>();
+    Map<String, DesPhaseResult> testing = new LinkedHashMap<>();
+    Map<String, DesPhaseResult> running = new LinkedHashMap<>();
     for (String s : SCHEDULERS) {
       testing.put(s, testing(ctx, label, setup, policy, params, s, cfg.duration()));
     }
@@ -143,31 +143,31 @@ public final class LuoCareyReproduction implements PaperReproduction {
     return new Runs(testing, running);
   }
 
-  private PhaseResult testing(ReproductionContext ctx, String label, DesSetup setup,
+  private DesPhaseResult testing(ReproductionContext ctx, String label, DesSetup setup,
       String policy, Map<String, String> params, String scheduler, double duration) {
     String key = "testing/" + setup + "/" + policy + "/" + new java.util.TreeMap<>(params) + "/"
         + scheduler + "/" + duration;
-    PhaseResult cached = cache.get(key);
+    DesPhaseResult cached = cache.get(key);
     if (cached != null) {
       return cached;
     }
-    PhaseResult r = des(setup, policy, params, scheduler).testing(duration);
+    DesPhaseResult r = des(setup, policy, params, scheduler).testing(duration);
     ctx.log(String.format(Locale.ROOT, "luo-carey: %s testing %s: maximum %.1f writes/s",
         label, scheduler, r.maxThroughput()));
     cache.put(key, r);
     return r;
   }
 
-  private PhaseResult running(ReproductionContext ctx, String label, DesSetup setup,
+  private DesPhaseResult running(ReproductionContext ctx, String label, DesSetup setup,
       String policy, Map<String, String> params, String scheduler, double duration,
       double rate) {
     String key = "running/" + setup + "/" + policy + "/" + new java.util.TreeMap<>(params) + "/"
         + scheduler + "/" + duration + "/" + rate;
-    PhaseResult cached = cache.get(key);
+    DesPhaseResult cached = cache.get(key);
     if (cached != null) {
       return cached;
     }
-    PhaseResult r = des(setup, policy, params, scheduler).running(duration,
+    DesPhaseResult r = des(setup, policy, params, scheduler).running(duration,
         ArrivalProcess.constant(rate));
     cache.put(key, r);
     ctx.log(String.format(Locale.ROOT, "luo-carey: %s running %s at %.1f/s: %d stalls (%.0f s),"
@@ -183,18 +183,18 @@ public final class LuoCareyReproduction implements PaperReproduction {
   }
 
   /** p99 write latency in seconds. */
-  static double p99(PhaseResult r) {
+  static double p99(DesPhaseResult r) {
     return r.writeLatency().p99();
   }
 
-  private static String stalls(PhaseResult r) {
+  private static String stalls(DesPhaseResult r) {
     return r.stallCount() + " stalls (" + Numbers.format(r.stallSeconds()) + " s)";
   }
 
   // ---- AC-F1, F2: the testing phase ---------------------------------------------------------
 
   /** Coefficient of variation of 60-second throughput windows after the first sixth. */
-  static double variation(PhaseResult r) {
+  static double variation(DesPhaseResult r) {
     List<SecondSample> s = r.series();
     int from = s.size() / 6;
     List<Double> windows = new ArrayList<>();
@@ -211,7 +211,7 @@ public final class LuoCareyReproduction implements PaperReproduction {
   }
 
   /** Mean throughput over the first sixth of a phase. */
-  static double early(PhaseResult r) {
+  static double early(DesPhaseResult r) {
     List<SecondSample> s = r.series();
     int to = Math.max(1, s.size() / 6);
     long done = 0;
@@ -268,9 +268,9 @@ public final class LuoCareyReproduction implements PaperReproduction {
   // ---- AC-F3, F4, F5: running at 95% ---------------------------------------------------------
 
   private static List<Claim> f3(Runs r, LuoCareyConfig cfg) {
-    PhaseResult s = r.running().get("single-thread");
-    PhaseResult f = r.running().get("fair");
-    PhaseResult g = r.running().get("greedy");
+    DesPhaseResult s = r.running().get("single-thread");
+    DesPhaseResult f = r.running().get("fair");
+    DesPhaseResult g = r.running().get("greedy");
     int cap = Integer.parseInt(cfg.tiering().getOrDefault("max-components", "48"));
     List<Claim> out = new ArrayList<>();
     boolean none = f.stallCount() == 0 && g.stallCount() == 0;
@@ -299,9 +299,9 @@ public final class LuoCareyReproduction implements PaperReproduction {
   }
 
   private static List<Claim> f4(Runs r, LuoCareyConfig cfg) {
-    PhaseResult s = r.running().get("single-thread");
-    PhaseResult f = r.running().get("fair");
-    PhaseResult g = r.running().get("greedy");
+    DesPhaseResult s = r.running().get("single-thread");
+    DesPhaseResult f = r.running().get("fair");
+    DesPhaseResult g = r.running().get("greedy");
     List<Claim> out = new ArrayList<>();
     out.add(Claim.judged("AC-F4-single", "Leveling at 95%: single-thread has many stalls",
         "many stalls", stalls(s), "at least one", s.stallCount() > 0, s.stallCount() > 0
@@ -390,10 +390,10 @@ public final class LuoCareyReproduction implements PaperReproduction {
       params.remove("max-components");
     }
     String label = policy + " T=" + t;
-    PhaseResult testing = testing(ctx, label, setup, policy, params, "fair", cfg.duration());
+    DesPhaseResult testing = testing(ctx, label, setup, policy, params, "fair", cfg.duration());
     double rate = cfg.utilization() * testing.maxThroughput();
-    PhaseResult fair = running(ctx, label, setup, policy, params, "fair", cfg.duration(), rate);
-    PhaseResult greedy = running(ctx, label, setup, policy, params, "greedy", cfg.duration(),
+    DesPhaseResult fair = running(ctx, label, setup, policy, params, "fair", cfg.duration(), rate);
+    DesPhaseResult greedy = running(ctx, label, setup, policy, params, "greedy", cfg.duration(),
         rate);
     return new double[] {testing.maxThroughput(), p99(fair), p99(greedy)};
   }
@@ -422,13 +422,13 @@ public final class LuoCareyReproduction implements PaperReproduction {
     DesSetup local = setup.withConstraint("local");
     double tierRate = tier.running().get("fair").arrivalRate();
     double levRate = lev.running().get("fair").arrivalRate();
-    PhaseResult tf = running(ctx, "tiering local", local, "tiering", cfg.tiering(), "fair",
+    DesPhaseResult tf = running(ctx, "tiering local", local, "tiering", cfg.tiering(), "fair",
         cfg.duration(), tierRate);
-    PhaseResult tg = running(ctx, "tiering local", local, "tiering", cfg.tiering(), "greedy",
+    DesPhaseResult tg = running(ctx, "tiering local", local, "tiering", cfg.tiering(), "greedy",
         cfg.duration(), tierRate);
-    PhaseResult lf = running(ctx, "leveling local", local, "leveling",
+    DesPhaseResult lf = running(ctx, "leveling local", local, "leveling",
         cfg.leveling(), "fair", cfg.duration(), levRate);
-    PhaseResult lg = running(ctx, "leveling local", local, "leveling",
+    DesPhaseResult lg = running(ctx, "leveling local", local, "leveling",
         cfg.leveling(), "greedy", cfg.duration(), levRate);
     List<Claim> out = new ArrayList<>();
     double gtf = p99(tier.running().get("fair"));
@@ -507,14 +507,14 @@ public final class LuoCareyReproduction implements PaperReproduction {
     }
     double[] asap = new double[(int) expected];
     long[] asapCount = {0};
-    PhaseResult a = des(setup, "leveling", cfg.leveling(), "greedy").running(b.duration(),
+    DesPhaseResult a = des(setup, "leveling", cfg.leveling(), "greedy").running(b.duration(),
         ArrivalProcess.bursts(pattern), (k, arrival, dq, done) -> {
           asap[(int) k] = done - arrival;
           asapCount[0] = Math.max(asapCount[0], k + 1);
         });
     long[] worse = {0};
     long[] compared = {0};
-    PhaseResult l = des(setup.withAdmission("limit", b.limitRate()), "leveling", cfg.leveling(),
+    DesPhaseResult l = des(setup.withAdmission("limit", b.limitRate()), "leveling", cfg.leveling(),
         "greedy").running(b.duration(), ArrivalProcess.bursts(pattern),
             (k, arrival, dq, done) -> {
               if (k < asapCount[0]) {
@@ -554,7 +554,7 @@ public final class LuoCareyReproduction implements PaperReproduction {
     double rate = 2 * (setup.bandwidth() / setup.entrySize()) / (p.sizeRatio() * p.levels());
     Map<String, String> params = Map.of("size-ratio", Integer.toString(p.sizeRatio()),
         "preemptive", "false");
-    PhaseResult r = des(setup, "leveling", params, "single-thread").running(p.duration(),
+    DesPhaseResult r = des(setup, "leveling", params, "single-thread").running(p.duration(),
         ArrivalProcess.constant(rate));
     double expected = 2 * Math.pow(p.sizeRatio(), p.levels() - 1) / p.levels();
     String text = "One merge thread, leveling T = " + p.sizeRatio() + ", L = " + p.levels()
@@ -577,19 +577,19 @@ public final class LuoCareyReproduction implements PaperReproduction {
     Map<String, String> free = cfg.sizeTiered();
     Map<String, String> exact = new HashMap<>(free);
     exact.put("merge-exactly-min", "true");
-    PhaseResult x1 = testing(ctx, "size-tiered", setup, "size-tiered", free, "fair",
+    DesPhaseResult x1 = testing(ctx, "size-tiered", setup, "size-tiered", free, "fair",
         cfg.duration());
-    PhaseResult x2 = testing(ctx, "size-tiered exactly-min", setup, "size-tiered", exact, "fair",
+    DesPhaseResult x2 = testing(ctx, "size-tiered exactly-min", setup, "size-tiered", exact, "fair",
         cfg.duration());
     double r1 = cfg.utilization() * x1.maxThroughput();
     double r2 = cfg.utilization() * x2.maxThroughput();
-    PhaseResult f1 = running(ctx, "size-tiered at X1", setup, "size-tiered", free, "fair",
+    DesPhaseResult f1 = running(ctx, "size-tiered at X1", setup, "size-tiered", free, "fair",
         cfg.duration(), r1);
-    PhaseResult g1 = running(ctx, "size-tiered at X1", setup, "size-tiered", free, "greedy",
+    DesPhaseResult g1 = running(ctx, "size-tiered at X1", setup, "size-tiered", free, "greedy",
         cfg.duration(), r1);
-    PhaseResult f2 = running(ctx, "size-tiered at X2", setup, "size-tiered", free, "fair",
+    DesPhaseResult f2 = running(ctx, "size-tiered at X2", setup, "size-tiered", free, "fair",
         cfg.duration(), r2);
-    PhaseResult g2 = running(ctx, "size-tiered at X2", setup, "size-tiered", free, "greedy",
+    DesPhaseResult g2 = running(ctx, "size-tiered at X2", setup, "size-tiered", free, "greedy",
         cfg.duration(), r2);
     List<Claim> out = new ArrayList<>();
     out.add(Claim.judged("AC-S1-fair", "Size-tiered at 95% of the unrestricted maximum X₁:"
@@ -891,7 +891,7 @@ public final class LuoCareyReproduction implements PaperReproduction {
   }
 
   /** Mean disk components over sixth {@code part} (0-based) of {@code parts}, or all for 1. */
-  static double meanComponents(PhaseResult r, int part, int parts) {
+  static double meanComponents(DesPhaseResult r, int part, int parts) {
     List<SecondSample> s = r.series();
     int from = s.size() * part / parts;
     int to = s.size() * (part + 1) / parts;
@@ -905,7 +905,7 @@ public final class LuoCareyReproduction implements PaperReproduction {
     StringBuilder b = new StringBuilder("| " + policy + " | testing maximum (writes/s) |"
         + " running stalls | running p99 (s) | max disk components |\n|---|---|---|---|---|\n");
     for (String s : SCHEDULERS) {
-      PhaseResult run = r.running().get(s);
+      DesPhaseResult run = r.running().get(s);
       b.append("| ").append(s).append(" | ")
           .append(Numbers.format(r.testing().get(s).maxThroughput())).append(" | ")
           .append(stalls(run)).append(" | ").append(Numbers.format(p99(run))).append(" | ")

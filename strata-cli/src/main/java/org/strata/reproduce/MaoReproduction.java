@@ -22,7 +22,7 @@ import org.strata.policy.sim.MergeSimulator;
 import org.strata.scheduler.des.DiscreteEventSimulator;
 import org.strata.scheduler.des.FlushObserver;
 import org.strata.scheduler.des.FlushSample;
-import org.strata.scheduler.des.PhaseResult;
+import org.strata.scheduler.des.DesPhaseResult;
 
 /**
  * Mao et al.'s Table I (write amplification and average component count of the four bounded-depth
@@ -124,7 +124,7 @@ public final class MaoReproduction implements PaperReproduction {
           continue;
         }
         long started = System.nanoTime();
-        PhaseResult r = countRun(cfg.countRun(), policy, k, wanted.last(), s -> {
+        DesPhaseResult r = countRun(cfg.countRun(), policy, k, wanted.last(), s -> {
           if (wanted.contains(s.flush())) {
             counts.put(key(policy, k, s.flush()), s);
           }
@@ -276,7 +276,7 @@ public final class MaoReproduction implements PaperReproduction {
    * The discrete-event run of {@code policy} with bound {@code k} to {@code flushes} flushes,
    * showing every flush to {@code observer}.
    */
-  static PhaseResult countRun(MaoConfig.CountRun run, String policy, int k, long flushes,
+  static DesPhaseResult countRun(MaoConfig.CountRun run, String policy, int k, long flushes,
       FlushObserver observer) {
     UnaryOperator<MergePolicy> flow = run.constraint().equals("merging")
         ? WritesWaitForMerges::new : UnaryOperator.identity();

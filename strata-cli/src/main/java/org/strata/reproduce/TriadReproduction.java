@@ -182,9 +182,10 @@ public final class TriadReproduction implements PaperReproduction {
    *
    * @param paced the runs the byte, write-amplification and merge-time claims read: every
    *     variant on every workload at the mix with the fewest reads, {@link
-   *     TriadConfig#operations()} operations at {@link TriadConfig#pacedOpsPerSecond()}, drained
+   *     TriadReproductionConfig#operations()} operations at {@link
+   *     TriadReproductionConfig#pacedOpsPerSecond()}, drained
    * @param timed the closed-loop runs the throughput claims read ({@link
-   *     TriadConfig#throughputSeconds()}); empty when the configuration runs none
+   *     TriadReproductionConfig#throughputSeconds()}); empty when the configuration runs none
    * @param sweep the closed-loop runs of the device sweep, with the write bandwidth of each
    * @param unavailable the variants not run, with the reason
    */
@@ -228,7 +229,8 @@ public final class TriadReproduction implements PaperReproduction {
    * single techniques on those), full TRIAD on WS3 too, and the baseline and full TRIAD on WS1
    * and WS2 at every mix (items 1 and 2).
    */
-  static boolean judgesThroughput(TriadConfig cfg, String workload, double mix, Variant v) {
+  static boolean judgesThroughput(TriadReproductionConfig cfg, String workload, double mix,
+      Variant v) {
     if (mix == cfg.breakdownMix() && (workload.equals("WS1") || workload.equals("WS3"))) {
       return true;
     }
@@ -255,12 +257,12 @@ public final class TriadReproduction implements PaperReproduction {
 
   @Override
   public void validate(JsonNode config) {
-    PaperConfigs.read(config, TriadConfig.class, name());
+    PaperConfigs.read(config, TriadReproductionConfig.class, name());
   }
 
   @Override
   public PaperResult run(JsonNode config, ReproductionContext ctx) throws Exception {
-    TriadConfig cfg = PaperConfigs.read(config, TriadConfig.class, name());
+    TriadReproductionConfig cfg = PaperConfigs.read(config, TriadReproductionConfig.class, name());
     DeviceConfig device = cfg.deviceModel();
     Map<Variant, StoreConfig> stores = new LinkedHashMap<>();
     Map<Variant, String> unavailable = new LinkedHashMap<>();
@@ -281,7 +283,7 @@ public final class TriadReproduction implements PaperReproduction {
     // Byte, write-amplification and merge-time runs: every variant, paced, drained.
     List<Run> paced = new ArrayList<>();
     double wm = cfg.writeMix();
-    for (TriadConfig.Workload w : cfg.workloads()) {
+    for (TriadReproductionConfig.Workload w : cfg.workloads()) {
       for (Map.Entry<Variant, StoreConfig> e : stores.entrySet()) {
         Run r = run(cfg, w, wm, e.getKey(), e.getValue(), ctx, cfg.operations(), 0,
             cfg.pacedOpsPerSecond(), true);
@@ -301,7 +303,7 @@ public final class TriadReproduction implements PaperReproduction {
     List<Run> timed = new ArrayList<>();
     if (cfg.throughputSeconds() > 0) {
       for (double mix : cfg.readFractions()) {
-        for (TriadConfig.Workload w : cfg.workloads()) {
+        for (TriadReproductionConfig.Workload w : cfg.workloads()) {
           for (Map.Entry<Variant, StoreConfig> e : stores.entrySet()) {
             if (!judgesThroughput(cfg, w.name(), mix, e.getKey())) {
               continue;
@@ -323,7 +325,7 @@ public final class TriadReproduction implements PaperReproduction {
       for (String b : cfg.sweepWriteBandwidths()) {
         long write = ByteSize.parse("sweepWriteBandwidths", b).bytes();
         DeviceConfig d = scaled(device, write);
-        for (TriadConfig.Workload w : cfg.workloads()) {
+        for (TriadReproductionConfig.Workload w : cfg.workloads()) {
           if (!w.name().equals("WS1") && !w.name().equals("WS3")) {
             continue;
           }
@@ -358,7 +360,7 @@ public final class TriadReproduction implements PaperReproduction {
   }
 
   /** The store configuration of a variant on the configured device. */
-  static StoreConfig storeConfig(TriadConfig cfg, Variant v) {
+  static StoreConfig storeConfig(TriadReproductionConfig cfg, Variant v) {
     return storeConfig(cfg, v, cfg.deviceModel());
   }
 
@@ -367,7 +369,7 @@ public final class TriadReproduction implements PaperReproduction {
    * a setting the engine does not know (TRIAD-LOG before it exists) is refused here, on {@code
    * device} (null: none).
    */
-  static StoreConfig storeConfig(TriadConfig cfg, Variant v, DeviceConfig device) {
+  static StoreConfig storeConfig(TriadReproductionConfig cfg, Variant v, DeviceConfig device) {
     ObjectNode root = JSON.createObjectNode();
     ObjectNode policy = root.putObject("merge-policy");
     policy.put("name", v.disk ? "triad-disk" : "partitioned-leveling");
@@ -428,8 +430,8 @@ public final class TriadReproduction implements PaperReproduction {
    * awaited before the counters are read, so the work the operations left behind (a memory
    * component not flushed yet, merges deferred or queued) is charged to the run.
    */
-  static Run run(TriadConfig cfg, TriadConfig.Workload w, double mix, Variant v,
-      StoreConfig store, ReproductionContext ctx, long maxOperations, double maxSeconds,
+  static Run run(TriadReproductionConfig cfg, TriadReproductionConfig.Workload w, double mix,
+      Variant v, StoreConfig store, ReproductionContext ctx, long maxOperations, double maxSeconds,
       double opsPerSecond, boolean drain) throws Exception {
     Path dir = ctx.scratch("triad-run");
     int n = (int) cfg.keys();
@@ -547,7 +549,7 @@ public final class TriadReproduction implements PaperReproduction {
       + " 11), which an index-only Bytes_flushed cannot give";
 
   /** Every claim of docs/papers/triad.md#checks, items 1-4, 6 and 7, from the runs. */
-  static List<Claim> claims(TriadConfig cfg, Measured m) {
+  static List<Claim> claims(TriadReproductionConfig cfg, Measured m) {
     List<Claim> out = new ArrayList<>();
     String wmName = mixName(cfg.writeMix());
     // Item 1: WS1.
@@ -795,7 +797,7 @@ public final class TriadReproduction implements PaperReproduction {
   }
 
   /** Why throughput cannot be judged from these runs, or null. */
-  private static String tooShort(TriadConfig cfg, Run... runs) {
+  private static String tooShort(TriadReproductionConfig cfg, Run... runs) {
     for (Run r : runs) {
       if (r.seconds() < cfg.minJudgeSeconds()) {
         return "the " + r.variant().label + " run on " + r.workload() + " lasted "
@@ -808,8 +810,8 @@ public final class TriadReproduction implements PaperReproduction {
     return null;
   }
 
-  private static Claim throughput(TriadConfig cfg, Measured m, String workload, double mix,
-      Variant num, Variant den, String id, String text, double paper, Tolerance t) {
+  private static Claim throughput(TriadReproductionConfig cfg, Measured m, String workload,
+      double mix, Variant num, Variant den, String id, String text, double paper, Tolerance t) {
     for (Variant v : List.of(num, den)) {
       if (m.unavailable().containsKey(v)) {
         return Claim.notComparable(id, text, Numbers.format(paper), v.label + " is not run: "
@@ -836,7 +838,8 @@ public final class TriadReproduction implements PaperReproduction {
    * Item 4's "each technique alone beats the baseline", on the workloads Fig. 10 shows the single
    * techniques on: WS1 and WS3.
    */
-  private static Claim beatsBaseline(TriadConfig cfg, Measured m, double mix, Variant v) {
+  private static Claim beatsBaseline(TriadReproductionConfig cfg, Measured m, double mix,
+      Variant v) {
     String id = "T4-" + v.name().toLowerCase(Locale.ROOT) + "-over-baseline";
     String text = v.label + " alone has a higher throughput than the baseline on WS1 and WS3 ("
         + mixName(mix) + "; Fig. 10 shows the single techniques on those two)";
@@ -844,7 +847,7 @@ public final class TriadReproduction implements PaperReproduction {
     StringBuilder ours = new StringBuilder();
     boolean all = true;
     int judged = 0;
-    for (TriadConfig.Workload w : cfg.workloads()) {
+    for (TriadReproductionConfig.Workload w : cfg.workloads()) {
       if (!w.name().equals("WS1") && !w.name().equals("WS3")) {
         continue;
       }
@@ -884,7 +887,7 @@ public final class TriadReproduction implements PaperReproduction {
    * near-uniform) while the baseline's falls as the skew rises. About the same: every workload's
    * within 20% of their mean, the tolerance of item 1's "about unchanged".
    */
-  private static Claim flatAcrossSkew(TriadConfig cfg, Measured m) {
+  private static Claim flatAcrossSkew(TriadReproductionConfig cfg, Measured m) {
     String id = "T6-wa-across-skew";
     String text = "TRIAD's write amplification is about the same on WS1, WS2 and WS3 (each"
         + " within 20% of their mean), while the baseline's falls as the skew rises (WS3 > WS2 >"
@@ -930,7 +933,7 @@ public final class TriadReproduction implements PaperReproduction {
     }, all.toArray(new Run[0]));
   }
 
-  private static Claim preciseWs1(TriadConfig cfg, Measured m) {
+  private static Claim preciseWs1(TriadReproductionConfig cfg, Measured m) {
     String id = "T7-WS1-precise";
     String text = "WS1 (" + mixName(cfg.writeMix()) + "): TRIAD's gain is in total bytes"
         + " written and merge time, not in write amplification (the precise form of \"up to 4×"
@@ -967,10 +970,10 @@ public final class TriadReproduction implements PaperReproduction {
 
   // ---------------------------------------------------------------------------------------------
 
-  private List<Figure> figures(TriadConfig cfg, Measured m, ReproductionContext ctx)
+  private List<Figure> figures(TriadReproductionConfig cfg, Measured m, ReproductionContext ctx)
       throws Exception {
     List<String> cats = new ArrayList<>();
-    for (TriadConfig.Workload w : cfg.workloads()) {
+    for (TriadReproductionConfig.Workload w : cfg.workloads()) {
       cats.add(w.name());
     }
     Map<String, List<Double>> wa = new LinkedHashMap<>();
@@ -983,7 +986,7 @@ public final class TriadReproduction implements PaperReproduction {
         String label = v.log ? v.label + " (flushed = " + reading.label + ")" : v.label;
         List<Double> a = new ArrayList<>();
         List<Double> b = new ArrayList<>();
-        for (TriadConfig.Workload w : cfg.workloads()) {
+        for (TriadReproductionConfig.Workload w : cfg.workloads()) {
           Run r = m.paced(w.name(), v);
           double x = r == null ? Double.NaN : r.writeAmplification(reading);
           a.add(Double.isNaN(x) ? 0 : Math.min(x, 100));
@@ -1070,7 +1073,7 @@ public final class TriadReproduction implements PaperReproduction {
         + Numbers.format(s.get(s.size() - 1));
   }
 
-  private static List<String> notes(TriadConfig cfg, Measured m) {
+  private static List<String> notes(TriadReproductionConfig cfg, Measured m) {
     List<String> notes = new ArrayList<>();
     String memory = cfg.commitLogBytes() > 0 ? String.format(Locale.ROOT, "memory components"
         + " full when the newest versions of their keys occupy %s (the paper's memtable,"
@@ -1219,9 +1222,9 @@ public final class TriadReproduction implements PaperReproduction {
     return notes;
   }
 
-  private static String workloads(TriadConfig cfg) {
+  private static String workloads(TriadReproductionConfig cfg) {
     List<String> s = new ArrayList<>();
-    for (TriadConfig.Workload w : cfg.workloads()) {
+    for (TriadReproductionConfig.Workload w : cfg.workloads()) {
       s.add(w.hotFraction() >= 1 ? w.name() + " uniform" : String.format(Locale.ROOT,
           "%s %s%% of the keys get %s%% of the operations", w.name(),
           Numbers.format(100 * w.hotFraction()), Numbers.format(100 * w.hotProbability())));

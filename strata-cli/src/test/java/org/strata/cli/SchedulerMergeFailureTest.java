@@ -15,7 +15,8 @@ import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.engine.StoreVerifier;
 import org.strata.lsm.io.Clock;
-import org.strata.lsm.testing.FaultyFileIo;
+import org.strata.lsm.testing.FaultInjectingFileIo;
+import org.strata.lsm.testing.FileOp;
 
 /**
  * A scheduler that loses a merge to an I/O error reports it (merge log), leaves the inputs in place
@@ -27,7 +28,7 @@ class SchedulerMergeFailureTest {
   @ParameterizedTest
   @ValueSource(strings = {"single-thread", "fair", "greedy", "leveldb-score"})
   void failedMergeKeepsItsInputsAndLaterMergesRun(String scheduler) throws Exception {
-    FaultyFileIo io = new FaultyFileIo(".cmp.tmp");
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
     StoreConfig cfg = StoreConfig.defaults()
         .withMergePolicy(new NamedPlugin("no-merge", Map.of()))
         .withMergeScheduler(new NamedPlugin(scheduler, Map.of()))
@@ -40,7 +41,7 @@ class SchedulerMergeFailureTest {
         }
         store.flush();
       }
-      io.failNextWrites(1);
+      io.failNext(FileOp.WRITE, ".cmp.tmp", 1, "injected");
       store.compact(); // no-merge honours a full-merge request
       assertThat(store.stats().diskComponents()).isEqualTo(3);
       assertThat(store.stats().mergeLog()).anySatisfy(r ->

@@ -18,7 +18,7 @@ import org.strata.lsm.config.IoConfig;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
-import org.strata.lsm.testing.FaultyFileIo;
+import org.strata.lsm.testing.FaultInjectingFileIo;
 import org.strata.lsm.testing.VirtualClock;
 
 /**
@@ -34,7 +34,7 @@ class ThrottleWithConcurrentMergesTest {
   void budgetHoldsWithConcurrentMerges() {
     long limit = 2L << 20;
     VirtualClock clock = new VirtualClock();
-    FaultyFileIo io = new FaultyFileIo(".never");
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
     List<Write> writes = Collections.synchronizedList(new ArrayList<>());
     io.onWrite((p, n) -> {
       if (p.getFileName().toString().endsWith(".cmp.tmp")) {

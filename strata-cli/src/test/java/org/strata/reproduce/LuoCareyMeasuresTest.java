@@ -7,16 +7,16 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.strata.scheduler.des.LatencySummary;
-import org.strata.scheduler.des.PhaseResult;
+import org.strata.scheduler.des.DesPhaseResult;
 import org.strata.scheduler.des.SecondSample;
 
 /** The measures luo-carey's verdicts are computed from, on hand-made simulator results. */
 class LuoCareyMeasuresTest {
 
-  private static PhaseResult result(double p99Seconds, List<SecondSample> series) {
+  private static DesPhaseResult result(double p99Seconds, List<SecondSample> series) {
     LatencySummary latency = new LatencySummary(100, p99Seconds / 2, p99Seconds / 4,
         p99Seconds / 2, p99Seconds, p99Seconds, p99Seconds);
-    return new PhaseResult("running", "fair", series.size(), 100, 1000, 100, latency, latency, 0,
+    return new DesPhaseResult("running", "fair", series.size(), 100, 1000, 100, latency, latency, 0,
         0, 0, 0, 0, 10, 5, 3, 0, 0, series, List.of());
   }
 
@@ -38,22 +38,23 @@ class LuoCareyMeasuresTest {
 
   @Test
   void variationIsZeroForASteadyPhaseAndGrowsWithPauses() {
-    PhaseResult steady = result(0, series(720, i -> 100, i -> 5));
+    DesPhaseResult steady = result(0, series(720, i -> 100, i -> 5));
     assertThat(LuoCareyReproduction.variation(steady)).isCloseTo(0, within(1e-12));
     // a pause of one minute in every five after the first sixth
-    PhaseResult pausing = result(0, series(720, i -> (i / 60) % 5 == 4 ? 0 : 100, i -> 5));
+    DesPhaseResult pausing = result(0, series(720, i -> (i / 60) % 5 == 4 ? 0 : 100, i -> 5));
     assertThat(LuoCareyReproduction.variation(pausing)).isGreaterThan(0.4);
   }
 
   @Test
   void earlyIsTheMeanOverTheFirstSixth() {
-    PhaseResult r = result(0, series(600, i -> i < 100 ? 300 : 100, i -> 5));
+    DesPhaseResult r = result(0, series(600, i -> i < 100 ? 300 : 100, i -> 5));
     assertThat(LuoCareyReproduction.early(r)).isCloseTo(300, within(1e-9));
   }
 
   @Test
   void meanComponentsTakesThePartAsked() {
-    PhaseResult rising = result(0, series(600, i -> 100, i -> i < 100 ? 10 : i >= 500 ? 40 : 20));
+    DesPhaseResult rising =
+        result(0, series(600, i -> 100, i -> i < 100 ? 10 : i >= 500 ? 40 : 20));
     assertThat(LuoCareyReproduction.meanComponents(rising, 0, 6)).isCloseTo(10, within(1e-9));
     assertThat(LuoCareyReproduction.meanComponents(rising, 5, 6)).isCloseTo(40, within(1e-9));
     assertThat(LuoCareyReproduction.meanComponents(rising, 0, 1)).isCloseTo(

@@ -27,11 +27,12 @@ import org.strata.reproduce.TriadReproduction.Variant;
  */
 class TriadClaimsTest {
 
-  static TriadConfig triadConfig(double minJudgeSeconds, double pacedOpsPerSecond) {
-    return new TriadConfig(1000, 255, 65536, 0.5, 1000, List.of(0.1, 0.5), List.of(
-        new TriadConfig.Workload("WS1", 0.01, 0.99), new TriadConfig.Workload("WS2", 0.2, 0.8),
-        new TriadConfig.Workload("WS3", 1, 1)), 131072, 524288, 10, 4, 24, 0.4, 6, 1, 0, null,
-        0, 0, minJudgeSeconds, 0, pacedOpsPerSecond, 7, null, List.of(), 0, null);
+  static TriadReproductionConfig triadConfig(double minJudgeSeconds, double pacedOpsPerSecond) {
+    return new TriadReproductionConfig(1000, 255, 65536, 0.5, 1000, List.of(0.1, 0.5), List.of(
+        new TriadReproductionConfig.Workload("WS1", 0.01, 0.99),
+        new TriadReproductionConfig.Workload("WS2", 0.2, 0.8),
+        new TriadReproductionConfig.Workload("WS3", 1, 1)), 131072, 524288, 10, 4, 24, 0.4, 6, 1, 0,
+        null, 0, 0, minJudgeSeconds, 0, pacedOpsPerSecond, 7, null, List.of(), 0, null);
   }
 
   private static Map<String, Claim> byId(List<Claim> claims) {
@@ -175,7 +176,7 @@ class TriadClaimsTest {
 
   @Test
   void throughputClaimsReadTheTimedRunsOnlyAndOverBaselineOnlyOnWs1AndWs3() {
-    TriadConfig cfg = triadConfig(60, 1000);
+    TriadReproductionConfig cfg = triadConfig(60, 1000);
     List<Run> timed = new ArrayList<>();
     for (double mix : List.of(0.1, 0.5)) {
       for (String w : List.of("WS1", "WS2", "WS3")) {
@@ -227,15 +228,16 @@ class TriadClaimsTest {
     assertThatThrownBy(() -> triadConfig(0, -1)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("pacedOpsPerSecond must be 0 to 100000000");
     for (double bad : new double[] {-1, 86_401}) {
-      assertThatThrownBy(() -> new TriadConfig(1000, 255, 65536, 0.5, 1000, List.of(0.1),
-          List.of(new TriadConfig.Workload("WS1", 0.01, 0.99)), 131072, 524288, 10, 4, 24, 0.4,
-          6, 1, 0, null, 0, 0, 60, bad, 0, 7, null, List.of(), 0, null))
+      assertThatThrownBy(() -> new TriadReproductionConfig(1000, 255, 65536, 0.5, 1000,
+          List.of(0.1), List.of(new TriadReproductionConfig.Workload("WS1", 0.01, 0.99)), 131072,
+          524288, 10, 4, 24, 0.4, 6, 1, 0, null, 0, 0, 60, bad, 0, 7, null, List.of(), 0, null))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("throughputSeconds must be 0 to 86400");
     }
-    assertThatThrownBy(() -> new TriadConfig(1000, 255, 65536, 0.5, 1000, List.of(0.1),
-        List.of(new TriadConfig.Workload("WS1", 0.01, 0.99)), 131072, 524288, 10, 4, 24, 0.4, 6,
-        1, 0, null, 0, 0, 60, 0, 0, 7, new ObjectMapper().createObjectNode()
+    assertThatThrownBy(() -> new TriadReproductionConfig(1000, 255, 65536, 0.5, 1000,
+        List.of(0.1), List.of(new TriadReproductionConfig.Workload("WS1", 0.01, 0.99)), 131072,
+        524288, 10, 4, 24, 0.4, 6, 1, 0, null, 0, 0, 60, 0, 0, 7,
+        new ObjectMapper().createObjectNode()
         .put("write-bandwidth", "1KB"), List.of(), 0, null))
         .hasMessageContaining("device.write-bandwidth");
   }

@@ -20,12 +20,12 @@ import org.strata.reproduce.TriadReproduction.Variant;
 class TriadRunTest {
   @TempDir Path tmp;
 
-  private static TriadConfig config(com.fasterxml.jackson.databind.JsonNode device) {
+  private static TriadReproductionConfig config(com.fasterxml.jackson.databind.JsonNode device) {
     // 2,000 keys, a memory component far larger than the run's 300 updates: nothing would be
     // flushed during the run itself.
-    return new TriadConfig(2000, 100, 1 << 20, 0.5, 300, List.of(0.1), List.of(
-        new TriadConfig.Workload("WS3", 1, 1)), 65536, 262144, 10, 4, 24, 0.4, 6, 1, 0, null, 0,
-        0, 0, 0, 0, 7, device, List.of(), 0, null);
+    return new TriadReproductionConfig(2000, 100, 1 << 20, 0.5, 300, List.of(0.1), List.of(
+        new TriadReproductionConfig.Workload("WS3", 1, 1)), 65536, 262144, 10, 4, 24, 0.4, 6, 1, 0,
+        null, 0, 0, 0, 0, 0, 7, device, List.of(), 0, null);
   }
 
   private ReproductionContext ctx() {
@@ -35,8 +35,8 @@ class TriadRunTest {
 
   @Test
   void aDrainedRunChargesTheFlushItsOperationsLeftBehind() throws Exception {
-    TriadConfig cfg = config(null);
-    TriadConfig.Workload ws3 = cfg.workloads().get(0);
+    TriadReproductionConfig cfg = config(null);
+    TriadReproductionConfig.Workload ws3 = cfg.workloads().get(0);
     Run undrained = TriadReproduction.run(cfg, ws3, 0.1, Variant.BASELINE,
         TriadReproduction.storeConfig(cfg, Variant.BASELINE), ctx(), 300, 0, 0, false);
     Run drained = TriadReproduction.run(cfg, ws3, 0.1, Variant.BASELINE,
@@ -51,13 +51,13 @@ class TriadRunTest {
 
   @Test
   void aRunOnADeviceCarriesTheDevicesCountersMergeReadsIncluded() throws Exception {
-    TriadConfig cfg = config(new com.fasterxml.jackson.databind.ObjectMapper()
+    TriadReproductionConfig cfg = config(new com.fasterxml.jackson.databind.ObjectMapper()
         .createObjectNode().put("name", "test").put("write-bandwidth", "256MB"));
-    TriadConfig.Workload ws3 = cfg.workloads().get(0);
+    TriadReproductionConfig.Workload ws3 = cfg.workloads().get(0);
     // 20,000 updates of a small memory component: flushes and level-0 merges.
-    TriadConfig small = new TriadConfig(2000, 100, 16384, 0.5, 20_000, List.of(0.1),
-        cfg.workloads(), 65536, 262144, 10, 4, 24, 0.4, 6, 1, 0, null, 0, 0, 0, 0, 0, 7,
-        cfg.device(), List.of(), 0, null);
+    TriadReproductionConfig small = new TriadReproductionConfig(2000, 100, 16384, 0.5, 20_000,
+        List.of(0.1), cfg.workloads(), 65536, 262144, 10, 4, 24, 0.4, 6, 1, 0, null, 0, 0, 0, 0, 0,
+        7, cfg.device(), List.of(), 0, null);
     Run r = TriadReproduction.run(small, ws3, 0.1, Variant.BASELINE,
         TriadReproduction.storeConfig(small, Variant.BASELINE), ctx(), 20_000, 0, 0, true);
     assertThat(r.device().present()).isTrue();

@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "asterixdb", mixinStandardHelpOptions = true,
     description = "Strata inside AsterixDB 0.9.8: start an embedded cluster, send SQL++.",
-    subcommands = {StartCommand.class, SqlCommand.class, TwoPhaseCommand.class})
+    subcommands = {StartCommand.class, SqlCommand.class, AsterixDbTwoPhaseCommand.class})
 public final class AsterixDbCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

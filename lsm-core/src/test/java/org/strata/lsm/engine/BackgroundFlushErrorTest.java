@@ -22,7 +22,8 @@ import org.strata.lsm.StorageException;
 import org.strata.lsm.StoreEnvironment;
 import org.strata.lsm.io.Clock;
 import org.strata.lsm.io.IoThrottle;
-import org.strata.lsm.testing.FaultyFileIo;
+import org.strata.lsm.testing.FaultInjectingFileIo;
+import org.strata.lsm.testing.FileOp;
 import org.strata.lsm.testing.TestStores;
 
 /**
@@ -47,7 +48,7 @@ class BackgroundFlushErrorTest {
 
   @Test
   void theNextWriteAndStatsSeeTheErrorAndNothingRetriesItUntilFlush() throws Exception {
-    FaultyFileIo io = new FaultyFileIo(".cmp.tmp");
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
     AtomicInteger flushFiles = new AtomicInteger();
     io.onWrite((p, n) -> {
       if (p.getFileName().toString().endsWith(".cmp.tmp")) {
@@ -72,7 +73,8 @@ class BackgroundFlushErrorTest {
     int[] next = {0};
     try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
         .withMemoryComponent(MemoryComponentConfig.of(8192, 3)), new StoreEnvironment(Clock.system(), io))) {
-      io.failNextWrites(1); // the first flush fails; a retry would succeed
+      // The first flush fails; a retry would succeed.
+      io.failNext(FileOp.WRITE, ".cmp.tmp", 1, "injected");
       Runnable[] put = {() -> {
         store.put(b("key" + next[0]), b("value" + next[0]));
         next[0]++;
@@ -116,14 +118,14 @@ class BackgroundFlushErrorTest {
 
   @Test
   void aMemberTreesBackgroundErrorStopsTheWritesOfItsPartition() {
-    FaultyFileIo io = new FaultyFileIo(".cmp.tmp");
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
     Path dir = tmp.resolve("group");
     try (TreeGroup g = TreeGroup.open(dir, List.of(
         new TreeGroup.Member("a", TestStores.smallConfig(100).withMemoryComponent(MemoryComponentConfig.of(8192, 3))),
         new TreeGroup.Member("b", TestStores.smallConfig(100).withMemoryComponent(MemoryComponentConfig.of(8192, 3)))),
         8192, TestStores.smallConfig(100), new IoThrottle(0, Clock.system()),
         new StoreEnvironment(Clock.system(), io))) {
-      io.failNextWrites(1);
+      io.failNext(FileOp.WRITE, ".cmp.tmp", 1, "injected");
       int[] next = {0};
       Runnable[] write = {() -> {
         g.write(List.of(new TreeGroup.Op(0, b("k" + next[0]), b("v")),

@@ -19,7 +19,8 @@ import org.strata.lsm.StorageException;
 import org.strata.lsm.StoreEnvironment;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.io.Clock;
-import org.strata.lsm.testing.FaultyFileIo;
+import org.strata.lsm.testing.FaultInjectingFileIo;
+import org.strata.lsm.testing.FileOp;
 import org.strata.lsm.testing.TestStores;
 
 /** A failed write or force during a flush loses nothing and a later flush succeeds. */
@@ -45,7 +46,7 @@ class IoFaultTest {
 
   private void checkFlushFault(boolean failForce) throws Exception {
     Path dir = tmp.resolve(failForce ? "force" : "write");
-    FaultyFileIo io = new FaultyFileIo(".cmp.tmp");
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
     Capture capture = new Capture();
     capture.start();
     org.apache.logging.log4j.core.Logger logger =
@@ -57,9 +58,9 @@ class IoFaultTest {
         store.put(b("k" + i), b("v" + i));
       }
       if (failForce) {
-        io.failNextForces(1);
+        io.failNext(FileOp.FORCE, ".cmp.tmp", 1, "injected");
       } else {
-        io.failNextWrites(1);
+        io.failNext(FileOp.WRITE, ".cmp.tmp", 1, "injected");
       }
       assertThatThrownBy(store::flush).isInstanceOf(StorageException.class)
           .hasMessageContaining("injected");
@@ -103,8 +104,8 @@ class IoFaultTest {
   @Test
   void writersSeeTheErrorWhenMemoryIsFullAndFlushesFail() throws Exception {
     Path dir = tmp.resolve("full");
-    FaultyFileIo io = new FaultyFileIo(".cmp.tmp");
-    io.failNextWrites(Integer.MAX_VALUE);
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
+    io.failNext(FileOp.WRITE, ".cmp.tmp", Integer.MAX_VALUE, "injected");
     try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
         .withMemoryComponent(MemoryComponentConfig.of(8192, 2)), new StoreEnvironment(Clock.system(), io))) {
       assertThatThrownBy(() -> {
@@ -112,7 +113,7 @@ class IoFaultTest {
           store.put(b("key" + i), b("value" + i));
         }
       }).isInstanceOf(StorageException.class).hasMessageContaining("flush failed");
-      io.failNextWrites(0);
+      io.failNext(FileOp.WRITE, ".cmp.tmp", 0, "injected");
       store.flush();
       store.put(b("again"), b("ok"));
       assertThat(store.get(b("key0"))).isPresent();
@@ -122,7 +123,7 @@ class IoFaultTest {
   @Test
   void mergeFailureKeepsInputsAndAnotherMergeSucceeds() throws Exception {
     Path dir = tmp.resolve("merge");
-    FaultyFileIo io = new FaultyFileIo(".cmp.tmp");
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
     try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100),
         new StoreEnvironment(Clock.system(), io))) {
       for (int round = 0; round < 3; round++) {
@@ -131,7 +132,7 @@ class IoFaultTest {
         }
         store.flush();
       }
-      io.failNextWrites(1);
+      io.failNext(FileOp.WRITE, ".cmp.tmp", 1, "injected");
       store.compact();
       assertThat(store.stats().diskComponents()).isEqualTo(3);
       assertThat(store.stats().mergeLog()).anySatisfy(r ->
@@ -146,7 +147,7 @@ class IoFaultTest {
   @Test
   void aFlushThatKeepsFailingLogsOneStackTraceAndCountsTheRetries() throws Exception {
     Path dir = tmp.resolve("full-disk");
-    FaultyFileIo io = new FaultyFileIo(".cmp.tmp").withMessage("No space left on device");
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
     java.util.List<LogEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
     AbstractAppender capture = new AbstractAppender("all", null, null, true,
         Property.EMPTY_ARRAY) {
@@ -164,7 +165,7 @@ class IoFaultTest {
     try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
         .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2)), new StoreEnvironment(Clock.system(), io))) {
       store.put(b("k"), b("v"));
-      io.failNextWrites(6);
+      io.failNext(FileOp.WRITE, ".cmp.tmp", 6, "No space left on device");
       for (int attempt = 1; attempt <= 6; attempt++) {
         assertThatThrownBy(store::flush).as("attempt %d", attempt)
             .isInstanceOf(StorageException.class)

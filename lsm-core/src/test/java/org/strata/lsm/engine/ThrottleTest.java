@@ -12,7 +12,7 @@ import org.strata.lsm.LsmStore;
 import org.strata.lsm.StoreEnvironment;
 import org.strata.lsm.config.IoConfig;
 import org.strata.lsm.config.MemoryComponentConfig;
-import org.strata.lsm.testing.FaultyFileIo;
+import org.strata.lsm.testing.FaultInjectingFileIo;
 import org.strata.lsm.testing.TestStores;
 import org.strata.lsm.testing.VirtualClock;
 
@@ -30,7 +30,7 @@ class ThrottleTest {
   void flushAndMergeWritesStayWithinTheLimitOverEveryTenSecondWindow() {
     long limit = 2L << 20; // 2 MB/s
     VirtualClock clock = new VirtualClock();
-    FaultyFileIo io = new FaultyFileIo(".never");
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
     List<Write> writes = java.util.Collections.synchronizedList(new ArrayList<>());
     io.onWrite((p, n) -> {
       if (p.getFileName().toString().endsWith(".cmp.tmp")) {

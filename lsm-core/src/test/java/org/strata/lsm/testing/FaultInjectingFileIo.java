@@ -4,11 +4,15 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.strata.lsm.io.FileIo;
 import org.strata.lsm.io.ReadableFile;
@@ -17,10 +21,12 @@ import org.strata.lsm.io.WritableFile;
 /**
  * A {@link FileIo} over another (the real file system by default) that records every step it
  * passes on and fails the steps its rules choose: the n-th step at an {@link IoPoint}, every step
- * on a file whose name matches a pattern, or steps at random with a seeded generator. A failed
+ * on a file whose name matches a pattern, steps at random with a seeded generator, or the next n
+ * steps of an operation on files whose name ends with a suffix ({@link #failNext}). A failed
  * step throws an {@link IOException} before reaching the file system, except a write failed with
  * {@link Failure#SHORT_WRITE} or {@link Failure#ENOSPC}, which first writes half its bytes (as a
  * disk that fills up mid-write does). {@link #heal()} drops every rule: the fault stops.
+ * Listeners see each write ({@link #onWrite}) and each force of chosen files ({@link #onForce}).
  * Thread-safe.
  */
 public final class FaultInjectingFileIo implements FileIo {
@@ -46,15 +52,34 @@ public final class FaultInjectingFileIo implements FileIo {
   /** Decides whether a step fails. Called under the injector's lock. */
   private interface Rule {
     /** The failure for this step, or null to let it through. */
-    Failure decide(FileOp op, FileKind kind, String phase, Path path);
+    Injected decide(FileOp op, FileKind kind, String phase, Path path);
+  }
+
+  /** A failure chosen for a step; {@code message} null: the failure's own message. */
+  private record Injected(Failure failure, String message) {
+    static Injected of(Failure failure) {
+      return failure == null ? null : new Injected(failure, null);
+    }
+  }
+
+  /** Called before each force of a file whose name ends with {@code suffix}. */
+  private record ForceListener(String suffix, Consumer<Path> listener) {}
+
+  /** What is left of a {@link #failNext} count. Guarded by the injector's lock. */
+  private static final class Countdown {
+    int left;
+    String message;
   }
 
   private final FileIo delegate;
   private final List<Rule> rules = new ArrayList<>(); // guarded by this
+  private final Map<String, Countdown> countdowns = new HashMap<>(); // guarded by this
   private final List<IoEvent> events = new CopyOnWriteArrayList<>();
   private final AtomicInteger injected = new AtomicInteger();
   private volatile String phase = "";
   private volatile boolean recording = true;
+  private volatile BiConsumer<Path, Integer> writeListener = (p, n) -> { };
+  private volatile ForceListener forceListener = new ForceListener("", p -> { });
 
   /** Over the real file system. */
   public FaultInjectingFileIo() {
@@ -90,12 +115,12 @@ public final class FaultInjectingFileIo implements FileIo {
     boolean[] fired = {false};
     rules.add((op, kind, ph, path) -> {
       if (fired[0]) {
-        return lasting && op == point.op() && kind == point.kind() ? failure : null;
+        return lasting && op == point.op() && kind == point.kind() ? Injected.of(failure) : null;
       }
       if (op == point.op() && kind == point.kind() && ph.equals(point.phase())
           && ++seen[0] == nth) {
         fired[0] = true;
-        return failure;
+        return Injected.of(failure);
       }
       return null;
     });
@@ -106,7 +131,8 @@ public final class FaultInjectingFileIo implements FileIo {
   public synchronized FaultInjectingFileIo failNth(FileOp op, FileKind kind, int nth,
       Failure failure) {
     int[] seen = {0};
-    rules.add((o, k, ph, path) -> o == op && k == kind && ++seen[0] == nth ? failure : null);
+    rules.add((o, k, ph, path) -> o == op && k == kind && ++seen[0] == nth
+        ? Injected.of(failure) : null);
     return this;
   }
 
@@ -114,7 +140,7 @@ public final class FaultInjectingFileIo implements FileIo {
   public synchronized FaultInjectingFileIo failMatching(Pattern name, Set<FileOp> ops,
       Failure failure) {
     rules.add((op, kind, ph, path) -> ops.contains(op)
-        && name.matcher(path.getFileName().toString()).matches() ? failure : null);
+        && name.matcher(path.getFileName().toString()).matches() ? Injected.of(failure) : null);
     return this;
   }
 
@@ -125,13 +151,64 @@ public final class FaultInjectingFileIo implements FileIo {
   public synchronized FaultInjectingFileIo failRandomly(long seed, double p, Set<FileOp> ops,
       Failure failure) {
     Random random = new Random(seed);
-    rules.add((op, kind, ph, path) -> ops.contains(op) && random.nextDouble() < p ? failure : null);
+    rules.add((op, kind, ph, path) -> ops.contains(op) && random.nextDouble() < p
+        ? Injected.of(failure) : null);
+    return this;
+  }
+
+  /**
+   * Fails the next {@code n} steps {@code op} on files whose name ends with {@code suffix}, in any
+   * phase, as {@link Failure#ERROR} does (nothing reaches the file) but with the message {@code
+   * message + " (<op> failure on <file name>)"}, op in lower case (e.g. {@code "injected (write
+   * failure on 000000000001.cmp.tmp)"}). Sets the count of this operation and suffix, replacing
+   * what was left of an earlier one: {@code n = 0} lets such steps through again.
+   */
+  public synchronized FaultInjectingFileIo failNext(FileOp op, String suffix, int n,
+      String message) {
+    Countdown c = countdowns.get(op + " " + suffix);
+    if (c == null) {
+      Countdown added = new Countdown();
+      countdowns.put(op + " " + suffix, added);
+      rules.add((o, kind, ph, path) -> {
+        if (o != op || added.left == 0 || !path.getFileName().toString().endsWith(suffix)) {
+          return null;
+        }
+        added.left--;
+        return new Injected(Failure.ERROR, added.message + " ("
+            + op.name().toLowerCase(java.util.Locale.ROOT) + " failure on " + path.getFileName()
+            + ")");
+      });
+      c = added;
+    }
+    c.left = n;
+    c.message = message;
     return this;
   }
 
   /** Drops every rule: from now on every step goes through. */
   public synchronized void heal() {
     rules.clear();
+    countdowns.clear();
+  }
+
+  // ---- listeners -------------------------------------------------------------------------
+
+  /**
+   * Calls {@code listener} with the file and the number of bytes after each write, to any file,
+   * that went through.
+   */
+  public FaultInjectingFileIo onWrite(BiConsumer<Path, Integer> listener) {
+    this.writeListener = listener;
+    return this;
+  }
+
+  /**
+   * Calls {@code listener} on the forcing thread before each force, that the rules let through,
+   * of a file whose name ends with {@code suffix}.
+   */
+  public FaultInjectingFileIo onForce(String suffix, Consumer<Path> listener) {
+    this.forceListener = new ForceListener(suffix, listener);
+    return this;
   }
 
   // ---- what happened ---------------------------------------------------------------------
@@ -152,13 +229,13 @@ public final class FaultInjectingFileIo implements FileIo {
   }
 
   // Records the step; returns the failure chosen for it, or null.
-  private Failure step(FileOp op, Path path, boolean directory) {
+  private Injected step(FileOp op, Path path, boolean directory) {
     FileKind kind = FileKind.of(path, directory);
     String ph = phase;
-    Failure f = null;
+    Injected f = null;
     synchronized (this) {
       for (Rule r : rules) {
-        Failure d = r.decide(op, kind, ph, path);
+        Injected d = r.decide(op, kind, ph, path);
         if (d != null && f == null) {
           f = d;
         }
@@ -173,14 +250,16 @@ public final class FaultInjectingFileIo implements FileIo {
     return f;
   }
 
-  private static IOException error(Failure f, FileOp op, Path path) {
+  private static IOException error(Injected i, FileOp op, Path path) {
     // A full disk's message is exactly the JDK's; others say what was injected where.
-    return f == Failure.ENOSPC ? new IOException(NO_SPACE)
+    Failure f = i.failure();
+    return i.message() != null ? new IOException(i.message())
+        : f == Failure.ENOSPC ? new IOException(NO_SPACE)
         : new IOException(f.message() + ": " + op + " of " + path.getFileName());
   }
 
   private void check(FileOp op, Path path, boolean directory) throws IOException {
-    Failure f = step(op, path, directory);
+    Injected f = step(op, path, directory);
     if (f != null) {
       throw error(f, op, path);
     }
@@ -248,12 +327,14 @@ public final class FaultInjectingFileIo implements FileIo {
 
     @Override
     public void write(ByteBuffer buf) throws IOException {
-      Failure f = step(FileOp.WRITE, path, false);
+      Injected f = step(FileOp.WRITE, path, false);
       if (f == null) {
+        int n = buf.remaining();
         file.write(buf);
+        writeListener.accept(path, n);
         return;
       }
-      if (f != Failure.ERROR && buf.remaining() > 1) {
+      if (f.failure() != Failure.ERROR && buf.remaining() > 1) {
         ByteBuffer half = buf.duplicate();
         half.limit(half.position() + buf.remaining() / 2);
         file.write(half);
@@ -265,6 +346,10 @@ public final class FaultInjectingFileIo implements FileIo {
     @Override
     public void force() throws IOException {
       check(FileOp.FORCE, path, false);
+      ForceListener l = forceListener;
+      if (path.getFileName().toString().endsWith(l.suffix())) {
+        l.listener().accept(path);
+      }
       file.force();
     }
 

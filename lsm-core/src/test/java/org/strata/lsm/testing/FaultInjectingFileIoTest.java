@@ -151,4 +151,64 @@ class FaultInjectingFileIoTest {
     }
     return failed;
   }
+
+  @Test
+  void failNextFailsTheNextStepsOnFilesWithTheSuffixWithTheMessageGiven() throws IOException {
+    FaultInjectingFileIo io = new FaultInjectingFileIo()
+        .failNext(FileOp.CREATE, ".log", 1, "injected")
+        .failNext(FileOp.WRITE, ".cmp.tmp", 2, "No space left on device")
+        .failNext(FileOp.FORCE, ".cmp.tmp", 1, "injected");
+    Path log = tmp.resolve("wal-00000000000000000001.log");
+    assertThatThrownBy(() -> io.create(log)).isInstanceOf(IOException.class)
+        .hasMessage("injected (create failure on wal-00000000000000000001.log)");
+    assertThat(log).doesNotExist();
+    io.create(log).close();
+    Path other = tmp.resolve("000000000001.cmp");
+    Path component = tmp.resolve("000000000001.cmp.tmp");
+    try (WritableFile o = io.create(other); WritableFile w = io.create(component)) {
+      o.write(bytes(8)); // another suffix: not counted
+      for (int i = 0; i < 2; i++) {
+        assertThatThrownBy(() -> w.write(bytes(8))).isInstanceOf(IOException.class)
+            .hasMessage("No space left on device (write failure on 000000000001.cmp.tmp)");
+      }
+      w.write(bytes(8));
+      assertThatThrownBy(w::force).hasMessage("injected (force failure on 000000000001.cmp.tmp)");
+      w.force();
+      // A new count replaces what is left; 0 lets the steps through again.
+      io.failNext(FileOp.WRITE, ".cmp.tmp", 5, "injected");
+      assertThatThrownBy(() -> w.write(bytes(8))).isInstanceOf(IOException.class);
+      io.failNext(FileOp.WRITE, ".cmp.tmp", 0, "injected");
+      w.write(bytes(8));
+      io.failNext(FileOp.WRITE, ".cmp.tmp", 5, "injected");
+      io.heal();
+      w.write(bytes(8));
+    }
+    assertThat(Files.size(other)).isEqualTo(8);
+    assertThat(Files.size(component)).isEqualTo(24); // a failed step writes nothing
+    assertThat(io.injected()).isEqualTo(5);
+  }
+
+  @Test
+  void listenersSeeEveryWriteThatWentThroughAndTheForcesOfFilesWithTheSuffix()
+      throws IOException {
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false)
+        .failNext(FileOp.WRITE, ".log", 1, "injected")
+        .failNext(FileOp.FORCE, ".log", 1, "injected");
+    List<String> seen = new ArrayList<>();
+    io.onWrite((p, n) -> seen.add("write " + p.getFileName() + " " + n));
+    io.onForce(".log", p -> seen.add("force " + p.getFileName()));
+    try (WritableFile log = io.create(tmp.resolve("wal-00000000000000000001.log"));
+        WritableFile cmp = io.create(tmp.resolve("000000000001.cmp"))) {
+      assertThatThrownBy(() -> log.write(bytes(3))).isInstanceOf(IOException.class);
+      log.write(bytes(4));
+      cmp.write(bytes(5));
+      assertThatThrownBy(log::force).isInstanceOf(IOException.class);
+      log.force();
+      cmp.force();
+    }
+    assertThat(seen).containsExactly("write wal-00000000000000000001.log 4",
+        "write 000000000001.cmp 5", "force wal-00000000000000000001.log");
+    assertThat(io.events()).isEmpty();
+  }
+
 }

@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * A force listener for {@code FaultyFileIo#onForce} that, once {@link #hold()} is called, stops the
- * next force inside the file until {@link #release()}: a slow disk, without any timing.
+ * A force listener for {@code FaultInjectingFileIo#onForce} that, once {@link #hold()} is called,
+ * stops the next force inside the file until {@link #release()}: a slow disk, without any timing.
  */
 final class ForceHold implements Consumer<Path> {
   private final CountDownLatch started = new CountDownLatch(1);

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LogRecoveryMode;
 import org.strata.lsm.io.FileIo;
-import org.strata.lsm.testing.FaultyFileIo;
+import org.strata.lsm.testing.FaultInjectingFileIo;
 
 /**
  * A writer that writes out a large log buffer does not wait for a force in progress: the force of
@@ -28,8 +28,8 @@ class WriteAheadLogForceTest {
   @Test
   void largeWriteOutProceedsWhileAForceIsInProgress() throws Exception {
     ForceHold hold = new ForceHold();
-    FaultyFileIo io = new FaultyFileIo(".log");
-    io.onForce(hold);
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
+    io.onForce(".log", hold);
     WriteAheadLog wal = WriteAheadLog.open(dir, Durability.NONE, 10, io,
         LogRecoveryMode.TOLERATE_TORN_TAIL, 0, (lsn, op) -> { });
     Path segment;

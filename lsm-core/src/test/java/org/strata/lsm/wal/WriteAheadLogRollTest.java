@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LogRecoveryMode;
 import org.strata.lsm.io.FileIo;
-import org.strata.lsm.testing.FaultyFileIo;
+import org.strata.lsm.testing.FaultInjectingFileIo;
 
 /**
  * A segment roll (at every seal of a memory component) does not make the sealing writer wait for a
@@ -36,8 +36,8 @@ class WriteAheadLogRollTest {
     ForceHold hold = new ForceHold();
     AtomicReference<Path> newSegment = new AtomicReference<>();
     List<String> forces = new ArrayList<>();
-    FaultyFileIo io = new FaultyFileIo(".log");
-    io.onForce(p -> {
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
+    io.onForce(".log", p -> {
       Path next = newSegment.get();
       synchronized (forces) {
         forces.add(p.getFileName() + (next != null && Files.exists(next)

@@ -121,7 +121,7 @@ final class DesPhase {
     io.meter(metrics);
   }
 
-  PhaseResult run() {
+  DesPhaseResult run() {
     try {
       return simulate();
     } finally {
@@ -129,7 +129,7 @@ final class DesPhase {
     }
   }
 
-  private PhaseResult simulate() {
+  private DesPhaseResult simulate() {
     boolean open = arrivals != null;
     afterComponentChange(); // the loaded shape may already call for merges
     double writerFree = 0;

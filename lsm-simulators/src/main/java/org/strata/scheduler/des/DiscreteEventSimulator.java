@@ -78,7 +78,7 @@ public final class DiscreteEventSimulator {
   }
 
   /** The testing phase: one writer in a closed loop for {@code duration} seconds. */
-  public PhaseResult testing(double duration) {
+  public DesPhaseResult testing(double duration) {
     return new DesPhase(setup, policyName, policies.get(), schedulerName, schedulers, duration,
         null, null).run();
   }
@@ -94,7 +94,7 @@ public final class DiscreteEventSimulator {
    * @throws IllegalArgumentException if {@code flushes} is below 1, or its flushes would write
    *     more new keys than the setup's entries
    */
-  public PhaseResult ingest(long flushes, FlushObserver observer) {
+  public DesPhaseResult ingest(long flushes, FlushObserver observer) {
     if (flushes < 1) {
       throw new IllegalArgumentException("an ingest needs at least 1 flush, got " + flushes);
     }
@@ -103,12 +103,12 @@ public final class DiscreteEventSimulator {
   }
 
   /** The running phase: writes arrive by {@code arrivals} for {@code duration} seconds. */
-  public PhaseResult running(double duration, ArrivalProcess arrivals) {
+  public DesPhaseResult running(double duration, ArrivalProcess arrivals) {
     return running(duration, arrivals, null);
   }
 
   /** The running phase, showing every write to {@code observer}. */
-  public PhaseResult running(double duration, ArrivalProcess arrivals, WriteObserver observer) {
+  public DesPhaseResult running(double duration, ArrivalProcess arrivals, WriteObserver observer) {
     if (arrivals == null) {
       throw new IllegalArgumentException("the running phase needs an arrival process");
     }

@@ -185,7 +185,7 @@ final class PhaseMetrics implements VirtualIo.Meter {
     return stallSeconds + (stall != null ? Math.max(0, Math.min(now, duration) - stallStart) : 0);
   }
 
-  PhaseResult finish(String phase, String scheduler, double arrivalRate, long writes,
+  DesPhaseResult finish(String phase, String scheduler, double arrivalRate, long writes,
       int currentComponents, long rejectedMerges) {
     return finish(phase, scheduler, arrivalRate, writes, currentComponents, rejectedMerges,
         duration);
@@ -195,7 +195,7 @@ final class PhaseMetrics implements VirtualIo.Meter {
    * The result of a phase that ended at {@code end} (its duration, or earlier for a phase that
    * ends when it is done).
    */
-  PhaseResult finish(String phase, String scheduler, double arrivalRate, long writes,
+  DesPhaseResult finish(String phase, String scheduler, double arrivalRate, long writes,
       int currentComponents, long rejectedMerges, double end) {
     if (stall != null) {
       endStall(end);
@@ -230,7 +230,7 @@ final class PhaseMetrics implements VirtualIo.Meter {
       }
       queuedAtEnd = Math.max(0, arrived - total);
     }
-    return new PhaseResult(phase, scheduler, end, arrivalRate, writes, maxThroughput,
+    return new DesPhaseResult(phase, scheduler, end, arrivalRate, writes, maxThroughput,
         LatencySummary.of(writeLatency), LatencySummary.of(processingLatency), stallCount,
         stallSeconds, longestStall, memoryStalls, constraintStalls, maxComponents, maxFlushed, wa,
         queuedAtEnd, rejectedMerges, List.copyOf(series), List.copyOf(merges));

@@ -8,7 +8,7 @@
  * org.strata.scheduler.des.DesPhase}) decides write stalls with the engine's own {@code
  * WriteAdmission}, feeds writes from a closed loop or an open-loop {@link
  * org.strata.scheduler.des.ArrivalProcess}, and reports throughput, latency percentiles and
- * per-second samples ({@link org.strata.scheduler.des.PhaseResult}, {@link
+ * per-second samples ({@link org.strata.scheduler.des.DesPhaseResult}, {@link
  * org.strata.scheduler.des.SecondSample}). {@link org.strata.scheduler.des.DesSetup} holds the
  * simulated machine. An ingest phase (Mao et al.'s bounded-depth experiment) writes new keys into
  * an empty tree until a number of flushes, showing each flush ({@link

@@ -25,7 +25,7 @@ class IngestPhaseTest {
   private static List<FlushSample> ingest(String policy, Map<String, String> params,
       double rate, long flushes) {
     List<FlushSample> seen = new ArrayList<>();
-    PhaseResult r = DiscreteEventSimulator.of(setup(rate), new NamedPlugin(policy, params), FAIR)
+    DesPhaseResult r = DiscreteEventSimulator.of(setup(rate), new NamedPlugin(policy, params), FAIR)
         .ingest(flushes, seen::add);
     assertThat(r.phase()).isEqualTo("ingest");
     assertThat(seen).hasSize((int) flushes);
@@ -92,7 +92,7 @@ class IngestPhaseTest {
    */
   @Test
   void aLongIngestKeepsItsPerSecondSeries() {
-    PhaseResult r = DiscreteEventSimulator.of(setup(1), new NamedPlugin("no-merge", Map.of()),
+    DesPhaseResult r = DiscreteEventSimulator.of(setup(1), new NamedPlugin("no-merge", Map.of()),
         FAIR).ingest(128, null);
     assertThat(r.duration()).isEqualTo(1025.0);
     assertThat(r.series()).hasSize(1025);

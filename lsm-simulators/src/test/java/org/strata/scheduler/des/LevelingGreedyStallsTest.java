@@ -32,15 +32,15 @@ class LevelingGreedyStallsTest {
   }
 
   private static double ninetyFivePercentOfFair(Map<String, String> policy) {
-    PhaseResult testing = des(policy, "fair").testing(PHASE);
+    DesPhaseResult testing = des(policy, "fair").testing(PHASE);
     System.out.printf("AC-F4 %s testing (fair): max %.1f writes/s, wa %.2f%n", policy,
         testing.maxThroughput(), testing.writeAmplification());
     return 0.95 * testing.maxThroughput();
   }
 
-  private static PhaseResult run(Map<String, String> policy, String scheduler,
+  private static DesPhaseResult run(Map<String, String> policy, String scheduler,
       ArrivalProcess arrivals) {
-    PhaseResult r = des(policy, scheduler).running(PHASE, arrivals);
+    DesPhaseResult r = des(policy, scheduler).running(PHASE, arrivals);
     System.out.printf("AC-F4 %s %s at %.1f/s: stalls %d (%.1f s), p99 %.3f s, max components"
         + " %d%n", policy, scheduler, r.arrivalRate(), r.stallCount(), r.stallSeconds(),
         r.writeLatency().p99(), r.maxDiskComponents());
@@ -50,9 +50,9 @@ class LevelingGreedyStallsTest {
   @Test
   void pairwiseLevelingReproducesTheOrderingAndGreedyNeverStalls() {
     double rate = ninetyFivePercentOfFair(PAIRWISE);
-    PhaseResult single = run(PAIRWISE, "single-thread", ArrivalProcess.constant(rate));
-    PhaseResult fair = run(PAIRWISE, "fair", ArrivalProcess.constant(rate));
-    PhaseResult greedy = run(PAIRWISE, "greedy", ArrivalProcess.constant(rate));
+    DesPhaseResult single = run(PAIRWISE, "single-thread", ArrivalProcess.constant(rate));
+    DesPhaseResult fair = run(PAIRWISE, "fair", ArrivalProcess.constant(rate));
+    DesPhaseResult greedy = run(PAIRWISE, "greedy", ArrivalProcess.constant(rate));
     assertThat(greedy.stallCount()).isZero();
     assertThat(greedy.maxDiskComponents()).isLessThanOrEqualTo(6); // 2·L, never exceeded
     assertThat(fair.stallCount()).isPositive();
@@ -60,7 +60,7 @@ class LevelingGreedyStallsTest {
     assertThat(single.writeLatency().p99()).isGreaterThan(fair.writeLatency().p99());
     assertThat(fair.writeLatency().p99()).isGreaterThan(greedy.writeLatency().p99());
     // The premise of the greedy scheduler: every merge takes the same number of components.
-    for (PhaseResult r : new PhaseResult[] {single, fair, greedy}) {
+    for (DesPhaseResult r : new DesPhaseResult[] {single, fair, greedy}) {
       for (MergeLogEntry m : r.merges()) {
         assertThat(m.inputRuns()).isBetween(1, 2);
       }
@@ -73,7 +73,7 @@ class LevelingGreedyStallsTest {
   void pairwiseGreedyNeverStallsUnderPoissonArrivals(long seed) {
     double rate = ninetyFivePercentOfFair(PAIRWISE);
     System.out.printf("AC-F4 Poisson arrivals, seed %d%n", seed);
-    PhaseResult greedy = run(PAIRWISE, "greedy", ArrivalProcess.poisson(rate, seed));
+    DesPhaseResult greedy = run(PAIRWISE, "greedy", ArrivalProcess.poisson(rate, seed));
     assertThat(greedy.stallCount()).as("seed %d", seed).isZero();
   }
 
@@ -81,7 +81,7 @@ class LevelingGreedyStallsTest {
   @Test
   void fluidLevelingStallsUnderGreedy() {
     double rate = ninetyFivePercentOfFair(FLUID);
-    PhaseResult greedy = run(FLUID, "greedy", ArrivalProcess.constant(rate));
+    DesPhaseResult greedy = run(FLUID, "greedy", ArrivalProcess.constant(rate));
     assertThat(greedy.stallCount()).isPositive();
     int wide = 0;
     for (MergeLogEntry m : greedy.merges()) {

@@ -25,7 +25,7 @@ class PaperExperimentsTest {
         new NamedPlugin(scheduler, Map.of()));
   }
 
-  private static void print(String what, PhaseResult r) {
+  private static void print(String what, DesPhaseResult r) {
     System.out.printf("DES %s: max %.1f/s rate %.1f/s stalls %d (%.1f s) p50 %.4f p99 %.3f"
         + " max %.2f comps %d flushed %d wa %.2f%n", what, r.maxThroughput(), r.arrivalRate(),
         r.stallCount(), r.stallSeconds(), r.writeLatency().p50(), r.writeLatency().p99(),
@@ -34,14 +34,14 @@ class PaperExperimentsTest {
   }
 
   /** The testing phase under fair, then each scheduler's running phase at 95% of its maximum. */
-  private record Comparison(PhaseResult single, PhaseResult fair, PhaseResult greedy) {}
+  private record Comparison(DesPhaseResult single, DesPhaseResult fair, DesPhaseResult greedy) {}
 
   private static Comparison atNinetyFivePercent(String policy, Map<String, String> params) {
     DesSetup paper = DesSetup.paper();
-    PhaseResult testing = des(paper, policy, params, "fair").testing(TWO_HOURS);
+    DesPhaseResult testing = des(paper, policy, params, "fair").testing(TWO_HOURS);
     print(policy + " testing fair", testing);
     double rate = 0.95 * testing.maxThroughput();
-    PhaseResult[] r = new PhaseResult[3];
+    DesPhaseResult[] r = new DesPhaseResult[3];
     String[] names = {"single-thread", "fair", "greedy"};
     for (int i = 0; i < 3; i++) {
       r[i] = des(paper, policy, params, names[i])
@@ -116,15 +116,15 @@ class PaperExperimentsTest {
         "max-component-count", "50");
     Map<String, String> exact = Map.of("size-ratio", "1.2", "min-merge", "2", "max-merge", "10",
         "max-component-count", "50", "merge-exactly-min", "true");
-    PhaseResult x1 = des(paper, "size-tiered", free, "fair").testing(TWO_HOURS);
-    PhaseResult x2 = des(paper, "size-tiered", exact, "fair").testing(TWO_HOURS);
+    DesPhaseResult x1 = des(paper, "size-tiered", free, "fair").testing(TWO_HOURS);
+    DesPhaseResult x2 = des(paper, "size-tiered", exact, "fair").testing(TWO_HOURS);
     print("size-tiered testing unrestricted", x1);
     print("size-tiered testing exactly-min", x2);
-    PhaseResult atX1 = des(paper, "size-tiered", free, "fair")
+    DesPhaseResult atX1 = des(paper, "size-tiered", free, "fair")
         .running(TWO_HOURS, ArrivalProcess.constant(0.95 * x1.maxThroughput()));
-    PhaseResult atX2 = des(paper, "size-tiered", free, "fair")
+    DesPhaseResult atX2 = des(paper, "size-tiered", free, "fair")
         .running(TWO_HOURS, ArrivalProcess.constant(0.95 * x2.maxThroughput()));
-    PhaseResult atX2greedy = des(paper, "size-tiered", free, "greedy")
+    DesPhaseResult atX2greedy = des(paper, "size-tiered", free, "greedy")
         .running(TWO_HOURS, ArrivalProcess.constant(0.95 * x2.maxThroughput()));
     print("size-tiered fair at 95% of unrestricted", atX1);
     print("size-tiered fair at 95% of exactly-min", atX2);
@@ -150,9 +150,9 @@ class PaperExperimentsTest {
     int expected = (int) (duration / 1800 * (200 * 1500 + 800 * 300)) + 10;
     double[] asap = new double[expected];
     double[] limit = new double[expected];
-    PhaseResult a = des(scaled, "leveling", LEVELING, "greedy").running(duration,
+    DesPhaseResult a = des(scaled, "leveling", LEVELING, "greedy").running(duration,
         ArrivalProcess.bursts(bursts), (k, arrival, dq, done) -> asap[(int) k] = done - arrival);
-    PhaseResult l = des(scaled.withAdmission("limit", 400), "leveling", LEVELING, "greedy")
+    DesPhaseResult l = des(scaled.withAdmission("limit", 400), "leveling", LEVELING, "greedy")
         .running(duration, ArrivalProcess.bursts(bursts),
             (k, arrival, dq, done) -> limit[(int) k] = done - arrival);
     print("burst asap", a);
@@ -181,7 +181,7 @@ class PaperExperimentsTest {
         .withConstraint("none");
     double entriesPerSecond = setup.bandwidth() / setup.entrySize();
     double rate = 2 * entriesPerSecond / (10 * 5);
-    PhaseResult r = des(setup, "leveling", LEVELING, "single-thread")
+    DesPhaseResult r = des(setup, "leveling", LEVELING, "single-thread")
         .running(12_000, ArrivalProcess.constant(rate));
     MergeLogEntry longest = null;
     for (MergeLogEntry e : r.merges()) {

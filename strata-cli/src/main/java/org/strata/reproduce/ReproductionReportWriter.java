@@ -8,11 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Writes a {@link Report} as {@code verdicts.json} (Jackson) and {@code report.md}. */
-public final class ReportWriter {
+public final class ReproductionReportWriter {
   private final ObjectMapper json;
 
   /** A writer that prints JSON with {@code json}, indented. */
-  public ReportWriter(ObjectMapper json) {
+  public ReproductionReportWriter(ObjectMapper json) {
     this.json = json.copy().enable(SerializationFeature.INDENT_OUTPUT);
   }
 

@@ -10,11 +10,11 @@ import org.strata.lsm.io.FileIo;
 import org.strata.lsm.io.IoThrottle;
 
 /** Writes real disk component files with the engine's {@link ComponentWriter} and opens them. */
-final class ComponentFiles {
+final class BenchComponentLoader {
   /** The engine's default page size. */
   static final int PAGE_SIZE = 4096;
 
-  private ComponentFiles() {}
+  private BenchComponentLoader() {}
 
   /**
    * Bulk-loads {@code sortedKeys} (strictly ascending), key {@code i} with value {@code i} modulo

@@ -27,7 +27,7 @@ import java.util.List;
  * @param series one sample per second
  * @param merges every merge that completed
  */
-public record PhaseResult(String phase, String scheduler, double duration, double arrivalRate,
+public record DesPhaseResult(String phase, String scheduler, double duration, double arrivalRate,
     long writesCompleted, double maxThroughput, LatencySummary writeLatency,
     LatencySummary processingLatency, int stallCount, double stallSeconds,
     double longestStallSeconds, int memoryStalls, int constraintStalls, int maxDiskComponents, int maxFlushedComponents,

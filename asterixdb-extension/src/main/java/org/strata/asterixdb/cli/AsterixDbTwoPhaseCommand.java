@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
 @Command(name = "two-phase", mixinStandardHelpOptions = true,
     description = "Run a two-phase experiment (docs/two-phase.md) against an embedded AsterixDB"
         + " cluster fed through a socket feed (docs/asterixdb.md).")
-final class TwoPhaseCommand implements Callable<Integer> {
+final class AsterixDbTwoPhaseCommand implements Callable<Integer> {
   @Option(names = "--config", required = true, paramLabel = "FILE",
       description = "Experiment configuration, e.g. examples/quick.json.")
   Path config;

@@ -68,7 +68,7 @@ import java.util.List;
  *     the report: the paper names an SSD but not its speed, so the scales set one once, before
  *     the judged run, by a rule the report states; null or empty when not said
  */
-public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
+public record TriadReproductionConfig(long keys, int valueSize, long memoryComponentBytes,
     double preloadFraction, long operations, List<Double> readFractions,
     List<Workload> workloads, long fileSize, long level1Size, int sizeRatio, int l0Trigger,
     int l0Stop, double overlapRatio, int maxL0Files, double hotPercent, long commitLogBytes,
@@ -77,7 +77,7 @@ public record TriadConfig(long keys, int valueSize, long memoryComponentBytes,
     com.fasterxml.jackson.databind.JsonNode device, List<String> sweepWriteBandwidths,
     double sweepSeconds, String deviceChoice) {
 
-  public TriadConfig {
+  public TriadReproductionConfig {
     check(keys >= 100 && keys <= Integer.MAX_VALUE, "keys must be 100 to "
         + Integer.MAX_VALUE + ", got " + keys);
     check(valueSize >= 1 && valueSize <= 1 << 20, "valueSize must be 1 to 1048576, got "
