@@ -40,9 +40,9 @@ import org.strata.lsm.spi.RunListContext;
  *       (one metadata page, one Bloom filter, fuller last pages), and policies with size
  *       thresholds (tiering's "level full at T flushes") would otherwise see a level as just short
  *       of full. With {@linkplain SizeMeasure#FILE_BYTES file-bytes} it is {@code
- *       getComponentSize()} itself, what AsterixDB's own policies use. Entries come from the Bloom filter (Hyracks
- *       counts a merge output's entries as the sum of its inputs'); pages are the file size over
- *       the buffer cache's page size.
+ *       getComponentSize()} itself, what AsterixDB's own policies use. Entries come from the Bloom
+ *       filter (Hyracks counts a merge output's entries as the sum of its inputs'); pages are the
+ *       file size over the buffer cache's page size.
  *   <li>A run is merging while its component is {@code READABLE_MERGING}.
  *   <li>Levels are kept here: a merge's output gets the level the policy asked for, a flush gets 0.
  *       Hyracks components do not store a level, so levels and flushed bytes are saved in the
@@ -57,8 +57,9 @@ import org.strata.lsm.spi.RunListContext;
  * run only moves it to another level (nothing to rewrite; Hyracks refuses single-component
  * merges), after which the policy is asked again. The window checks are a {@link RunList}'s.
  * Partitioned (multi-file) merges, key ranges and sketches are not offered ({@link #HOST}): a
- * policy that needs them is refused when the Hyracks policy is created. Callers hold Hyracks' operation-tracker lock, which
- * Hyracks holds around every policy call, so one context is used by one thread at a time.
+ * policy that needs them is refused when the Hyracks policy is created. Callers hold Hyracks'
+ * operation-tracker lock, which Hyracks holds around every policy call, so one context is used by
+ * one thread at a time.
  */
 final class HyracksMergeContext extends RunListContext {
   /** How run sizes are measured for the policy. */

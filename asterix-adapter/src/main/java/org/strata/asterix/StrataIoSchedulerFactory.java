@@ -85,7 +85,9 @@ public final class StrataIoSchedulerFactory implements ILSMIOOperationSchedulerF
     return "strata-" + scheduler.name();
   }
 
-  /** The properties this factory was made with, {@value #SCHEDULER} and {@value #SCOPE} included. */
+  /**
+   * The properties this factory was made with, {@value #SCHEDULER} and {@value #SCOPE} included.
+   */
   public Map<String, String> properties() {
     Map<String, String> p = new TreeMap<>(scheduler.parameters());
     p.put(SCHEDULER, scheduler.name());

@@ -54,7 +54,8 @@ public final class StrataIoSchedulerProvider implements ILSMIOOperationScheduler
   }
 
   /** The JSON counterpart of {@link #toJson}, as Hyracks' persisted resource registry calls it. */
-  @SuppressWarnings("deprecation") // runs on AsterixDB's own Jackson, which may predate properties()
+  // Runs on AsterixDB's own Jackson, which may predate properties().
+  @SuppressWarnings("deprecation")
   public static IJsonSerializable fromJson(IPersistedResourceRegistry registry, JsonNode json) {
     Map<String, String> props = new TreeMap<>();
     JsonNode p = json.get("properties");

@@ -54,7 +54,8 @@ public final class StrataMergePolicyFactory implements ILSMMergePolicyFactory {
 
   /**
    * {@value #POLICY}, {@value #SIZE_MEASURE} and every parameter name of every Strata merge policy
-   * on the class path. Only {@value #POLICY} is required; a parameter the chosen policy does not know is rejected by it.
+   * on the class path. Only {@value #POLICY} is required; a parameter the chosen policy does not
+   * know is rejected by it.
    */
   @Override
   public Set<String> getPropertiesNames() {

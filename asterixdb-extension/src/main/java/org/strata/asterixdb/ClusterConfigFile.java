@@ -34,7 +34,10 @@ public final class ClusterConfigFile {
     this.sections = sections;
   }
 
-  /** The node names of a cluster of {@code nodes} nodes: {@code asterix_nc1}, {@code asterix_nc2}, ... */
+  /**
+   * The node names of a cluster of {@code nodes} nodes: {@code asterix_nc1}, {@code asterix_nc2},
+   * ...
+   */
   public static List<String> nodeNames(int nodes) {
     List<String> names = new ArrayList<>(nodes);
     for (int i = 1; i <= nodes; i++) {
@@ -54,7 +57,8 @@ public final class ClusterConfigFile {
   public static ClusterConfigFile of(Path dir, int nodes, int partitionsPerNode,
       Map<String, Map<String, String>> user) {
     if (nodes < 1) {
-      throw new IllegalArgumentException("--nodes: " + nodes + " is not allowed; allowed: 1 or more");
+      throw new IllegalArgumentException("--nodes: " + nodes + " is not allowed; allowed: 1 or"
+          + " more");
     }
     if (partitionsPerNode < 1) {
       throw new IllegalArgumentException("partitions per node: " + partitionsPerNode

@@ -36,9 +36,9 @@ import org.strata.lsm.InvalidConfigurationException;
  * </ul>
  *
  * Node, dataverse and dataset names in keys are matched ignoring case (AsterixDB hands an
- * extension its keys in lower case). A key outside this list, an unknown scheduler or parameter, or a policy parameter that a row
- * takes from the {@code WITH} clause is refused with a message naming the key and what is
- * allowed.
+ * extension its keys in lower case). A key outside this list, an unknown scheduler or parameter, or
+ * a policy parameter that a row takes from the {@code WITH} clause is refused with a message naming
+ * the key and what is allowed.
  */
 public final class ExtensionSettings {
   private static final Pattern NODE = Pattern.compile("node\\.([^.]+)\\.(scheduler(?:\\..+)?)");

@@ -19,10 +19,10 @@ import org.strata.lsm.component.KeyHash;
 
 /**
  * Building a component's {@link BloomFilter} (1% false-positive rate, as the engine builds it)
- * from precomputed key hashes, and one probe of it: a hit (a key the filter holds: every probe position is read) and a
- * miss (a key it does not hold: stops at the first clear bit, or 1% of the time passes). The
- * filter of 10,000 keys (12 KB) stays in the CPU caches; the one of 1,000,000 keys (1.2 MB) does
- * not, so its probes miss them.
+ * from precomputed key hashes, and one probe of it: a hit (a key the filter holds: every probe
+ * position is read) and a miss (a key it does not hold: stops at the first clear bit, or 1% of the
+ * time passes). The filter of 10,000 keys (12 KB) stays in the CPU caches; the one of 1,000,000
+ * keys (1.2 MB) does not, so its probes miss them.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -14,7 +14,9 @@ public enum Durability {
    * LsmStore#sync()} makes everything written so far durable.
    */
   GROUP,
-  /** The log is written when its buffer fills and forced only by flushes, {@code sync()} and close. */
+  /**
+   * The log is written when its buffer fills and forced only by flushes, {@code sync()} and close.
+   */
   NONE;
 
   /** The configuration name: {@code sync}, {@code group} or {@code none}. */

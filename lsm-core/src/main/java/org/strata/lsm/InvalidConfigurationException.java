@@ -1,8 +1,8 @@
 package org.strata.lsm;
 
 /**
- * A configuration value, parameter or argument that Strata cannot accept. The message names the key,
- * the rejected value and what is allowed; it is raised before anything is written.
+ * A configuration value, parameter or argument that Strata cannot accept. The message names the
+ * key, the rejected value and what is allowed; it is raised before anything is written.
  *
  * <p>An error made by {@link #of} or {@link #missing} remembers its key apart from the rest of the
  * message, so that a reader that finds it deeper in a file can place it under the full path there
@@ -52,7 +52,9 @@ public class InvalidConfigurationException extends StrataException {
     return key;
   }
 
-  /** The same error naming {@code newKey} instead of its key; an unkeyed error is returned as is. */
+  /**
+   * The same error naming {@code newKey} instead of its key; an unkeyed error is returned as is.
+   */
   public InvalidConfigurationException withKey(String newKey) {
     return key == null ? this : new InvalidConfigurationException(newKey, detail);
   }

@@ -17,4 +17,5 @@ package org.strata.lsm;
  * @param outcome {@code ok}, {@code failed: <reason>} or {@code cancelled}
  */
 public record MergeRecord(long startMillis, long endMillis, long pausedNanos, int inputComponents,
-    int levelZeroInputs, long inputPages, long outputPages, long outputBytes, int outputLevel, String outcome) {}
+    int levelZeroInputs, long inputPages, long outputPages, long outputBytes, int outputLevel,
+        String outcome) {}

@@ -1,6 +1,8 @@
 package org.strata.lsm;
 
-/** Base of every error Strata raises on purpose; its message says what went wrong and what to do. */
+/**
+ * Base of every error Strata raises on purpose; its message says what went wrong and what to do.
+ */
 public class StrataException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 

@@ -93,7 +93,8 @@ public final class CompareConfigJson {
       Throwable c = e.getCause() == null ? e : e.getCause();
       throw new InvalidConfigurationException(c.getMessage());
     } catch (JsonProcessingException e) {
-      throw new InvalidConfigurationException("lookup." + (e instanceof JsonMappingException m ? path(m) : "")
+      throw new InvalidConfigurationException("lookup."
+          + (e instanceof JsonMappingException m ? path(m) : "")
           + ": a value of the wrong type (" + e.getOriginalMessage() + ")");
     }
   }

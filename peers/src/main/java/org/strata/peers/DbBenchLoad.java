@@ -44,7 +44,8 @@ public final class DbBenchLoad {
       "^Percentiles: P50: ([0-9.]+) P75: ([0-9.]+) P99: ([0-9.]+) P99.9: ([0-9.]+)");
   private static final Pattern COUNT = Pattern.compile(
       "^Count: (\\d+) Average: ([0-9.]+)");
-  private static final Pattern MAX = Pattern.compile("^Min: \\S+\\s+Median: \\S+\\s+Max: ([0-9.]+)");
+  private static final Pattern MAX = Pattern.compile("^Min: \\S+\\s+Median: \\S+\\s+Max:"
+      + " ([0-9.]+)");
   private static final Pattern CACHE = Pattern.compile(
       "^rocksdb\\.block\\.cache\\.(hit|miss) COUNT : (\\d+)");
   private static final Pattern FILL = Pattern.compile(
@@ -186,8 +187,8 @@ public final class DbBenchLoad {
 
   /**
    * Loads as {@link #run} does with one writer (every key once, whatever {@code load.writers}
-   * says, so that every get finds its key), keeping the database, then reads random loaded keys with
-   * db_bench's {@code readrandom}: one unmeasured run of {@code warmup-seconds} with the first
+   * says, so that every get finds its key), keeping the database, then reads random loaded keys
+   * with db_bench's {@code readrandom}: one unmeasured run of {@code warmup-seconds} with the first
    * thread count, then one run of {@code duration-seconds} per thread count, each with a block
    * cache of the comparison's {@code page-cache.size} ({@code --cache_size}) and, at the
    * comparison's shape, its Bloom bits. Every get must find its key (db_bench counts them).

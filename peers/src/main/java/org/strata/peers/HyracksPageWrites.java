@@ -14,9 +14,10 @@ import org.apache.hyracks.storage.common.buffercache.SleepRateLimiter;
 
 /**
  * Hyracks' own page-write throttle, wired as AsterixDB 0.9.8 wires it: every flush, merge and
- * bulk-load page goes through one shared {@code SleepRateLimiter} ({@code storage.write.rate.limit})
- * and the component is forced every {@code pagesPerForce} pages ({@code storage.disk.force.bytes}
- * over the page size), by Hyracks' {@code LSMIndexPageWriteCallback}. Standalone use only.
+ * bulk-load page goes through one shared {@code SleepRateLimiter} ({@code
+ * storage.write.rate.limit}) and the component is forced every {@code pagesPerForce} pages ({@code
+ * storage.disk.force.bytes} over the page size), by Hyracks' {@code LSMIndexPageWriteCallback}.
+ * Standalone use only.
  */
 public final class HyracksPageWrites implements ILSMPageWriteCallbackFactory {
   private static final long serialVersionUID = 1L;

@@ -28,7 +28,6 @@ import org.apache.hyracks.storage.am.lsm.common.impls.PrefixMergePolicyFactory;
 import org.apache.hyracks.storage.common.IIndexCursor;
 import org.apache.hyracks.storage.common.MultiComparator;
 import org.strata.lsm.StoreStats.StallTotals;
-import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.ycsb.twophase.GeneratedRecord;
@@ -146,14 +145,17 @@ public final class HyracksTarget implements TwoPhaseTarget {
     GreedyScheduler scheduler = new GreedyScheduler(Thread::new,
         NoOpIoOperationFailedCallback.INSTANCE, 2, 8, 2);
     HyracksIoCounters counters = new HyracksIoCounters();
-    HyracksPageWrites pageWrites = new HyracksPageWrites(load ? 0 : store.io().writeRateLimit().bytes(),
+    HyracksPageWrites pageWrites = new HyracksPageWrites(
+        load ? 0 : store.io().writeRateLimit().bytes(),
         store.io().forceBytes().bytes(), (int) store.io().pageSize().bytes(), counters);
     int pages = (int) Math.max(2, memory / (int) store.io().pageSize().bytes());
-    int cachePages = (int) Math.max(64, store.pageCache().size().bytes() / (int) store.io().pageSize().bytes());
+    int cachePages = (int) Math.max(64,
+        store.pageCache().size().bytes() / (int) store.io().pageSize().bytes());
     try {
       HyracksLsmTree tree = new HyracksLsmTree(dir.toFile(), HyracksLsmTree.Layout.BYTES_BYTES,
           p, scheduler, counters, pageWrites, store.memoryComponent().count(), pages,
-          (int) store.io().pageSize().bytes(), cachePages, !java.nio.file.Files.exists(dir.resolve("index")));
+          (int) store.io().pageSize().bytes(), cachePages,
+              !java.nio.file.Files.exists(dir.resolve("index")));
       return new Open(tree, scheduler, counters, pageWrites);
     } catch (Exception e) {
       scheduler.close();
@@ -263,7 +265,8 @@ public final class HyracksTarget implements TwoPhaseTarget {
       double seconds = stallNanos.get() / 1e9;
       return new TargetStats(sizes.size(), counters.bytesFlushed(), counters.bytesMerged(),
           userBytes.get(), stalls.get(), seconds, blocked.get() > 0, tree.mergingBytes(), space,
-          Map.of(org.strata.lsm.StallCause.MEMORY_FULL.jsonName(), new StallTotals(stalls.get(), seconds)), shape.toString())
+          Map.of(org.strata.lsm.StallCause.MEMORY_FULL.jsonName(), new StallTotals(stalls.get(),
+              seconds)), shape.toString())
           .withIoCounters(Map.of(IoBudgetUse.FLUSH_BYTES_ADMITTED, pageWrites.flushBytesAdmitted(),
               IoBudgetUse.MERGE_BYTES_ADMITTED, pageWrites.mergeBytesAdmitted(),
               "otherBytesAdmitted", pageWrites.otherBytesAdmitted(),

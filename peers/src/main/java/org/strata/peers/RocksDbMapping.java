@@ -58,7 +58,9 @@ public record RocksDbMapping(StoreConfig store, String compaction) {
     return store.memoryComponent().size().bytes();
   }
 
-  /** Bloom filter bits per key: what Strata's filters use for the configured false-positive rate. */
+  /**
+   * Bloom filter bits per key: what Strata's filters use for the configured false-positive rate.
+   */
   public double bloomBitsPerKey() {
     double ln2 = Math.log(2);
     return -Math.log(store.bloomFilter().falsePositiveRate()) / (ln2 * ln2);
@@ -103,7 +105,8 @@ public record RocksDbMapping(StoreConfig store, String compaction) {
 
   /** The rate limiter of the I/O budget, or null if the configuration sets none. */
   public RateLimiter limiter() {
-    return store.io().writeRateLimit().bytes() > 0 ? new RateLimiter(store.io().writeRateLimit().bytes()) : null;
+    return store.io().writeRateLimit().bytes() > 0
+        ? new RateLimiter(store.io().writeRateLimit().bytes()) : null;
   }
 
   /** One line for reports. */

@@ -29,10 +29,11 @@ import org.strata.ycsb.twophase.TwoPhaseTarget;
 /**
  * RocksDB through rocksdbjni as a system under test: each record's key bytes and raw value bytes
  * are a {@code put}; options come from {@link RocksDbMapping}. Statistics: stall time from the
- * {@code STALL_MICROS} ticker (delays and stops) and {@code rocksdb.is-write-stopped}; disk components are the SST files of every level ({@code
- * rocksdb.num-files-at-level<N>}); bytes flushed and compacted from {@code FLUSH_WRITE_BYTES} and
- * {@code COMPACT_WRITE_BYTES}; pending merge bytes from {@code
- * rocksdb.estimate-pending-compaction-bytes}; space from {@code rocksdb.total-sst-files-size}.
+ * {@code STALL_MICROS} ticker (delays and stops) and {@code rocksdb.is-write-stopped}; disk
+ * components are the SST files of every level ({@code rocksdb.num-files-at-level<N>}); bytes
+ * flushed and compacted from {@code FLUSH_WRITE_BYTES} and {@code COMPACT_WRITE_BYTES}; pending
+ * merge bytes from {@code rocksdb.estimate-pending-compaction-bytes}; space from {@code
+ * rocksdb.total-sst-files-size}.
  */
 public final class RocksDbTarget implements TwoPhaseTarget {
   static {

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.Quantities;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.scheduler.des.ArrivalProcess;

@@ -19,7 +19,9 @@ final class ErrorLine {
 
   private ErrorLine() {}
 
-  /** The line (without the {@code error: } prefix) for {@code ex}; {@code logFile} has its trace. */
+  /**
+   * The line (without the {@code error: } prefix) for {@code ex}; {@code logFile} has its trace.
+   */
   static String of(Throwable ex, Path logFile) {
     String message = ex.getMessage() == null ? ex.toString() : ex.getMessage();
     if (isDiskFull(ex)) {

@@ -36,7 +36,8 @@ final class LoadCommand implements Callable<Integer> {
 
   @Mixin StoreOptions store;
 
-  @Option(names = "--records", required = true, paramLabel = "N", description = "Records to write (e.g. 1000000, 1_000_000 or 1e6).",
+  @Option(names = "--records", required = true, paramLabel = "N", description = "Records to write"
+      + " (e.g. 1000000, 1_000_000 or 1e6).",
       converter = QuantityConverters.Count.class)
   long records;
 

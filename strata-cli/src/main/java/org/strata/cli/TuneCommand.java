@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.Quantities;
 import org.strata.policy.tuning.DostoevskyCostModel;
 import org.strata.policy.tuning.DostoevskyTuner;

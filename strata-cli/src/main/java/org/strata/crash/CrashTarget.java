@@ -38,7 +38,10 @@ public record CrashTarget(WriterKind writer, String policy, Durability durabilit
   /** Datasets take the standard policies (TRIAD-MEM is for standalone stores only). */
   private static final int DATASET_POLICIES = 6;
 
-  /** Every target for {@code writers}: each policy under {@code sync}, {@code group} and {@code none}. */
+  /**
+   * Every target for {@code writers}: each policy under {@code sync}, {@code group} and {@code
+   * none}.
+   */
   public static List<CrashTarget> all(List<WriterKind> writers) {
     List<CrashTarget> out = new ArrayList<>();
     for (WriterKind w : writers) {

@@ -10,8 +10,8 @@ import java.util.TreeMap;
  * a child restarted at {@code seq} writes exactly what an earlier one would have. About 30% of the
  * operations go to 10 hot keys (so TRIAD-MEM has keys to keep in memory), the rest spread over
  * {@code keys} keys, except in every third phase of {@value #PHASE} operations, which writes the
- * hot keys only (so TRIAD-MEM skips flushes of small components); one in ten is a delete. A value carries its sequence number, so a value read
- * back names the write it came from.
+ * hot keys only (so TRIAD-MEM skips flushes of small components); one in ten is a delete. A value
+ * carries its sequence number, so a value read back names the write it came from.
  */
 public final class CrashWorkload {
   /** Store keys. */
@@ -70,7 +70,10 @@ public final class CrashWorkload {
     return sb.toString().getBytes(StandardCharsets.US_ASCII);
   }
 
-  /** A dataset record's fields: {@code seq}, the indexed {@code field1} and {@code field2}, a payload. */
+  /**
+   * A dataset record's fields: {@code seq}, the indexed {@code field1} and {@code field2}, a
+   * payload.
+   */
   public Map<String, String> fields(long seq) {
     long m = mix(seq ^ 0xAAAAL);
     Map<String, String> f = new TreeMap<>();

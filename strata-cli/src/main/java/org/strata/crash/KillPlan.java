@@ -3,8 +3,8 @@ package org.strata.crash;
 import org.strata.lsm.io.CrashPoint;
 
 /**
- * Where a kill lands: at the {@code occurrence}-th time the child reaches {@code point}, or, with no
- * point, {@code delayMillis} after the child's first acknowledgement. A point the child does not
+ * Where a kill lands: at the {@code occurrence}-th time the child reaches {@code point}, or, with
+ * no point, {@code delayMillis} after the child's first acknowledgement. A point the child does not
  * reach within {@code delayMillis} is given up and the kill happens then.
  *
  * @param point the crash point, or null for a kill after a delay

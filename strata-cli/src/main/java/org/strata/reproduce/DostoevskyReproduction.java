@@ -205,7 +205,8 @@ public final class DostoevskyReproduction implements PaperReproduction {
     if (sweep != null) {
       notes.add(sweep.table().strip());
     }
-    notes.add("The paper's values are its cost model's (docs/papers/dostoevsky.md#derived-values at N = 2^33, B = 32, P = 512,"
+    notes.add("The paper's values are its cost model's (docs/papers/dostoevsky.md#derived-values"
+        + " at N = 2^33, B = 32, P = 512,"
         + " 10 bits per entry, T = 10): its experiments report these orderings in figures only."
         + " Our lookup costs count every page a lookup reads (a B+-tree descent per false"
         + " positive), so they are the model's R times the tree depth; the orderings compare.");

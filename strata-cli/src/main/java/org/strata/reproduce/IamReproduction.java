@@ -302,7 +302,8 @@ public final class IamReproduction implements PaperReproduction {
         AmplificationModel.mixedLevelWriteAmplification(10, 2)) + ", " + Numbers.format(
         AmplificationModel.mixedLevelWriteAmplification(10, 3)) + " for k = 1, 2, 3 at t = 10)"
         + " and so does the measured mixed level (the paper: its results \"conform to the"
-        + " theoretical analysis\"; formula (4)'s values do not match its Table 3, docs/papers/iam.md#amplification-model)";
+        + " theoretical analysis\"; formula (4)'s values do not match its Table 3,"
+        + " docs/papers/iam.md#amplification-model)";
     String paper = "Table 3: 3.88 > 2.41 > 1.90";
     List<Integer> ks = cfg.ks().stream().filter(k -> m.containsKey(fixed(k))).sorted()
         .distinct().toList();
@@ -491,7 +492,8 @@ public final class IamReproduction implements PaperReproduction {
     notes.add(String.format(Locale.ROOT, "Engine runs (durability none, one writer): a hash load"
         + " of %,d records (%d-byte values under %d-byte keys, unique keys in random order) and"
         + " an ordered load of %,d records. Scale s = %s of the paper's \"100 GB\" experiment"
-        + " (docs/papers/iam.md#scaling): node size and memory component C_t = %s, t = %d, cache M = %s for"
+        + " (docs/papers/iam.md#scaling): node size and memory component C_t = %s, t = %d, cache M"
+        + " = %s for"
         + " `iam` with `mixed-level=auto`; Table 3's rows run `iam` with `mixed-level=%d` and"
         + " `max-sequences` k; the leveled baseline is `partitioned-leveling` with %s files, a"
         + " level 1 of %s and size ratio %d (LevelDB's 64 MB and 640 MB times s).",
@@ -501,7 +503,8 @@ public final class IamReproduction implements PaperReproduction {
         bytes(cfg.level1Size()), cfg.fanout()));
     double data = (double) cfg.records() * (cfg.valueSize() + RecordGenerator.key(0).length());
     notes.add(String.format(Locale.ROOT, "The scale keeps the paper's ratios, on which per-level"
-        + " write amplification depends (docs/papers/iam.md#scaling): data / C_t = %s (the paper: 100 GB / 128 MB"
+        + " write amplification depends (docs/papers/iam.md#scaling): data / C_t = %s (the paper:"
+        + " 100 GB / 128 MB"
         + " = 800), M / data = %s (16 GB / 100 GB = 0.16), t = 10, 1 KB values. With fewer"
         + " records against the same nodes the tree is shallower and its mixed level a partly"
         + " filled leaf level, which is not the level Table 3 measures.",
@@ -513,8 +516,10 @@ public final class IamReproduction implements PaperReproduction {
           || cfg.deviceChoice().isBlank() ? "The configuration does not say how it was chosen."
           : cfg.deviceChoice()));
     }
-    notes.add("Write amplification is IAM's definition (docs/papers/README.md#write-amplification): (flush + merge bytes, leaf"
-        + " pages) / user key and value bytes, the log excluded, from the store's byte counters (`strata stats"
+    notes.add("Write amplification is IAM's definition"
+        + " (docs/papers/README.md#write-amplification): (flush + merge bytes, leaf"
+        + " pages) / user key and value bytes, the log excluded, from the store's byte counters"
+        + " (`strata stats"
         + " --json`, `bytes`). Node flushes, splits and combines are merges in the engine and"
         + " are counted under the level they write into; moves write nothing. For `lsa`/`iam`"
         + " level i is tree level i and level 1 includes the flush of the memory component (it"
@@ -549,7 +554,8 @@ public final class IamReproduction implements PaperReproduction {
         + " A-formula4-k2 checks what the paper's formula (4) and its Table 3 agree on, the"
         + " mixed level falling with k: their absolute values disagree (formula (4) gives 6"
         + " against Table 3's 3.88 for the mixed level at k = 1, and a total of about 12"
-        + " against 4.70 at k = 2; docs/papers/iam.md#amplification-model), so a comparison of those would test the paper.");
+        + " against 4.70 at k = 2; docs/papers/iam.md#amplification-model), so a comparison of"
+        + " those would test the paper.");
     return notes;
   }
 

@@ -12,7 +12,6 @@ import org.strata.lsm.config.NamedPlugin;
 import org.strata.scheduler.des.ArrivalProcess;
 import org.strata.scheduler.des.DesSetup;
 import org.strata.scheduler.des.DiscreteEventSimulator;
-import org.strata.scheduler.des.MergeLogEntry;
 import org.strata.scheduler.des.DesPhaseResult;
 import org.strata.scheduler.des.SecondSample;
 
@@ -109,7 +108,8 @@ public final class LuoCareyReproduction implements PaperReproduction {
         + " (100 M entries of 1 KB, 128 MB memory components, 100 MB/s, two-hour phases, every T"
         + " from 2 to 10): it takes seconds to a minute a phase. They differ in the engine runs"
         + " only (quick: scaled two-phase runs, below; paper: 100 M records). At a tenth"
-        + " of the setup, as docs/papers/luo-carey.md#scaling suggests, tiering at T = 2 piled up hundreds"
+        + " of the setup, as docs/papers/luo-carey.md#scaling suggests, tiering at T = 2 piled up"
+        + " hundreds"
         + " of components against a bound of about 20, which the paper's tree does not.");
     notes.add(table(tier, "tiering") + "\n\n" + table(lev, "leveling"));
     notes.add("AC-S4's components (Fig. 18), how they were constructed from the paper's text: "
@@ -474,7 +474,8 @@ public final class LuoCareyReproduction implements PaperReproduction {
         "one of them degraded (local p99 ≥ 2× global and > " + Numbers.format(
             cfg.smallP99Seconds()) + " s), greedy's ratio strictly larger", ok, !degraded
             ? "neither scheduler degraded under local constraints: there is no degradation to"
-                + " compare" : greedyMore ? "greedy degrades more" : "greedy does not degrade more");
+                + " compare" : greedyMore ? "greedy degrades more" : "greedy does not degrade"
+                + " more");
   }
 
   private static boolean degraded(double local, double global, LuoCareyConfig cfg) {

@@ -52,7 +52,8 @@ public final class MaoReproduction implements PaperReproduction {
 
   @Override
   public String source() {
-    return "Table I of the paper (docs/papers/mao.md#simulation-model, #derived-values, #tolerances)";
+    return "Table I of the paper (docs/papers/mao.md#simulation-model, #derived-values,"
+        + " #tolerances)";
   }
 
   /** The paper's Table I (appendix; policy, k, n, WA, average count). */

@@ -24,7 +24,8 @@ import java.util.List;
 @JsonPropertyOrder({"paper", "title", "source", "scale", "command", "machine", "device", "seconds",
     "summary", "claims", "figures", "notes", "config"})
 public record Report(String paper, String title, String source, String scale, String command,
-    String machine, String device, double seconds, JsonNode config, Summary summary, List<Claim> claims,
+    String machine, String device, double seconds, JsonNode config, Summary summary,
+        List<Claim> claims,
     List<Figure> figures, List<String> notes) {
 
   /**

@@ -1136,7 +1136,8 @@ public final class TriadReproduction implements PaperReproduction {
             * cfg.flushThresholdFraction()) + "% of the memtable"
             : "the default flush threshold (a quarter of the memtable)"));
     if (cfg.hotSelector().equals("above-mean") && cfg.hotKeys() > 0) {
-      notes.add("Hot keys: the paper defines them three ways (docs/papers/triad.md#hot-keys): Algorithm 2's top"
+      notes.add("Hot keys: the paper defines them three ways (docs/papers/triad.md#hot-keys):"
+          + " Algorithm 2's top"
           + " K with K a share of the memtable, section 5.1's \"top 1 percent of keys in terms of"
           + " access frequency\" and section 4.1's keys \"updated with higher frequency than the"
           + " average one\", which it calls effective in all workloads. The runs take the keys"
@@ -1155,7 +1156,8 @@ public final class TriadReproduction implements PaperReproduction {
     t.append("Paced runs (drained):\n\n| workload | variant | ops/s (asked) | seconds | flushed MB"
         + " (index / level 0) | merged MB | log MB | WA (flushed = index / segment) | merges |"
         + " merge s | merge s each (min / median / max) | level-0 merges | level-0 files per"
-        + " level-0 merge (mean / max) | stalls: memory full / constraint (s) | device busy s: foreground / flushes /"
+        + " level-0 merge (mean / max) | stalls: memory full / constraint (s) | device busy s:"
+        + " foreground / flushes /"
         + " merges (merge reads MB) |\n"
         + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Run r : m.paced()) {
@@ -1182,7 +1184,8 @@ public final class TriadReproduction implements PaperReproduction {
           + " merges | stalls: memory full / constraint (s) |\n"
           + "|---|---|---|---|---|---|---|---|---|\n");
       for (Run r : m.timed()) {
-        u.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %,d | %s | %d | %d | %s |%n", r.workload(), mixName(r.readFraction()), r.variant().label,
+        u.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %,d | %s | %d | %d | %s"
+            + " |%n", r.workload(), mixName(r.readFraction()), r.variant().label,
             Numbers.format(r.throughput()), r.operations(), Numbers.format(r.seconds()),
             r.flushes(), r.merges(), r.stalls().cell()));
       }

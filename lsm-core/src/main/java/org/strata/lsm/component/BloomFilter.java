@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 
 /**
  * A Bloom filter over key hashes ({@link KeyHash}). Bits and hash count follow from the entry count
- * and target false-positive rate p: bits = -n ln p / (ln 2)^2, hashes = round(bits / n * ln 2). Probe
- * positions use double hashing of the 64-bit hash (Kirsch and Mitzenmacher).
+ * and target false-positive rate p: bits = -n ln p / (ln 2)^2, hashes = round(bits / n * ln 2).
+ * Probe positions use double hashing of the 64-bit hash (Kirsch and Mitzenmacher).
  */
 public final class BloomFilter {
   private final long[] words;

@@ -36,7 +36,9 @@ public final class LogSegmentValues {
 
   /** Bytes of one operation pointer in an index leaf. */
   public static final int POINTER_BYTES = 16;
-  /** Bytes of one record pointer, in the index of a CL-SSTable written before operation pointers. */
+  /**
+   * Bytes of one record pointer, in the index of a CL-SSTable written before operation pointers.
+   */
   public static final int RECORD_POINTER_BYTES = 12;
 
   private final Path path;

@@ -9,9 +9,9 @@ import java.util.Locale;
  * The {@code bloom-filter} section.
  *
  * @param falsePositiveRate {@code bloom-filter.false-positive-rate}: target false-positive rate of
- *     each component's Bloom filter with {@code uniform} allocation, and the memory budget (the bits
- *     per entry uniform filters at this rate use, ln(1/p)/ln(2)²) with {@code monkey}; greater than
- *     0 and less than 1, default 0.01; null means the default
+ *     each component's Bloom filter with {@code uniform} allocation, and the memory budget (the
+ *     bits per entry uniform filters at this rate use, ln(1/p)/ln(2)²) with {@code monkey}; greater
+ *     than 0 and less than 1, default 0.01; null means the default
  * @param allocation {@code bloom-filter.allocation}: {@link Allocation#UNIFORM} (default) or {@link
  *     Allocation#MONKEY}; null means the default
  */

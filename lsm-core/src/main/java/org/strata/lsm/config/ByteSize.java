@@ -3,7 +3,6 @@ package org.strata.lsm.config;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Locale;
 import org.strata.lsm.InvalidConfigurationException;
 
 /**

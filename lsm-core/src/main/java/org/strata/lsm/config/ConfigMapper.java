@@ -36,8 +36,8 @@ import org.strata.lsm.io.FileIo;
  *   <li>an unknown key, a key given twice in one object, invalid JSON or anything after the value
  *       fails;
  *   <li>no silent coercions: a string is not a number ({@code "2"} is not a count), a number is not
- *       a string, a fraction is not an integer, a number is not a mode; sizes ({@link ByteSize}) and
- *       plug-in parameters ({@link NamedPlugin}) say themselves what they accept;
+ *       a string, a fraction is not an integer, a number is not a mode; sizes ({@link ByteSize})
+ *       and plug-in parameters ({@link NamedPlugin}) say themselves what they accept;
  *   <li>a JSON null means "the default" for a section, a size and a list, and fails for anything
  *       else unless the property allows it;
  *   <li>records apply their defaults and check their ranges in their constructors.

@@ -29,9 +29,9 @@ public record FlowControl(
   /** When writes stop while merges lag. */
   public enum Constraint {
     /**
-     * Writes stop while the policy's component constraint holds ({@code MergePolicy.isMergeLagging}:
-     * total components above twice the expected count, or LevelDB's level-0 stop for partitioned
-     * leveling) and a merge is pending.
+     * Writes stop while the policy's component constraint holds ({@code
+     * MergePolicy.isMergeLagging}: total components above twice the expected count, or LevelDB's
+     * level-0 stop for partitioned leveling) and a merge is pending.
      */
     GLOBAL,
     /**

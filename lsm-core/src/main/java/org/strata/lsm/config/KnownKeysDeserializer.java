@@ -18,8 +18,8 @@ import java.util.TreeSet;
 
 /**
  * Refuses unknown keys in an object whose record embeds another at its own level ({@code
- * @JsonUnwrapped}: a dataset configuration holds the store keys beside its own). Jackson hands every
- * key it does not know to the embedded record and never reports one as unknown there, so this
+ * @JsonUnwrapped}: a dataset configuration holds the store keys beside its own). Jackson hands
+ * every key it does not know to the embedded record and never reports one as unknown there, so this
  * checks the keys against both records' before binding.
  */
 final class KnownKeysDeserializer extends DelegatingDeserializer {

@@ -8,8 +8,8 @@ import org.strata.lsm.InvalidConfigurationException;
  *
  * @param size {@code memory-component.size}: budget of one memory component, counted as the bytes
  *     its entries really occupy (every write's key and value plus about 30 bytes of header,
- *     skip-list links and alignment, overwritten versions included), 4KB to 1TB, default 64MB; null means the
- *     default
+ *     skip-list links and alignment, overwritten versions included), 4KB to 1TB, default 64MB; null
+ *     means the default
  * @param count {@code memory-component.count}: memory components per index (one active, the rest
  *     flushing), 1 to 16, default 2; null means the default
  * @param liveSize {@code memory-component.live-size}: the active component is also full once the
@@ -41,8 +41,8 @@ public record MemoryComponentConfig(
   }
 
   /**
-   * The bytes of a memtable in TRIAD's sense: {@code live-size} if set, else {@code size} (TRIAD-MEM
-   * sizes its hot set and flush threshold from it).
+   * The bytes of a memtable in TRIAD's sense: {@code live-size} if set, else {@code size}
+   * (TRIAD-MEM sizes its hot set and flush threshold from it).
    */
   public long memtableBytes() {
     return liveSize == null ? size.bytes() : liveSize.bytes();

@@ -13,10 +13,10 @@ import org.strata.lsm.config.StoreConfig;
 /**
  * The configuration of a dataset: the store settings every index of it uses (each tree gets its own
  * instance of the merge policy and scheduler), its secondary indexes, how they are maintained, and
- * its hash partitions. In JSON the store keys sit at the top level beside the dataset's own. Budgets
- * are the dataset's: {@code memory-component.size} is the active memory of all its indexes together
- * in all partitions (each partition gets an equal share), {@code io.write-rate-limit} the I/O of all
- * their flushes and merges, {@code page-cache.size} the decoded pages of all of them.
+ * its hash partitions. In JSON the store keys sit at the top level beside the dataset's own.
+ * Budgets are the dataset's: {@code memory-component.size} is the active memory of all its indexes
+ * together in all partitions (each partition gets an equal share), {@code io.write-rate-limit} the
+ * I/O of all their flushes and merges, {@code page-cache.size} the decoded pages of all of them.
  *
  * @param store the store settings (docs/configuration.md); null means the defaults
  * @param secondaryIndexes {@code secondary-indexes}: default none (null)

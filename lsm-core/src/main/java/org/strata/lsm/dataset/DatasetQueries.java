@@ -123,7 +123,8 @@ final class DatasetQueries {
         continue; // lazy maintenance may list a key under several (stale) values
       }
       previous = pk;
-      Optional<Map<String, String>> rec = partitions.get(Dataset.partitionOf(pk, partitions.size())).get(pk);
+      Optional<Map<String, String>> rec = partitions.get(Dataset.partitionOf(pk,
+          partitions.size())).get(pk);
       if (rec.isEmpty()) {
         continue; // deleted: a stale entry (lazy) or a delete that ran since the scan
       }

@@ -46,7 +46,8 @@ final class Partition implements AutoCloseable {
    * open and its log replays, but nothing is written and nothing runs until {@link #start()}
    * (see {@link TreeGroup#recover}).
    */
-  static Partition recover(Path dir, DatasetConfig config, StoreConfig treeConfig, long memoryBudget,
+  static Partition recover(Path dir, DatasetConfig config, StoreConfig treeConfig,
+      long memoryBudget,
       StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env, Path savedConfig) {
     List<TreeGroup.Member> members = new ArrayList<>();
     members.add(new TreeGroup.Member(SecondaryIndexSpec.PRIMARY, treeConfig));

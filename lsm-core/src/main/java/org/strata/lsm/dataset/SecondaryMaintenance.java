@@ -10,8 +10,8 @@ import java.util.Locale;
 public enum SecondaryMaintenance {
   /**
    * Each write looks up the old record and writes anti-matter for its old secondary entries before
-   * inserting the new ones: secondary indexes hold exactly the live records' entries, at the cost of
-   * a point lookup per write.
+   * inserting the new ones: secondary indexes hold exactly the live records' entries, at the cost
+   * of a point lookup per write.
    */
   EAGER,
   /**

@@ -110,7 +110,8 @@ public final class LsmTree implements LsmStore {
     this.dirLock = dirLock;
     this.group = group;
     this.cache = new PageCache(config.pageCache().size().bytes());
-    this.throttle = group != null ? group.throttle() : new IoThrottle(config.io().writeRateLimit().bytes(), clock);
+    this.throttle = group != null
+        ? group.throttle() : new IoThrottle(config.io().writeRateLimit().bytes(), clock);
     this.ownsExecutor = executor == null;
     this.executor = executor != null ? executor : new FlushExecutor(name());
     this.versions = new VersionSet(dir, env.fileIo(), lock, stats, env.crashPoints());

@@ -104,7 +104,8 @@ record Manifest(long nextFileNumber, long nextComponentId, long flushedLsn,
     byte[] json = MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
     CRC32C crc = new CRC32C();
     crc.update(json);
-    byte[] header = (MAGIC + " " + VERSION + " " + Long.toHexString(crc.getValue()) + " " + json.length + "\n")
+    byte[] header = (MAGIC + " " + VERSION + " " + Long.toHexString(crc.getValue()) + " "
+        + json.length + "\n")
         .getBytes(StandardCharsets.US_ASCII);
     Directories.writeAtomically(io, dir.resolve(FILE), beforeRename, ByteBuffer.wrap(header),
         ByteBuffer.wrap(json));

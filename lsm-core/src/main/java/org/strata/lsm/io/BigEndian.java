@@ -5,7 +5,8 @@ public final class BigEndian {
   private BigEndian() {}
 
   public static int getInt(byte[] b, int p) {
-    return (b[p] & 0xFF) << 24 | (b[p + 1] & 0xFF) << 16 | (b[p + 2] & 0xFF) << 8 | (b[p + 3] & 0xFF);
+    return (b[p] & 0xFF) << 24 | (b[p + 1] & 0xFF) << 16 | (b[p + 2] & 0xFF) << 8
+        | (b[p + 3] & 0xFF);
   }
 
   public static long getLong(byte[] b, int p) {

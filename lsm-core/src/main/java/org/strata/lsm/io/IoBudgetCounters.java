@@ -23,7 +23,8 @@ import java.util.Map;
  * @param mergeForces forces of merged component files
  * @param mergeForceNanos nanoseconds merges spent blocked in those forces
  */
-public record IoBudgetCounters(long flushBytesAdmitted, long mergeBytesAdmitted, long waitNanos, long discardedIdleBytes,
+public record IoBudgetCounters(long flushBytesAdmitted, long mergeBytesAdmitted, long waitNanos,
+    long discardedIdleBytes,
     long discardedBusyBytes, long flushForces, long flushForceNanos, long mergeForces,
     long mergeForceNanos) {
 

@@ -10,11 +10,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * aggregate write rate stays at or below {@code bytesPerSecond}. Callers acquire before each write;
  * acquiring blocks (sleeps on the injected {@link Clock}) until enough tokens have accrued.
  *
- * <p>The bucket holds at most {@code burstBytes} (by default a tenth of a second of budget, at least
- * 64 KB), so over any window of length W the bytes admitted are at most {@code rate * W + burst}.
- * Waiters are served in arrival order through a fair lock, so concurrent merges writing equal
- * chunks share the budget evenly (work-conserving: a merge that asks for less leaves the rest to
- * the others). Priority acquisitions (flushes) go ahead of ordinary ones (merges): a merge steps
+ * <p>The bucket holds at most {@code burstBytes} (by default a tenth of a second of budget, at
+ * least 64 KB), so over any window of length W the bytes admitted are at most {@code rate * W +
+ * burst}. Waiters are served in arrival order through a fair lock, so concurrent merges writing
+ * equal chunks share the budget evenly (work-conserving: a merge that asks for less leaves the rest
+ * to the others). Priority acquisitions (flushes) go ahead of ordinary ones (merges): a merge steps
  * aside while a flush waits. A rate of 0 means unlimited.
  *
  * <p>It also keeps {@link IoBudgetCounters}: where the budget went. Writers of components say when

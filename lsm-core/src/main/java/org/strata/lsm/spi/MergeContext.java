@@ -47,8 +47,8 @@ public interface MergeContext {
   List<RunInfo> runs();
 
   /**
-   * Asks for a merge of {@code runs}, which must be contiguous in {@link #runs()} (newest first) and
-   * none of them merging: a {@link MergeRequest.Runs}. The output is one run at {@code
+   * Asks for a merge of {@code runs}, which must be contiguous in {@link #runs()} (newest first)
+   * and none of them merging: a {@link MergeRequest.Runs}. The output is one run at {@code
    * outputLevel}, split into files of at most {@code targetFileSize} bytes ({@link Long#MAX_VALUE}
    * for a single file), in the place of the inputs.
    *

@@ -23,7 +23,8 @@ public interface MergePolicy {
   /**
    * The component constraint: true while merges lag so far behind that writes must wait. The engine
    * asks after every flush and every merge and stalls writers (cause: constraint) while it holds.
-   * A policy that answers true must have a merge scheduled or running, or writes would never resume.
+   * A policy that answers true must have a merge scheduled or running, or writes would never
+   * resume.
    */
   boolean isMergeLagging(MergeContext index);
 

@@ -19,8 +19,8 @@ public interface MergePolicyFactory {
    * Creates a policy for one index.
    *
    * @param parameters parameter values as strings; missing ones take documented defaults
-   * @throws org.strata.lsm.InvalidConfigurationException naming the parameter, the value and what is
-   *     allowed, for an unknown parameter or an invalid value
+   * @throws org.strata.lsm.InvalidConfigurationException naming the parameter, the value and what
+   *     is allowed, for an unknown parameter or an invalid value
    */
   MergePolicy create(Map<String, String> parameters);
 

@@ -5,10 +5,10 @@ import java.util.function.BooleanSupplier;
 /**
  * How every context calls its merge policy after a disk component was added: {@link
  * MergePolicy#diskComponentAdded} once, and again while the context reports that the last call
- * changed the run list at once (a simulator's instant merges, the Hyracks adapter's level moves, the
- * discrete-event simulator's initial load), so the policy sees the list its merges produced. Where
- * merges run in the background (the engine) the policy is called once; it is called again when a
- * merge completes.
+ * changed the run list at once (a simulator's instant merges, the Hyracks adapter's level moves,
+ * the discrete-event simulator's initial load), so the policy sees the list its merges produced.
+ * Where merges run in the background (the engine) the policy is called once; it is called again
+ * when a merge completes.
  */
 public final class PolicyDriver {
   /** Calls after one added component beyond which a policy is taken to be looping. */

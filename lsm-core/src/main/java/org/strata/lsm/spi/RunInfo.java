@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * One sorted run of an index as a merge policy sees it: one or more disk components with disjoint
- * key ranges, assigned to a level. Stack-based policies use one component per run and ignore levels.
+ * key ranges, assigned to a level. Stack-based policies use one component per run and ignore
+ * levels.
  *
  * @param runId identifier, unique within the index for its lifetime
  * @param level level number the policy assigned (0 for flushed runs)

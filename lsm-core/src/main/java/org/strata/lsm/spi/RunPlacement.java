@@ -12,7 +12,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Where the output of a completed merge goes in a list of runs: the placement rules behind {@link
- * RunList#apply}. Merging flags are {@link RunList}'s business; these functions only rearrange runs.
+ * RunList#apply}. Merging flags are {@link RunList}'s business; these functions only rearrange
+ * runs.
  */
 final class RunPlacement {
   /** Stands for "no run id" where a change adds no run. */

@@ -29,8 +29,8 @@ public final class LogRecordLocator {
 
   /**
    * Where each operation of a segment is: for sequence number {@code lsn} with {@code first <= lsn
-   * <= last} and {@code i = lsn - first}, {@code opOffsets[i]} and {@code opLengths[i]} are the byte
-   * range of its operation ({@code kind, keyLength, key[, valueLength, value]}) and {@code
+   * <= last} and {@code i = lsn - first}, {@code opOffsets[i]} and {@code opLengths[i]} are the
+   * byte range of its operation ({@code kind, keyLength, key[, valueLength, value]}) and {@code
    * opCrcs[i]} the CRC32C of those bytes; {@code offsets[i]} is its record's offset and {@code
    * indexes[i]} its position in the record (-1 for a sequence number the segment does not hold).
    */

@@ -267,7 +267,8 @@ final class LogRecovery {
     String more = damages > 1 ? " (" + damages + " damages in the log in all)" : "";
     String what;
     if (d.kind() == DamageKind.CORRUPTION) {
-      what = "a log record fails its checksum or framing (" + d.length() + " bad bytes" + (d.detail()
+      what = "a log record fails its checksum or framing (" + d.length() + " bad"
+          + " bytes" + (d.detail()
           == null ? "" : ", " + d.detail().replaceAll(",$", "")) + ") and " + d.recordsAfter()
           + " intact records (" + d.operationsAfter() + " operations) follow it to the end of the"
           + " log" + (d.laterSegments() > 0 ? ", in this segment and " + d.laterSegments()

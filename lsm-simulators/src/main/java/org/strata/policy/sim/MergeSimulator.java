@@ -22,8 +22,8 @@ import org.strata.lsm.spi.RunListContext;
  * write amplifications.
  *
  * <p>Two write amplifications are kept: the engine's (flushed bytes plus merged bytes, over
- * flushed bytes) and the model's (Problem 1: bytes of newly created runs over flushed bytes, where a
- * flush merged at once counts only inside the merged run).
+ * flushed bytes) and the model's (Problem 1: bytes of newly created runs over flushed bytes, where
+ * a flush merged at once counts only inside the merged run).
  */
 public final class MergeSimulator extends RunListContext {
   /** The simulator's runs are single components without keys or sketches. */

@@ -30,6 +30,7 @@ import java.util.List;
 public record DesPhaseResult(String phase, String scheduler, double duration, double arrivalRate,
     long writesCompleted, double maxThroughput, LatencySummary writeLatency,
     LatencySummary processingLatency, int stallCount, double stallSeconds,
-    double longestStallSeconds, int memoryStalls, int constraintStalls, int maxDiskComponents, int maxFlushedComponents,
+    double longestStallSeconds, int memoryStalls, int constraintStalls, int maxDiskComponents,
+        int maxFlushedComponents,
     double writeAmplification, long queuedAtEnd, long rejectedMerges, List<SecondSample> series,
     List<MergeLogEntry> merges) {}

@@ -16,8 +16,8 @@ import java.util.Locale;
  * @param memoryWriteRate writes/s the memory component absorbs when nothing stalls
  * @param constraint {@code global} (the policy's {@code isMergeLagging}), {@code local} ({@code
  *     isMergeLaggingLocally}) or {@code none} (never stop writes; for analyses such as AC-F11)
- * @param admission {@code asap}, {@code limit} (writes paced to {@code writeRate}) or {@code graded}
- *     (paced while disk components reach {@code slowdownAt} of the policy's constraint)
+ * @param admission {@code asap}, {@code limit} (writes paced to {@code writeRate}) or {@code
+ *     graded} (paced while disk components reach {@code slowdownAt} of the policy's constraint)
  * @param writeRate writes/s for {@code limit} and {@code graded}
  * @param slowdownAt fraction of the component constraint where {@code graded} starts pacing
  */

@@ -51,7 +51,9 @@ public record CycleJudgement(Outcome outcome, Trend trend, String text) {
 
   /** The low band: the window's minimum plus this fraction of its range. */
   public static final double LOW_BAND = 0.1;
-  /** A rise that has not turned down counts as growth once it has lasted this share of the window. */
+  /**
+   * A rise that has not turned down counts as growth once it has lasted this share of the window.
+   */
   public static final double GROWTH_SHARE = 0.5;
 
   /**
@@ -129,13 +131,14 @@ public record CycleJudgement(Outcome outcome, Trend trend, String text) {
     int risen = last - x.get(start) + 1;
     int window = last - x.get(0) + 1;
     if (risen >= GROWTH_SHARE * window) {
-      return new CycleJudgement(Outcome.GROWING, whole, line(what, whole, SECOND_HALF, String.format(
-          Locale.ROOT, "; it has risen without turning down since second %d (%d of the %d"
-              + " seconds)", x.get(start), risen, window), unit, scale));
+      return new CycleJudgement(Outcome.GROWING, whole, line(what, whole, SECOND_HALF,
+          String.format(Locale.ROOT, "; it has risen without turning down since second %d (%d of"
+              + " the %d seconds)", x.get(start), risen, window), unit, scale));
     }
     return new CycleJudgement(Outcome.TOO_SHORT, whole, String.format(Locale.ROOT, "%s: no"
-        + " whole merge cycle in the second half: it rose from %s%s in second %d to %s%s by second %d without turning"
-        + " down, %d s of the %d-second window, shorter than the %d s that would count as"
+        + " whole merge cycle in the second half: it rose from %s%s in second %d to %s%s by"
+        + " second %d without turning down, %d s of the %d-second window, shorter than the %d s"
+        + " that would count as"
         + " growth; a phase long enough to see that cycle end is needed", what,
         num(y.get(start - 1) / scale), unit, x.get(start - 1), num(end / scale), unit, last,
         risen, window, (int) Math.ceil(GROWTH_SHARE * window)));

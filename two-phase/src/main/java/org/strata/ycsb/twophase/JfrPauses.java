@@ -20,8 +20,8 @@ import jdk.jfr.consumer.RecordingStream;
  * <p>Why JFR and not the collector beans: the beans report whole milliseconds, so a ZGC pause of
  * 0.09 ms counts as 0 and a G1 pause of 5.9 ms as 5; on JDK 17 no bean reports G1's Remark and
  * Cleanup pauses ({@code G1 Concurrent GC} is new in 20), which were the longest pauses of the
- * 1,800 s runs in docs/performance-journal.md; and a bean's notification arrives on its own thread after
- * the collection, so a pause near a phase's end could count in the next phase or in none.
+ * 1,800 s runs in docs/performance-journal.md; and a bean's notification arrives on its own thread
+ * after the collection, so a pause near a phase's end could count in the next phase or in none.
  *
  * <p>JFR hands events to the stream in batches, about once a second. {@link #awaitDelivery}
  * commits a marker event and waits, signalled and bounded, until the batch holding it has been

@@ -55,7 +55,9 @@ public record MachineInfo(int cores, long memoryTotalBytes, long memoryAvailable
         jvmOptions, loadBefore, loadAverage(), loadedDataBytes, maxHeapBytes, garbageCollectors);
   }
 
-  /** True if the loaded data is smaller than the memory that was available, so it could be cached. */
+  /**
+   * True if the loaded data is smaller than the memory that was available, so it could be cached.
+   */
   public boolean dataFitsInCache() {
     return dataBytes >= 0 && memoryAvailableBytes > 0 && dataBytes < memoryAvailableBytes;
   }
@@ -91,7 +93,8 @@ public record MachineInfo(int cores, long memoryTotalBytes, long memoryAvailable
   }
 
   private static String gib(long bytes) {
-    return bytes < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f GiB", bytes / (double) (1L << 30));
+    return bytes < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f"
+        + " GiB", bytes / (double) (1L << 30));
   }
 
   private static String loads(List<Double> l) {

@@ -25,7 +25,9 @@ public record ProcessUse(double wallSeconds, double userSeconds, double systemSe
   /** Clock ticks per second of {@code /proc/PID/stat}'s CPU times (Linux's USER_HZ). */
   static final double TICKS_PER_SECOND = 100;
 
-  /** As JSON: {@code wallSeconds}, {@code userSeconds}, {@code systemSeconds}, {@code peakRssBytes}. */
+  /**
+   * As JSON: {@code wallSeconds}, {@code userSeconds}, {@code systemSeconds}, {@code peakRssBytes}.
+   */
   public com.fasterxml.jackson.databind.node.ObjectNode json() {
     com.fasterxml.jackson.databind.node.ObjectNode o =
         com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import org.strata.lsm.config.ByteSize;
 
 /**
  * Writes a two-phase run's outputs: {@code summary.json}, {@code timeseries.csv}, the charts and
@@ -344,7 +343,8 @@ public final class ReportWriter {
     b.append("System: ").append(result.description()).append(".\n\n");
     b.append(result.machine().describe()).append("\n\n");
     if (!result.system().equals("strata")) {
-      b.append(String.format(Locale.ROOT, "Budgets (mapped to the system's options, docs/compare.md):"
+      b.append(String.format(Locale.ROOT, "Budgets (mapped to the system's options,"
+          + " docs/compare.md):"
               + " memory component %s x %d; I/O limit %s; force every %s.%n%n",
           c.dataset().store().memoryComponent().size(),
           c.dataset().store().memoryComponent().count(),

@@ -40,7 +40,8 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
 
   /** The target of a two-phase configuration, labelled {@code strata}. */
   public static StrataDatasetTarget of(TwoPhaseConfig config) {
-    return new StrataDatasetTarget("strata", config.dataset(), config.load().memoryComponent().bytes());
+    return new StrataDatasetTarget("strata", config.dataset(),
+        config.load().memoryComponent().bytes());
   }
 
   @Override

@@ -8,7 +8,6 @@ import java.util.TreeMap;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StoreStats;
-import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 

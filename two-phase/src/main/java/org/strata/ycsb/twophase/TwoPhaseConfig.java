@@ -84,7 +84,8 @@ public record TwoPhaseConfig(
         .map(org.strata.lsm.dataset.SecondaryIndexSpec::name).toList();
     if (names.isEmpty()) {
       throw InvalidConfigurationException.of("running.queries.kind", q.kind(),
-          "point, zero-result, short-scan, long-scan (secondary needs dataset.secondary-indexes, and this"
+          "point, zero-result, short-scan, long-scan (secondary needs dataset.secondary-indexes,"
+              + " and this"
               + " dataset has none)");
     }
     if (q.index() != null && !names.contains(q.index())) {

@@ -197,7 +197,8 @@ public final class TwoPhaseRunner {
     }
     TwoPhaseResult base = new TwoPhaseResult(config, target.system(), target.label(),
         target.description(), machine.finish(l.spaceBytes), l.seconds, l.components,
-        l.spaceBytes, liveDataBytes(), l.verified, testing, tried, l.gc, null, l.process, l.fillSeconds);
+        l.spaceBytes, liveDataBytes(), l.verified, testing, tried, l.gc, null, l.process,
+            l.fillSeconds);
     return new SustainableRate(base, phaseSeconds, tolerance, lo, hi, at95);
   }
 

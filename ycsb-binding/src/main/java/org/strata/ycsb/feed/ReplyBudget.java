@@ -98,8 +98,8 @@ final class ReplyBudget {
    * or until the connection has nothing unsent (then its own share at least is free), then counts
    * the bytes granted as unsent and returns how many they are: {@code bytes}, or fewer (at least
    * one) when the chunk is bigger than what is free for the connection; the caller hands over
-   * that many and reserves again for the rest. Returns 0, reserving nothing, if the account or the budget is closed first
-   * (or the thread is interrupted): the caller drops the bytes.
+   * that many and reserves again for the rest. Returns 0, reserving nothing, if the account or the
+   * budget is closed first (or the thread is interrupted): the caller drops the bytes.
    *
    * @param bytes at least 1, at most the per-connection bound
    */
