@@ -107,9 +107,47 @@ public final class DatasetVerifier {
     }
   }
 
+  /** What a verification of the files found so far: faults, notes and counts. */
+  private static final class Findings {
+    final List<String> faults = new ArrayList<>();
+    final List<String> notes = new ArrayList<>();
+    int components;
+    long entries;
+    int segments;
+    long records;
+    boolean filesOk = true;
+  }
+
   private static FileReport verifyFilesLocked(Path dir) throws IOException {
-    List<String> faults = new ArrayList<>();
-    List<String> notes = new ArrayList<>();
+    Findings found = new Findings();
+    DatasetConfig cfg = readConfig(dir, found.faults);
+    List<List<String>> layout = cfg != null ? expectedLayout(cfg) : foundLayout(dir);
+    StoreConfig store = cfg != null ? cfg.store() : StoreConfig.defaults();
+    if (cfg == null) {
+      found.notes.add("the dataset configuration is unreadable: checked the partitions and"
+          + " indexes found on disk, the logs in the default place; the agreement of the indexes"
+          + " was not checked");
+    }
+    for (int p = 0; p < layout.size(); p++) {
+      verifyPartition(dir, store, p, layout.get(p), found);
+    }
+    Report agreement = null;
+    if (cfg != null && found.filesOk) {
+      agreement = agreement(dir, cfg, found.faults, found.notes);
+      found.faults.addAll(agreement.faults());
+    } else if (cfg != null) {
+      found.notes.add("the agreement of the indexes was not checked: some index files are"
+          + " faulty");
+    }
+    return new FileReport(found.faults, found.notes, found.components, found.entries,
+        found.segments, found.records, agreement);
+  }
+
+  /**
+   * The dataset's configuration if it reads, its plug-ins exist and it describes the directories
+   * on disk; null (with the fault added) otherwise.
+   */
+  private static DatasetConfig readConfig(Path dir, List<String> faults) throws IOException {
     Path configFile = dir.resolve(Dataset.CONFIG_FILE);
     DatasetConfig cfg = null;
     try {
@@ -134,84 +172,88 @@ public final class DatasetVerifier {
         faults.add(e.getMessage());
       }
     }
-    int components = 0;
-    long entries = 0;
-    int segments = 0;
-    long records = 0;
-    List<List<String>> layout = cfg != null ? expectedLayout(cfg) : foundLayout(dir);
-    StoreConfig store = cfg != null ? cfg.store() : StoreConfig.defaults();
-    if (cfg == null) {
-      notes.add("the dataset configuration is unreadable: checked the partitions and indexes"
-          + " found on disk, the logs in the default place; the agreement of the indexes was not"
-          + " checked");
-    }
-    boolean filesOk = true;
-    for (int p = 0; p < layout.size(); p++) {
-      Path pdir = dir.resolve("p" + p);
-      long minFlushed = Long.MAX_VALUE;
-      for (String index : layout.get(p)) {
-        Path idir = pdir.resolve(index);
-        if (!Files.isDirectory(idir)) {
-          faults.add(idir + ": the directory of index " + index + " of partition " + p
-              + " is missing");
-          filesOk = false;
-          continue;
-        }
-        StoreVerifier.VerifyReport r;
-        try {
-          r = StoreVerifier.verifyIndex(idir);
-        } catch (IllegalArgumentException e) {
-          faults.add(e.getMessage());
-          filesOk = false;
-          continue;
-        }
-        faults.addAll(r.faults());
-        notes.addAll(r.notes());
-        filesOk &= r.ok();
-        components += r.componentsChecked();
-        entries += r.entriesChecked();
-        try {
-          minFlushed = Math.min(minFlushed, StoreVerifier.flushedLsn(idir));
-        } catch (IOException | RuntimeException e) {
-          minFlushed = 0; // the manifest fault is reported above
-        }
+    return cfg;
+  }
+
+  /** Verifies the files of partition {@code p}: its indexes, then its log. */
+  private static void verifyPartition(Path dir, StoreConfig store, int p, List<String> indexes,
+      Findings found) throws IOException {
+    Path pdir = dir.resolve("p" + p);
+    long minFlushed = verifyIndexes(pdir, p, indexes, found);
+    java.util.UUID logId = recordedLogId(dir, store, p, indexes, found.faults);
+    LogVerifier.Result log = LogVerifier.verify(partitionLog(dir, store, p),
+        minFlushed == Long.MAX_VALUE ? 0 : minFlushed, store.log().recoveryMode(),
+        new org.strata.lsm.wal.LogOwner(logId, pdir));
+    found.faults.addAll(log.faults());
+    found.notes.addAll(log.notes());
+    found.segments += log.segments();
+    found.records += log.records();
+  }
+
+  /**
+   * Verifies the index directories of partition {@code p}; returns the lowest flushed sequence
+   * number among them ({@code Long.MAX_VALUE} if none).
+   */
+  private static long verifyIndexes(Path pdir, int p, List<String> indexes, Findings found) {
+    long minFlushed = Long.MAX_VALUE;
+    for (String index : indexes) {
+      Path idir = pdir.resolve(index);
+      if (!Files.isDirectory(idir)) {
+        found.faults.add(idir + ": the directory of index " + index + " of partition " + p
+            + " is missing");
+        found.filesOk = false;
+        continue;
       }
-      java.util.UUID logId = null;
-      for (String index : layout.get(p)) {
-        StoreVerifier.RecordedLog rec = StoreVerifier.recordedLog(pdir.resolve(index));
-        if (rec.id() == null) {
-          continue;
-        }
-        if (logId != null && !logId.equals(rec.id())) {
-          faults.add(pdir.resolve(index).resolve("MANIFEST") + ": index " + index + " recorded"
-              + " log " + rec.id() + ", another index of partition " + p + " recorded log "
-              + logId + ": index directories of different partitions were mixed up");
-        }
-        logId = rec.id();
-        Path configuredLog = partitionLog(dir, store, p).toAbsolutePath().normalize();
-        if (rec.dir() != null && !pdir.toAbsolutePath().normalize().resolve(rec.dir()).normalize()
-            .equals(configuredLog)) {
-          faults.add(pdir.resolve(index).resolve("MANIFEST") + ": the log of partition " + p
-              + " was last opened in " + rec.dir() + " but the configuration puts it in "
-              + configuredLog);
-        }
+      StoreVerifier.VerifyReport r;
+      try {
+        r = StoreVerifier.verifyIndex(idir);
+      } catch (IllegalArgumentException e) {
+        found.faults.add(e.getMessage());
+        found.filesOk = false;
+        continue;
       }
-      LogVerifier.Result log = LogVerifier.verify(partitionLog(dir, store, p),
-          minFlushed == Long.MAX_VALUE ? 0 : minFlushed, store.log().recoveryMode(),
-          new org.strata.lsm.wal.LogOwner(logId, pdir));
-      faults.addAll(log.faults());
-      notes.addAll(log.notes());
-      segments += log.segments();
-      records += log.records();
+      found.faults.addAll(r.faults());
+      found.notes.addAll(r.notes());
+      found.filesOk &= r.ok();
+      found.components += r.componentsChecked();
+      found.entries += r.entriesChecked();
+      try {
+        minFlushed = Math.min(minFlushed, StoreVerifier.flushedLsn(idir));
+      } catch (IOException | RuntimeException e) {
+        minFlushed = 0; // the manifest fault is reported above
+      }
     }
-    Report agreement = null;
-    if (cfg != null && filesOk) {
-      agreement = agreement(dir, cfg, faults, notes);
-      faults.addAll(agreement.faults());
-    } else if (cfg != null) {
-      notes.add("the agreement of the indexes was not checked: some index files are faulty");
+    return minFlushed;
+  }
+
+  /**
+   * The log id the indexes of partition {@code p} recorded (the last one found), adding a fault
+   * when they disagree or recorded the log in another directory than the configuration's.
+   */
+  private static java.util.UUID recordedLogId(Path dir, StoreConfig store, int p,
+      List<String> indexes, List<String> faults) throws IOException {
+    Path pdir = dir.resolve("p" + p);
+    java.util.UUID logId = null;
+    for (String index : indexes) {
+      StoreVerifier.RecordedLog rec = StoreVerifier.recordedLog(pdir.resolve(index));
+      if (rec.id() == null) {
+        continue;
+      }
+      if (logId != null && !logId.equals(rec.id())) {
+        faults.add(pdir.resolve(index).resolve("MANIFEST") + ": index " + index + " recorded"
+            + " log " + rec.id() + ", another index of partition " + p + " recorded log "
+            + logId + ": index directories of different partitions were mixed up");
+      }
+      logId = rec.id();
+      Path configuredLog = partitionLog(dir, store, p).toAbsolutePath().normalize();
+      if (rec.dir() != null && !pdir.toAbsolutePath().normalize().resolve(rec.dir()).normalize()
+          .equals(configuredLog)) {
+        faults.add(pdir.resolve(index).resolve("MANIFEST") + ": the log of partition " + p
+            + " was last opened in " + rec.dir() + " but the configuration puts it in "
+            + configuredLog);
+      }
     }
-    return new FileReport(faults, notes, components, entries, segments, records, agreement);
+    return logId;
   }
 
   /** The directory of partition {@code p}'s shared log. */

@@ -244,10 +244,54 @@ public final class LogScan {
    */
   public static LogScan read(Path dir, long flushedLsn, FileIo io, LogOwner owner)
       throws IOException {
-    TreeMap<Long, Path> files = new TreeMap<>();
-    List<Path> setAside = new ArrayList<>();
-    List<Path> unexpected = new ArrayList<>();
-    if (Files.isDirectory(dir)) {
+    Reader r = new Reader(dir, io);
+    r.listFiles();
+    r.readCatalog(owner);
+    for (Map.Entry<Long, Path> e : r.files.entrySet()) {
+      r.scanSegment(e.getKey(), e.getValue());
+    }
+    r.addMissing();
+    return new LogScan(dir, io, r.catalog, r.logId, r.logFault, r.faultKind, r.segments,
+        classify(r.segments, r.identity, flushedLsn), r.setAside, r.unexpected, r.leftovers,
+        r.pendingSetAside, r.pendingCut);
+  }
+
+  /**
+   * One {@link #read} of a log directory in progress: the files listed, the catalogue and what
+   * the segments scanned so far hold and lack. Used by one thread; holds no lock.
+   */
+  private static final class Reader {
+    final Path dir;
+    final FileIo io;
+    /** Segment files by the first sequence number their name gives. */
+    final TreeMap<Long, Path> files = new TreeMap<>();
+    final List<Path> setAside = new ArrayList<>();
+    final List<Path> unexpected = new ArrayList<>();
+    LogCatalog catalog;
+    String logFault;
+    LogFaultKind faultKind;
+    UUID logId;
+    final List<Segment> segments = new ArrayList<>();
+    /** Damages of whole segments (not bad ranges), before classification. */
+    final List<Damage> identity = new ArrayList<>();
+    final List<Path> leftovers = new ArrayList<>();
+    final List<Path> pendingSetAside = new ArrayList<>();
+    Damage pendingCut;
+    long firstListed = Long.MAX_VALUE;
+    long lastListed = Long.MIN_VALUE;
+    /** Whether an unlisted segment after the last listed one was taken as the log's. */
+    boolean adopted;
+
+    Reader(Path dir, FileIo io) {
+      this.dir = dir;
+      this.io = io;
+    }
+
+    /** Sorts the directory's files: segments, bytes set aside, and unparsable segment names. */
+    void listFiles() throws IOException {
+      if (!Files.isDirectory(dir)) {
+        return;
+      }
       try (Stream<Path> s = Files.list(dir)) {
         for (Path p : (Iterable<Path>) s.sorted()::iterator) {
           String n = p.getFileName().toString();
@@ -267,18 +311,37 @@ public final class LogScan {
         }
       }
     }
-    LogCatalog catalog = null;
-    String logFault = null;
-    LogFaultKind faultKind = null;
-    try {
-      catalog = Files.isDirectory(dir) ? LogCatalog.read(dir, io) : null;
-    } catch (CorruptionException e) {
-      logFault = e.getMessage() + "; the log's list of segments cannot be trusted, so nothing"
-          + " tells a missing or foreign segment from a good one";
-      faultKind = LogFaultKind.CATALOG_DAMAGED;
+
+    /** Reads the catalogue and decides the log's id and whether the whole log is at fault. */
+    void readCatalog(LogOwner owner) throws IOException {
+      try {
+        catalog = Files.isDirectory(dir) ? LogCatalog.read(dir, io) : null;
+      } catch (CorruptionException e) {
+        logFault = e.getMessage() + "; the log's list of segments cannot be trusted, so nothing"
+            + " tells a missing or foreign segment from a good one";
+        faultKind = LogFaultKind.CATALOG_DAMAGED;
+      }
+      if (catalog != null) {
+        checkOwner(owner);
+        logId = catalog.logId();
+      } else if (owner != null && owner.id() != null) {
+        logId = owner.id();
+      }
+      if (catalog == null && logFault == null && owner != null && owner.id() != null) {
+        logFault = dir.resolve(LogCatalog.FILE) + ": missing, but " + owner.dir() + " recorded"
+            + " log " + owner.id() + " in " + dir + (files.isEmpty() ? "" : " (" + files.size()
+            + " segment file(s) are there)") + ": the log was removed or moved, or the"
+            + " configuration names the wrong log.dir";
+        faultKind = LogFaultKind.MISSING;
+      }
+      if (catalog != null && !catalog.segments().isEmpty()) {
+        firstListed = catalog.segments().get(0).first();
+        lastListed = catalog.segments().get(catalog.segments().size() - 1).first();
+      }
     }
-    UUID logId = null;
-    if (catalog != null) {
+
+    /** A catalogue of another log than the one {@code owner} recorded is the log's fault. */
+    private void checkOwner(LogOwner owner) {
       if (owner != null && owner.id() != null && !owner.id().equals(catalog.logId())) {
         logFault = dir.resolve(LogCatalog.FILE) + ": the log in " + dir + " is not this one: it"
             + " is log " + catalog.logId() + " of " + catalog.owner() + ", and " + owner.dir()
@@ -291,40 +354,20 @@ public final class LogScan {
             + "; give each store and each dataset its own log directory";
         faultKind = LogFaultKind.FOREIGN;
       }
-      logId = catalog.logId();
-    } else if (owner != null && owner.id() != null) {
-      logId = owner.id();
     }
-    if (catalog == null && logFault == null && owner != null && owner.id() != null) {
-      logFault = dir.resolve(LogCatalog.FILE) + ": missing, but " + owner.dir() + " recorded"
-          + " log " + owner.id() + " in " + dir + (files.isEmpty() ? "" : " (" + files.size()
-          + " segment file(s) are there)") + ": the log was removed or moved, or the"
-          + " configuration names the wrong log.dir";
-      faultKind = LogFaultKind.MISSING;
-    }
-    List<Segment> segments = new ArrayList<>();
-    List<Damage> identity = new ArrayList<>();
-    List<Path> leftovers = new ArrayList<>();
-    List<Path> pendingSetAside = new ArrayList<>();
-    Damage pendingCut = null;
-    long firstListed = catalog == null || catalog.segments().isEmpty() ? Long.MAX_VALUE
-        : catalog.segments().get(0).first();
-    long lastListed = catalog == null || catalog.segments().isEmpty() ? Long.MIN_VALUE
-        : catalog.segments().get(catalog.segments().size() - 1).first();
-    boolean adopted = false;
-    for (Map.Entry<Long, Path> e : files.entrySet()) {
-      long first = e.getKey();
-      Path file = e.getValue();
+
+    /** Reads and scans the segment file whose name gives {@code first}. */
+    void scanSegment(long first, Path file) throws IOException {
       byte[] data = io.readAll(file);
       LogCatalog.Entry listed = catalog == null ? null : catalog.entry(first);
       if (catalog != null && listed == null && first < firstListed) {
         leftovers.add(file); // truncation listed the log without it, then a crash came
-        continue;
+        return;
       }
       LogCatalog.SetAside sa = catalog == null ? null : catalog.setAside();
       if (sa != null && listed == null && first > sa.first() && first < lastListed) {
         pendingSetAside.add(file); // a point-in-time recovery a crash interrupted: finished
-        continue;
+        return;
       }
       SegmentHeader[] h = new SegmentHeader[1];
       SegmentHeader.Form form = SegmentHeader.read(data, h);
@@ -333,27 +376,9 @@ public final class LogScan {
         // A segment a roll had just created when a crash came, before its header reached the
         // disk: it holds no record, and the open deletes it.
         leftovers.add(file);
-        continue;
+        return;
       }
-      String wrong = null;
-      int format = form == SegmentHeader.Form.NO_HEADER ? 1 : 2;
-      if (form == SegmentHeader.Form.DAMAGED) {
-        wrong = "its header is damaged (cut short, or its checksum or version fails)";
-      } else if (form == SegmentHeader.Form.HEADER) {
-        if (logId != null && !h[0].logId().equals(logId)) {
-          wrong = "its header names log " + h[0].logId() + ", not this log (" + logId + "): a"
-              + " segment of another store or partition";
-        } else if (h[0].firstLsn() != first) {
-          wrong = "its header names first sequence number " + h[0].firstLsn() + ", not the "
-              + first + " of its name: the file was renamed, or copied over another";
-        } else if (catalog == null && logFault == null) {
-          wrong = "the log has no catalogue (" + LogCatalog.FILE + "), which every log whose"
-              + " segments have headers has: it was removed";
-        }
-      } else if (catalog != null && (listed == null || listed.format() != 1)) {
-        wrong = "it has no header, which only a segment written before headers existed lacks,"
-            + " and the log's catalogue does not list it as one";
-      }
+      String wrong = wrongHeader(first, listed, form, h[0]);
       if (wrong == null && catalog != null && listed == null) {
         if (trailing) {
           adopted = true; // a new segment whose first force a crash interrupted: adopted
@@ -361,6 +386,7 @@ public final class LogScan {
           wrong = "the log's catalogue does not list it";
         }
       }
+      int format = form == SegmentHeader.Form.NO_HEADER ? 1 : 2;
       int start = format == 2 && data.length >= SegmentHeader.SIZE ? SegmentHeader.SIZE : 0;
       byte[] read = data;
       if (listed != null && listed.sealed() && data.length > listed.size()
@@ -379,27 +405,67 @@ public final class LogScan {
       }
       segments.add(new Segment(file, first, data.length, start, format, wrong == null,
           certified, sealed, scanned.spans()));
+      noteSegmentDamage(file, first, data.length, listed, sa, wrong);
+    }
+
+    /**
+     * What is wrong with a segment's header (or its lack of one), or null: it names another log
+     * or first sequence number, it is damaged, or it is missing where the catalogue expects one.
+     */
+    private String wrongHeader(long first, LogCatalog.Entry listed, SegmentHeader.Form form,
+        SegmentHeader h) {
+      if (form == SegmentHeader.Form.DAMAGED) {
+        return "its header is damaged (cut short, or its checksum or version fails)";
+      } else if (form == SegmentHeader.Form.HEADER) {
+        if (logId != null && !h.logId().equals(logId)) {
+          return "its header names log " + h.logId() + ", not this log (" + logId + "): a"
+              + " segment of another store or partition";
+        } else if (h.firstLsn() != first) {
+          return "its header names first sequence number " + h.firstLsn() + ", not the "
+              + first + " of its name: the file was renamed, or copied over another";
+        } else if (catalog == null && logFault == null) {
+          return "the log has no catalogue (" + LogCatalog.FILE + "), which every log whose"
+              + " segments have headers has: it was removed";
+        }
+      } else if (catalog != null && (listed == null || listed.format() != 1)) {
+        return "it has no header, which only a segment written before headers existed lacks,"
+            + " and the log's catalogue does not list it as one";
+      }
+      return null;
+    }
+
+    /**
+     * Notes the damage of the whole segment just added, if any: not the log's ({@code wrong}),
+     * bytes a point-in-time recovery left to cut off, longer than sealed, or cut short.
+     */
+    private void noteSegmentDamage(Path file, long first, int length, LogCatalog.Entry listed,
+        LogCatalog.SetAside sa, String wrong) {
       int si = segments.size() - 1;
+      boolean sealed = listed != null && listed.sealed();
       if (wrong != null) {
-        identity.add(new Damage(file, si, 0, data.length, false, DamageKind.WRONG_SEGMENT, wrong,
+        identity.add(new Damage(file, si, 0, length, false, DamageKind.WRONG_SEGMENT, wrong,
             0, 0, 0));
       } else if (sa != null && listed != null && first == sa.first()
-          && data.length > listed.size()) {
-        pendingCut = new Damage(file, si, (int) listed.size(), (int) (data.length
+          && length > listed.size()) {
+        pendingCut = new Damage(file, si, (int) listed.size(), (int) (length
             - listed.size()), false, DamageKind.LONG, "a point-in-time recovery set these bytes"
             + " aside and a crash came before it cut them off", 0, 0, 0);
-      } else if (listed != null && sealed && data.length > listed.size()) {
-        identity.add(new Damage(file, si, (int) listed.size(), (int) (data.length
-            - listed.size()), false, DamageKind.LONG, "it is " + data.length + " bytes long but"
+      } else if (listed != null && sealed && length > listed.size()) {
+        identity.add(new Damage(file, si, (int) listed.size(), (int) (length
+            - listed.size()), false, DamageKind.LONG, "it is " + length + " bytes long but"
             + " was sealed at " + listed.size() + " bytes: bytes were added to it", 0, 0, 0));
-      } else if (listed != null && data.length < listed.size()) {
-        identity.add(new Damage(file, si, data.length, 0, false, DamageKind.SHORT, "it is "
-            + data.length + " bytes long but was " + (sealed ? "sealed at " : "forced to at"
+      } else if (listed != null && length < listed.size()) {
+        identity.add(new Damage(file, si, length, 0, false, DamageKind.SHORT, "it is "
+            + length + " bytes long but was " + (sealed ? "sealed at " : "forced to at"
             + " least ") + listed.size() + " bytes: it was cut short", 0, 0, 0));
       }
     }
-    if (catalog != null && logFault == null) {
-      // Listed segments that are not there, each placed before the next present segment.
+
+    /** Listed segments that are not there, each placed before the next present segment. */
+    void addMissing() {
+      if (catalog == null || logFault != null) {
+        return;
+      }
       for (LogCatalog.Entry e : catalog.segments()) {
         if (files.containsKey(e.first())) {
           continue;
@@ -415,9 +481,6 @@ public final class LogScan {
             + " at least " + e.size() + " bytes)") + " but the file is missing", 0, 0, 0));
       }
     }
-    return new LogScan(dir, io, catalog, logId, logFault, faultKind, segments,
-        classify(segments, identity, flushedLsn), setAside, unexpected, leftovers,
-        pendingSetAside, pendingCut);
   }
 
   /** The file name of the segment whose first sequence number is {@code first}. */
