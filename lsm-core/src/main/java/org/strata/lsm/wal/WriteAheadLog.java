@@ -6,13 +6,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -70,7 +66,6 @@ import org.strata.lsm.io.WritableFile;
  */
 public final class WriteAheadLog implements Closeable {
   private static final Logger LOG = LogManager.getLogger(WriteAheadLog.class);
-  private static final int WRITE_OUT_THRESHOLD = 1 << 20;
   /** Bytes of the force mark written after each force (docs/format.md). */
   public static final int FORCE_MARK_BYTES = LogRecordCodec.MARK_SIZE;
 
@@ -86,35 +81,16 @@ public final class WriteAheadLog implements Closeable {
   private final Object forceLock = new Object();
   // Serializes write-outs to the current segment.
   private final Object writeLock = new Object();
-  // Guarded by forceLock (the current segment's entry changes under writeLock too).
+  // The segment states and the catalogue (the current segment's entry changes under writeLock
+  // too).
   @GuardedBy("forceLock")
-  private final TreeMap<Long, SegmentState> segments = new TreeMap<>();
-  // Guarded by forceLock: a point-in-time recovery the catalogue must record, or null.
-  @GuardedBy("forceLock")
-  private LogCatalog.SetAside setAside;
+  private final LogSegments segments;
   // The group commit under group; the carrier of rolls under none (see roll()); null under sync.
   private final ScheduledExecutorService background;
 
-  // Guarded by this.
+  // The records appended and not written out yet, with the rolls asked for (see roll()).
   @GuardedBy("this")
-  private byte[] pending = new byte[64 * 1024];
-  @GuardedBy("this")
-  private int pendingLen;
-  // The buffer appends switch to when pending is written out: the one written out last time,
-  // free again (writes out are serialized by writeLock and finish before the next begins). Two
-  // buffers in turn, so a write-out allocates nothing; null while one is being written.
-  @GuardedBy("this")
-  private byte[] spare = new byte[64 * 1024];
-  @GuardedBy("this")
-  private long lastAppendedLsn;
-  // Guarded by this: the first sequence number of the segment appends go to (after the rolls
-  // asked for).
-  @GuardedBy("this")
-  private long appendSegmentFirst;
-  // Segment rolls asked for and not yet carried out: {offset in pending, first LSN of the new
-  // segment}, in order (see roll()).
-  @GuardedBy("this")
-  private final ArrayDeque<long[]> pendingRolls = new ArrayDeque<>();
+  private final AppendBuffer buffer;
   // Set under this; read also under forceLock alone, hence volatile.
   private volatile boolean closed;
   /** Bytes of the records appended since open (read without the lock). */
@@ -123,10 +99,6 @@ public final class WriteAheadLog implements Closeable {
   // Changed under forceLock and writeLock; read under either.
   private WritableFile segment;
   private Path segmentPath;
-  // Guarded by forceLock: the current segment is not in the catalogue yet (it is listed at its
-  // first force, which also makes its directory entry durable).
-  @GuardedBy("forceLock")
-  private boolean publishPending;
   private volatile long durableLsn;
   private volatile long writtenLsn;
   // A write-out (or segment creation, or catalogue write) failed: the bytes are kept and written
@@ -138,22 +110,11 @@ public final class WriteAheadLog implements Closeable {
   @GuardedBy("forceLock")
   private boolean writeFailureLogged;
 
-  /** One segment of the log: its file, format, and size (exact when sealed, else forced to). */
-  private static final class SegmentState {
-    final Path file;
-    final int format;
-    long size;
-    boolean sealed;
-
-    SegmentState(Path file, int format, long size, boolean sealed) {
-      this.file = file;
-      this.format = format;
-      this.size = size;
-      this.sealed = sealed;
-    }
-  }
-
-  private WriteAheadLog(Path dir, Durability durability, FileIo fileIo, long lastLsn,
+  /**
+   * A log with no segment yet, whose appends follow {@code lastLsn}, holding {@code dirLock} on
+   * its directory; {@link #startAfterRecovery} starts it.
+   */
+  WriteAheadLog(Path dir, Durability durability, FileIo fileIo, long lastLsn,
       long groupCommitMillis, UUID logId, Path owner, DirectoryLock dirLock) {
     this.dir = dir;
     this.durability = durability;
@@ -161,8 +122,8 @@ public final class WriteAheadLog implements Closeable {
     this.logId = logId;
     this.owner = owner;
     this.dirLock = dirLock;
-    this.lastAppendedLsn = lastLsn;
-    this.appendSegmentFirst = lastLsn + 1;
+    this.buffer = new AppendBuffer(this, lastLsn);
+    this.segments = new LogSegments(forceLock, dir, fileIo, logId, owner);
     this.durableLsn = lastLsn;
     this.writtenLsn = lastLsn;
     if (durability == Durability.SYNC) {
@@ -231,22 +192,8 @@ public final class WriteAheadLog implements Closeable {
   public static Replayed replay(Path dir, Durability durability, long groupCommitMillis,
       FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor, LogOwner owner,
       LogReplayer replayer) {
-    try {
-      // Refused at once if the log is open elsewhere; the exclusive lock is taken by open().
-      try (DirectoryLock probe = DirectoryLock.acquireSharedIfPresent(dir, inUse(dir))) {
-        LogRecovery.Replayed r = LogRecovery.replay(dir, fileIo, mode, replayFrom, owner,
-            replayer);
-        return new Replayed(dir, durability, groupCommitMillis, fileIo, replayFrom, lsnFloor,
-            owner, r);
-      }
-    } catch (IOException e) {
-      throw new StorageException("cannot open write-ahead log in " + dir + ": " + e, e);
-    }
-  }
-
-  private static String inUse(Path dir) {
-    return "log directory " + dir + " is in use by another store or dataset partition (or by"
-        + " this one, open already); give each its own log.dir";
+    return new Replayed(LogOpening.replay(dir, durability, groupCommitMillis, fileIo, mode,
+        replayFrom, lsnFloor, owner, replayer));
   }
 
   /**
@@ -256,25 +203,10 @@ public final class WriteAheadLog implements Closeable {
    * Replayed} that is never opened holds nothing and needs no closing.
    */
   public static final class Replayed {
-    private final Path dir;
-    private final Durability durability;
-    private final long groupCommitMillis;
-    private final FileIo fileIo;
-    private final long replayFrom;
-    private final long lsnFloor;
-    private final LogOwner owner;
-    private final LogRecovery.Replayed replayed;
+    private final LogOpening opening;
 
-    private Replayed(Path dir, Durability durability, long groupCommitMillis, FileIo fileIo,
-        long replayFrom, long lsnFloor, LogOwner owner, LogRecovery.Replayed replayed) {
-      this.dir = dir;
-      this.durability = durability;
-      this.groupCommitMillis = groupCommitMillis;
-      this.fileIo = fileIo;
-      this.replayFrom = replayFrom;
-      this.lsnFloor = lsnFloor;
-      this.owner = owner;
-      this.replayed = replayed;
+    private Replayed(LogOpening opening) {
+      this.opening = opening;
     }
 
     /**
@@ -282,75 +214,47 @@ public final class WriteAheadLog implements Closeable {
      * or one written before logs had ids) a new one chosen now.
      */
     public UUID logId() {
-      return idToUse();
-    }
-
-    private final UUID chosenId = UUID.randomUUID();
-
-    private UUID idToUse() {
-      UUID found = replayed.scan().logId();
-      return found != null ? found : chosenId;
+      return opening.logId();
     }
 
     /** Whether the log has operations above {@code flushedLsn} (it is not empty of data). */
     public boolean holdsOperationsAbove(long flushedLsn) {
-      return replayed.scan().lastLsn() > flushedLsn && replayed.scan().operations() > 0;
+      return opening.holdsOperationsAbove(flushedLsn);
     }
 
     /** Finishes the recovery on disk and opens the log for appends (once). */
     public WriteAheadLog open() {
-      DirectoryLock lock = null;
-      try {
-        Files.createDirectories(dir);
-        lock = DirectoryLock.acquire(dir, inUse(dir));
-        LogRecovery.Outcome r = LogRecovery.finish(replayed);
-        long last = Math.max(Math.max(replayFrom, lsnFloor), r.lastLsn());
-        WriteAheadLog wal = new WriteAheadLog(dir, durability, fileIo, last, groupCommitMillis,
-            idToUse(), owner != null ? owner.dir() : dir.toAbsolutePath().normalize(), lock);
-        try {
-          synchronized (wal.forceLock) {
-            for (Map.Entry<Long, LogRecovery.Kept> e : r.segments().entrySet()) {
-              LogRecovery.Kept k = e.getValue();
-              wal.segments.put(e.getKey(), new SegmentState(k.file(), k.format(), k.size(), true));
-            }
-            if (replayed.scan().catalog() == null) {
-              // A new log, or one written before catalogues: the catalogue exists before the first
-              // segment with a header, so no such segment is ever without one.
-              wal.publishCatalog();
-            }
-            synchronized (wal.writeLock) {
-              wal.startSegment(last + 1);
-            }
-            wal.forceCurrent();
-            wal.setAside = r.setAside();
-            wal.publishIfPending();
-            if (r.setAside() != null) {
-              LogRecovery.completeSetAside(r, dir, fileIo);
-              wal.setAside = null;
-              wal.publishCatalog();
-            }
-          }
-        } catch (IOException | RuntimeException e) {
-          wal.close();
-          throw e;
-        }
-        return wal;
-      } catch (IOException e) {
-        closeQuietly(lock);
-        throw new StorageException("cannot open write-ahead log in " + dir + ": " + e, e);
-      } catch (RuntimeException e) {
-        closeQuietly(lock);
-        throw e;
-      }
+      return opening.open();
     }
   }
 
-  private static void closeQuietly(DirectoryLock lock) {
-    if (lock != null) {
-      try {
-        lock.close();
-      } catch (IOException e) {
-        LOG.warn("cannot release the lock of a log directory: {}", e.toString());
+  /**
+   * The end of an open, once recovery has finished on disk ({@code r}): lists the segments it
+   * kept, writes the catalogue first if the log had none ({@code newCatalog}), starts the segment
+   * of {@code last + 1} for appends, forces and lists it, and completes a point-in-time recovery.
+   */
+  void startAfterRecovery(LogRecovery.Outcome r, boolean newCatalog, long last)
+      throws IOException {
+    synchronized (forceLock) {
+      for (Map.Entry<Long, LogRecovery.Kept> e : r.segments().entrySet()) {
+        LogRecovery.Kept k = e.getValue();
+        segments.addSealed(e.getKey(), k.file(), k.format(), k.size());
+      }
+      if (newCatalog) {
+        // A new log, or one written before catalogues: the catalogue exists before the first
+        // segment with a header, so no such segment is ever without one.
+        segments.publish(segmentPath);
+      }
+      synchronized (writeLock) {
+        startSegment(last + 1);
+      }
+      forceCurrent();
+      segments.setAside(r.setAside());
+      segments.publishIfPending(segmentPath);
+      if (r.setAside() != null) {
+        LogRecovery.completeSetAside(r, dir, fileIo);
+        segments.setAside(null);
+        segments.publish(segmentPath);
       }
     }
   }
@@ -382,8 +286,7 @@ public final class WriteAheadLog implements Closeable {
     }
     segment = f;
     segmentPath = p;
-    segments.put(firstLsn, new SegmentState(p, SegmentHeader.VERSION, 0, false));
-    publishPending = true;
+    segments.started(firstLsn, p);
   }
 
   // Must hold forceLock. Forces the current segment and notes how far it is forced.
@@ -399,40 +302,7 @@ public final class WriteAheadLog implements Closeable {
       forceFailure = e;
       throw e;
     }
-    segments.lastEntry().getValue().size = size;
-  }
-
-  // Must hold forceLock. Lists the current segment in the catalogue if it is not listed yet.
-  @GuardedBy("forceLock")
-  private void publishIfPending() throws IOException {
-    if (publishPending) {
-      publishPending = false;
-      try {
-        publishCatalog();
-      } catch (IOException | RuntimeException e) {
-        publishPending = true;
-        throw e;
-      }
-    }
-  }
-
-  // Must hold forceLock. Writes the catalogue: every segment, the current one unless it is not
-  // forced yet since its creation.
-  @GuardedBy("forceLock")
-  private void publishCatalog() throws IOException {
-    List<LogCatalog.Entry> entries = new ArrayList<>();
-    for (Map.Entry<Long, SegmentState> e : segments.entrySet()) {
-      SegmentState st = e.getValue();
-      if (!st.sealed && publishPending && st.file.equals(segmentPath)) {
-        continue;
-      }
-      entries.add(new LogCatalog.Entry(e.getKey(), st.size, st.sealed, st.format));
-    }
-    LogCatalog.SetAside recorded = setAside;
-    IoClass.callAs(IoClass.FOREGROUND, () -> {
-      new LogCatalog(logId, owner, entries, recorded).write(dir, fileIo);
-      return null;
-    });
+    segments.forcedTo(size);
   }
 
   /**
@@ -466,13 +336,7 @@ public final class WriteAheadLog implements Closeable {
     checkFailures();
     int size = LogRecordCodec.encodedSize(ops);
     appendedBytes.add(size);
-    if (pendingLen + size > pending.length) {
-      pending = Arrays.copyOf(pending, Math.max(pending.length * 2, pendingLen + size));
-    }
-    long first = lastAppendedLsn + 1;
-    pendingLen = LogRecordCodec.encode(ops, first, pending, pendingLen);
-    lastAppendedLsn = first + ops.size() - 1;
-    return lastAppendedLsn;
+    return buffer.append(ops, size);
   }
 
   private void checkFailures() {
@@ -500,7 +364,7 @@ public final class WriteAheadLog implements Closeable {
 
   /** Highest LSN appended so far. */
   public synchronized long lastLsn() {
-    return lastAppendedLsn;
+    return buffer.lastLsn();
   }
 
   /** Highest LSN known to be forced. */
@@ -510,7 +374,7 @@ public final class WriteAheadLog implements Closeable {
 
   /** Bytes appended that are not written to a file yet (kept there after a failed write-out too). */
   public synchronized long unwrittenBytes() {
-    return pendingLen;
+    return buffer.length();
   }
 
   /**
@@ -545,7 +409,7 @@ public final class WriteAheadLog implements Closeable {
   public void writeOutIfLarge() {
     boolean large;
     synchronized (this) {
-      large = pendingLen >= WRITE_OUT_THRESHOLD;
+      large = buffer.length() >= AppendBuffer.WRITE_OUT_THRESHOLD;
     }
     if (large) {
       writeOut();
@@ -586,7 +450,7 @@ public final class WriteAheadLog implements Closeable {
           + segmentPath + ": " + e, e);
     }
     try {
-      publishIfPending();
+      segments.publishIfPending(segmentPath);
     } catch (IOException e) {
       noteWriteFailure(e);
       throw new StorageException(dir, "cannot write the catalogue of the write-ahead log in "
@@ -607,13 +471,10 @@ public final class WriteAheadLog implements Closeable {
   @GuardedBy("forceLock")
   private void writeMark(long forcedEnd) {
     synchronized (this) {
-      if (!pendingRolls.isEmpty() || closed) {
+      if (buffer.hasRolls() || closed) {
         return; // the roll seals the segment: its catalogue entry certifies all of it
       }
-      if (pendingLen + LogRecordCodec.MARK_SIZE > pending.length) {
-        pending = Arrays.copyOf(pending, pending.length * 2);
-      }
-      pendingLen = LogRecordCodec.encodeMark(lastAppendedLsn + 1, forcedEnd, pending, pendingLen);
+      buffer.appendMark(forcedEnd);
     }
     try {
       writeOut();
@@ -643,27 +504,22 @@ public final class WriteAheadLog implements Closeable {
       checkFailures();
     }
     boolean mayRoll = Thread.holdsLock(forceLock);
-    byte[] data;
-    int len;
-    long upTo;
-    List<long[]> rolls;
+    AppendBuffer.Batch batch;
     synchronized (this) {
-      if ((!pendingRolls.isEmpty() || writeFailure != null) && !mayRoll) {
+      if ((buffer.hasRolls() || writeFailure != null) && !mayRoll) {
         return writtenLsn; // left for the next force, which carries out the roll first
       }
-      if (pendingLen == 0 && pendingRolls.isEmpty()) {
-        writtenLsn = lastAppendedLsn;
-        return lastAppendedLsn;
+      if (buffer.isEmpty()) {
+        long last = buffer.lastLsn();
+        writtenLsn = last;
+        return last;
       }
-      data = pending;
-      len = pendingLen;
-      upTo = lastAppendedLsn;
-      rolls = new ArrayList<>(pendingRolls);
-      pendingRolls.clear();
-      pending = spare != null ? spare : new byte[64 * 1024];
-      spare = null;
-      pendingLen = 0;
+      batch = buffer.take();
     }
+    byte[] data = batch.data();
+    int len = batch.len();
+    long upTo = batch.upTo();
+    List<long[]> rolls = batch.rolls();
     ByteBuffer slice = null;
     int rollsDone = 0;
     try {
@@ -683,7 +539,9 @@ public final class WriteAheadLog implements Closeable {
       // Nothing appended is dropped: what was not written goes back in front of the buffer, and
       // the next force writes it again.
       int written = slice == null ? 0 : slice.position();
-      retain(data, written, len, rolls.subList(rollsDone, rolls.size()));
+      synchronized (this) {
+        buffer.retain(data, written, len, rolls.subList(rollsDone, rolls.size()));
+      }
       if (forceFailure == null) {
         noteWriteFailure(e);
       }
@@ -694,7 +552,7 @@ public final class WriteAheadLog implements Closeable {
     }
     synchronized (this) {
       // Keep the written buffer for the next write-out unless one append made it huge.
-      spare = data.length <= 4 * WRITE_OUT_THRESHOLD ? data : new byte[64 * 1024];
+      buffer.written(data);
     }
     writtenLsn = upTo;
     return upTo;
@@ -704,29 +562,6 @@ public final class WriteAheadLog implements Closeable {
     if (writeFailure == null) {
       writeFailure = e;
     }
-  }
-
-  /**
-   * Puts {@code data[from, len)}, which a failed write-out did not write, back in front of the
-   * buffer, with the rolls that were not carried out.
-   */
-  private synchronized void retain(byte[] data, int from, int len, List<long[]> rollsLeft) {
-    int kept = len - from;
-    byte[] merged = new byte[Math.max(64 * 1024, kept + pendingLen)];
-    System.arraycopy(data, from, merged, 0, kept);
-    System.arraycopy(pending, 0, merged, kept, pendingLen);
-    ArrayDeque<long[]> rolls = new ArrayDeque<>();
-    for (long[] r : rollsLeft) {
-      rolls.add(new long[] {r[0] - from, r[1]});
-    }
-    for (long[] r : pendingRolls) {
-      rolls.add(new long[] {r[0] + kept, r[1]});
-    }
-    pendingRolls.clear();
-    pendingRolls.addAll(rolls);
-    pending = merged;
-    pendingLen = kept + pendingLen;
-    spare = new byte[64 * 1024];
   }
 
   // Rolls leave the buffer only for a caller that holds forceLock (writeOutLocked's mayRoll), which
@@ -749,11 +584,10 @@ public final class WriteAheadLog implements Closeable {
     if (segment != null) {
       long size = segment.size();
       forceCurrent();
-      publishIfPending(); // a segment rolled before its first force is listed first
+      // A segment rolled before its first force is listed first.
+      segments.publishIfPending(segmentPath);
       durableLsn = Math.max(durableLsn, nextFirstLsn - 1);
-      SegmentState st = segments.lastEntry().getValue();
-      st.size = size;
-      st.sealed = true;
+      segments.sealLast(size);
       segment.close();
       segment = null;
     }
@@ -800,13 +634,11 @@ public final class WriteAheadLog implements Closeable {
       if (closed) {
         throw new StorageException("the write-ahead log is closed", null);
       }
-      if (appendSegmentFirst == lastAppendedLsn + 1) {
+      if (!buffer.markRoll()) {
         // Nothing appended since the segment appends go to started (or since the roll before):
         // a new segment would take its name, and an empty segment needs no successor.
         return;
       }
-      pendingRolls.add(new long[] {pendingLen, lastAppendedLsn + 1});
-      appendSegmentFirst = lastAppendedLsn + 1;
     }
     if (durability == Durability.NONE) {
       try {
@@ -839,7 +671,7 @@ public final class WriteAheadLog implements Closeable {
   public void completeRolls() {
     synchronized (forceLock) {
       synchronized (this) {
-        if (pendingRolls.isEmpty()) {
+        if (!buffer.hasRolls()) {
           return;
         }
       }
@@ -868,39 +700,7 @@ public final class WriteAheadLog implements Closeable {
    */
   public void truncateUpTo(long flushedLsn) {
     synchronized (forceLock) {
-      List<Long> firsts = new ArrayList<>(segments.keySet());
-      List<Long> drop = new ArrayList<>();
-      for (int i = 0; i + 1 < firsts.size(); i++) {
-        if (firsts.get(i + 1) - 1 <= flushedLsn && segments.get(firsts.get(i)).sealed) {
-          drop.add(firsts.get(i));
-        } else {
-          break;
-        }
-      }
-      if (drop.isEmpty() || closed) {
-        return;
-      }
-      List<SegmentState> dropped = new ArrayList<>();
-      for (Long f : drop) {
-        dropped.add(segments.remove(f));
-      }
-      try {
-        publishCatalog();
-      } catch (IOException e) {
-        for (int i = 0; i < drop.size(); i++) {
-          segments.put(drop.get(i), dropped.get(i)); // listed still: deleted at a later truncation
-        }
-        LOG.warn("cannot write the catalogue of the log in {} ({}); its flushed segments are kept"
-            + " until a later truncation", dir, e.toString());
-        return;
-      }
-      for (SegmentState st : dropped) {
-        try {
-          fileIo.delete(st.file);
-        } catch (IOException e) {
-          LOG.warn("cannot delete log segment {}: {}", st.file, e.toString());
-        }
-      }
+      segments.truncateUpTo(flushedLsn, closed, segmentPath);
     }
   }
 
@@ -910,21 +710,14 @@ public final class WriteAheadLog implements Closeable {
    */
   public Path sealedSegmentHolding(long from, long to) {
     synchronized (forceLock) {
-      Map.Entry<Long, SegmentState> a = segments.floorEntry(from);
-      Map.Entry<Long, SegmentState> b = segments.floorEntry(to);
-      Long next = segments.higherKey(to);
-      if (a == null || b == null || !a.getKey().equals(b.getKey()) || next == null
-          || a.getValue().file.equals(segmentPath)) {
-        return null;
-      }
-      return a.getValue().file;
+      return segments.sealedSegmentHolding(from, to, segmentPath);
     }
   }
 
   /** Number of segment files, for tests and statistics. */
   public int segmentCount() {
     synchronized (forceLock) {
-      return segments.size();
+      return segments.count();
     }
   }
 
@@ -956,15 +749,14 @@ public final class WriteAheadLog implements Closeable {
           writeOut();
           if (segment != null) { // null if the open failed before it, or a creation failed
             forceCurrent();
-            publishPending = false;
-            publishCatalog();
+            segments.publishAll(segmentPath);
             durableLsn = writtenLsn;
           }
         }
       } catch (IOException | RuntimeException e) {
         long left;
         synchronized (this) {
-          left = pendingLen;
+          left = buffer.length();
         }
         LOG.error("cannot write the log tail at close of {}: {}{}", dir, e.toString(), left > 0
             ? "; " + left + " bytes of appended log records are not in the log, and the writes"
@@ -977,7 +769,7 @@ public final class WriteAheadLog implements Closeable {
         } catch (IOException e) {
           LOG.warn("cannot close the log segment: {}", e.toString());
         }
-        closeQuietly(dirLock);
+        LogOpening.closeQuietly(dirLock);
       }
     }
   }
