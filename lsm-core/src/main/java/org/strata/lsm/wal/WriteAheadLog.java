@@ -1,20 +1,14 @@
 package org.strata.lsm.wal;
 
-import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.CorruptionException;
@@ -24,8 +18,6 @@ import org.strata.lsm.StorageException;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.io.DirectoryLock;
 import org.strata.lsm.io.FileIo;
-import org.strata.lsm.io.IoClass;
-import org.strata.lsm.io.WritableFile;
 
 /**
  * The write-ahead log: segment files {@code wal-<first LSN, 20 digits>.log} in one directory.
@@ -65,50 +57,16 @@ import org.strata.lsm.io.WritableFile;
  * for good (until the store is reopened), as PostgreSQL does after a failed fsync.
  */
 public final class WriteAheadLog implements Closeable {
-  private static final Logger LOG = LogManager.getLogger(WriteAheadLog.class);
   /** Bytes of the force mark written after each force (docs/format.md). */
   public static final int FORCE_MARK_BYTES = LogRecordCodec.MARK_SIZE;
 
-  private final Path dir;
+  private static final Logger LOG = LogManager.getLogger(WriteAheadLog.class);
+
   private final Durability durability;
-  private final FileIo fileIo;
-  private final UUID logId;
-  private final Path owner;
-  private final DirectoryLock dirLock;
-  // Lock order: forceLock, then writeLock, then this.
-  // Serializes forces, rolls, truncation, catalogue writes and close; guards which segment is
-  // current and the segment states.
-  private final Object forceLock = new Object();
-  // Serializes write-outs to the current segment.
-  private final Object writeLock = new Object();
-  // The segment states and the catalogue (the current segment's entry changes under writeLock
-  // too).
-  @GuardedBy("forceLock")
-  private final LogSegments segments;
+  // Everything the log does, under the log's locks (see LogWriter).
+  private final LogWriter writer;
   // The group commit under group; the carrier of rolls under none (see roll()); null under sync.
   private final ScheduledExecutorService background;
-
-  // The records appended and not written out yet, with the rolls asked for (see roll()).
-  @GuardedBy("this")
-  private final AppendBuffer buffer;
-  // Set under this; read also under forceLock alone, hence volatile.
-  private volatile boolean closed;
-  /** Bytes of the records appended since open (read without the lock). */
-  private final LongAdder appendedBytes = new LongAdder();
-
-  // Changed under forceLock and writeLock; read under either.
-  private WritableFile segment;
-  private Path segmentPath;
-  private volatile long durableLsn;
-  private volatile long writtenLsn;
-  // A write-out (or segment creation, or catalogue write) failed: the bytes are kept and written
-  // again by the next force; appends are refused meanwhile. Cleared by a force that succeeds.
-  private volatile IOException writeFailure;
-  // A force failed: the log takes nothing more until reopened.
-  private volatile IOException forceFailure;
-  // Guarded by forceLock: whether the current write failure was logged (once per failure).
-  @GuardedBy("forceLock")
-  private boolean writeFailureLogged;
 
   /**
    * A log with no segment yet, whose appends follow {@code lastLsn}, holding {@code dirLock} on
@@ -116,16 +74,8 @@ public final class WriteAheadLog implements Closeable {
    */
   WriteAheadLog(Path dir, Durability durability, FileIo fileIo, long lastLsn,
       long groupCommitMillis, UUID logId, Path owner, DirectoryLock dirLock) {
-    this.dir = dir;
     this.durability = durability;
-    this.fileIo = fileIo;
-    this.logId = logId;
-    this.owner = owner;
-    this.dirLock = dirLock;
-    this.buffer = new AppendBuffer(this, lastLsn);
-    this.segments = new LogSegments(forceLock, dir, fileIo, logId, owner);
-    this.durableLsn = lastLsn;
-    this.writtenLsn = lastLsn;
+    this.writer = new LogWriter(dir, fileIo, lastLsn, logId, owner, dirLock);
     if (durability == Durability.SYNC) {
       this.background = null;
     } else {
@@ -235,74 +185,17 @@ public final class WriteAheadLog implements Closeable {
    */
   void startAfterRecovery(LogRecovery.Outcome r, boolean newCatalog, long last)
       throws IOException {
-    synchronized (forceLock) {
-      for (Map.Entry<Long, LogRecovery.Kept> e : r.segments().entrySet()) {
-        LogRecovery.Kept k = e.getValue();
-        segments.addSealed(e.getKey(), k.file(), k.format(), k.size());
-      }
-      if (newCatalog) {
-        // A new log, or one written before catalogues: the catalogue exists before the first
-        // segment with a header, so no such segment is ever without one.
-        segments.publish(segmentPath);
-      }
-      synchronized (writeLock) {
-        startSegment(last + 1);
-      }
-      forceCurrent();
-      segments.setAside(r.setAside());
-      segments.publishIfPending(segmentPath);
-      if (r.setAside() != null) {
-        LogRecovery.completeSetAside(r, dir, fileIo);
-        segments.setAside(null);
-        segments.publish(segmentPath);
-      }
-    }
+    writer.startAfterRecovery(r, newCatalog, last);
   }
 
   /** This log's id, which every segment header and the catalogue carry. */
   public UUID logId() {
-    return logId;
+    return writer.logId();
   }
 
   /** The log's directory. */
   public Path directory() {
-    return dir;
-  }
-
-  // Must hold forceLock and writeLock. The segment is listed in the catalogue at its first force.
-  @GuardedBy("forceLock")
-  private void startSegment(long firstLsn) throws IOException {
-    Path p = dir.resolve(LogScan.segmentName(firstLsn));
-    WritableFile f = fileIo.create(p);
-    try {
-      f.write(ByteBuffer.wrap(new SegmentHeader(logId, firstLsn).encode()));
-    } catch (IOException e) {
-      try {
-        f.close();
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
-    segment = f;
-    segmentPath = p;
-    segments.started(firstLsn, p);
-  }
-
-  // Must hold forceLock. Forces the current segment and notes how far it is forced.
-  @GuardedBy("forceLock")
-  private void forceCurrent() throws IOException {
-    long size = segment.size(); // what was written before the force began is covered by it
-    try {
-      IoClass.callAs(IoClass.FOREGROUND, () -> {
-        segment.force(); // the writers' force, whichever thread carries it out
-        return null;
-      });
-    } catch (IOException e) {
-      forceFailure = e;
-      throw e;
-    }
-    segments.forcedTo(size);
+    return writer.directory();
   }
 
   /**
@@ -315,42 +208,7 @@ public final class WriteAheadLog implements Closeable {
    *     that succeeds: a full disk that has room again costs the writers nothing more.
    */
   public long append(List<LogOp> ops) {
-    if (writeFailure != null && forceFailure == null) {
-      synchronized (forceLock) {
-        if (writeFailure != null && forceFailure == null && !closed) {
-          try {
-            forceLocked();
-          } catch (RuntimeException e) {
-            // still failing: appendLocked refuses, naming the failure
-          }
-        }
-      }
-    }
-    return appendLocked(ops);
-  }
-
-  private synchronized long appendLocked(List<LogOp> ops) {
-    if (closed) {
-      throw new StorageException("the write-ahead log is closed", null);
-    }
-    checkFailures();
-    int size = LogRecordCodec.encodedSize(ops);
-    appendedBytes.add(size);
-    return buffer.append(ops, size);
-  }
-
-  private void checkFailures() {
-    IOException f = forceFailure;
-    if (f != null) {
-      throw new StorageException(segmentPath, "the write-ahead log failed to force " + segmentPath
-          + ": " + f + "; it accepts no more writes until the store is reopened", f);
-    }
-    f = writeFailure;
-    if (f != null) {
-      throw new StorageException(segmentPath, "the write-ahead log cannot write to " + dir + ": "
-          + f + "; it accepts writes again once what it holds is written (it retries at every"
-          + " group commit, sync, flush and close)", f);
-    }
+    return writer.append(ops);
   }
 
   /**
@@ -359,22 +217,22 @@ public final class WriteAheadLog implements Closeable {
    * LogRecordCodec#MARK_SIZE} bytes a force) are not records and not counted.
    */
   public long appendedBytes() {
-    return appendedBytes.sum();
+    return writer.appendedBytes();
   }
 
   /** Highest LSN appended so far. */
-  public synchronized long lastLsn() {
-    return buffer.lastLsn();
+  public long lastLsn() {
+    return writer.lastLsn();
   }
 
   /** Highest LSN known to be forced. */
   public long durableLsn() {
-    return durableLsn;
+    return writer.durableLsn();
   }
 
   /** Bytes appended that are not written to a file yet (kept there after a failed write-out too). */
-  public synchronized long unwrittenBytes() {
-    return buffer.length();
+  public long unwrittenBytes() {
+    return writer.unwrittenBytes();
   }
 
   /**
@@ -382,7 +240,7 @@ public final class WriteAheadLog implements Closeable {
    * a large buffer does.
    */
   void writeOutNow() {
-    writeOut();
+    writer.writeOutNow();
   }
 
   /**
@@ -394,225 +252,22 @@ public final class WriteAheadLog implements Closeable {
     if (background != null) {
       background.shutdownNow();
     }
-    synchronized (forceLock) {
-      synchronized (this) {
-        closed = true;
-      }
-      if (segment != null) {
-        segment.close();
-      }
-      dirLock.close();
-    }
+    writer.closeAsIfKilled();
   }
 
   /** Writes buffered records to the file (no force) when the buffer has grown large. */
   public void writeOutIfLarge() {
-    boolean large;
-    synchronized (this) {
-      large = buffer.length() >= AppendBuffer.WRITE_OUT_THRESHOLD;
-    }
-    if (large) {
-      writeOut();
-    }
+    writer.writeOutIfLarge();
   }
 
   /** Makes every operation up to {@code lsn} durable; concurrent callers share one force. */
   public void sync(long lsn) {
-    if (durableLsn >= lsn) {
-      return;
-    }
-    synchronized (forceLock) {
-      if (durableLsn >= lsn) {
-        return;
-      }
-      forceLocked();
-    }
+    writer.sync(lsn);
   }
 
   /** Makes everything appended so far durable. */
   public void syncAll() {
-    sync(lastLsn());
-  }
-
-  // Must hold forceLock. Writes out everything, forces it, lists a new segment, marks the force.
-  @GuardedBy("forceLock")
-  private void forceLocked() {
-    if (forceFailure != null) {
-      checkFailures();
-    }
-    long upTo = writeOut();
-    long size;
-    try {
-      size = segment.size();
-      forceCurrent();
-    } catch (IOException e) {
-      throw new StorageException(segmentPath, "cannot force the write-ahead log segment "
-          + segmentPath + ": " + e, e);
-    }
-    try {
-      segments.publishIfPending(segmentPath);
-    } catch (IOException e) {
-      noteWriteFailure(e);
-      throw new StorageException(dir, "cannot write the catalogue of the write-ahead log in "
-          + dir + ": " + e, e);
-    }
-    durableLsn = Math.max(durableLsn, upTo);
-    if (writeFailure != null) {
-      LOG.info("the write-ahead log in {} wrote and forced what it held since it failed ({});"
-          + " it accepts writes again", dir, writeFailure.toString());
-      writeFailure = null;
-      writeFailureLogged = false;
-    }
-    writeMark(size);
-  }
-
-  // Must hold forceLock. A force mark after a force, written out at once (not forced): so a
-  // process killed after the force leaves proof, in the file, that the bytes before were forced.
-  @GuardedBy("forceLock")
-  private void writeMark(long forcedEnd) {
-    synchronized (this) {
-      if (buffer.hasRolls() || closed) {
-        return; // the roll seals the segment: its catalogue entry certifies all of it
-      }
-      buffer.appendMark(forcedEnd);
-    }
-    try {
-      writeOut();
-    } catch (RuntimeException e) {
-      // The force succeeded; the bytes stay buffered and the failure is seen by later writes.
-    }
-  }
-
-  // Takes writeLock. Returns the LSN written up to. The log's file steps are its writers' whatever
-  // thread carries them out (a writer, or the flush thread forcing the log through its component):
-  // a device model counts them as foreground work.
-  private long writeOut() {
-    synchronized (writeLock) {
-      try {
-        return IoClass.callAs(IoClass.FOREGROUND, this::writeOutLocked);
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e); // writeOutLocked throws none: it wraps its own
-      }
-    }
-  }
-
-  // Must hold writeLock. Carries out the pending rolls if the caller holds forceLock too; without
-  // forceLock, while a roll is pending or a failed write-out waits to be written again, it writes
-  // out nothing (the next force does it all).
-  private long writeOutLocked() {
-    if (forceFailure != null) {
-      checkFailures();
-    }
-    boolean mayRoll = Thread.holdsLock(forceLock);
-    AppendBuffer.Batch batch;
-    synchronized (this) {
-      if ((buffer.hasRolls() || writeFailure != null) && !mayRoll) {
-        return writtenLsn; // left for the next force, which carries out the roll first
-      }
-      if (buffer.isEmpty()) {
-        long last = buffer.lastLsn();
-        writtenLsn = last;
-        return last;
-      }
-      batch = buffer.take();
-    }
-    byte[] data = batch.data();
-    int len = batch.len();
-    long upTo = batch.upTo();
-    List<long[]> rolls = batch.rolls();
-    ByteBuffer slice = null;
-    int rollsDone = 0;
-    try {
-      int from = 0;
-      for (long[] roll : rolls) {
-        slice = ByteBuffer.wrap(data, from, (int) roll[0] - from);
-        if (slice.hasRemaining()) {
-          segment.write(slice);
-        }
-        from = (int) roll[0];
-        carryOutRollHeld(roll[1]);
-        rollsDone++;
-      }
-      slice = ByteBuffer.wrap(data, from, len - from);
-      segment.write(slice);
-    } catch (IOException e) {
-      // Nothing appended is dropped: what was not written goes back in front of the buffer, and
-      // the next force writes it again.
-      int written = slice == null ? 0 : slice.position();
-      synchronized (this) {
-        buffer.retain(data, written, len, rolls.subList(rollsDone, rolls.size()));
-      }
-      if (forceFailure == null) {
-        noteWriteFailure(e);
-      }
-      throw new StorageException(segmentPath, "cannot write the write-ahead log segment "
-          + segmentPath + ": " + e + (forceFailure == null ? "; the log keeps the "
-          + (len - written) + " bytes it could not write and writes them again at the next"
-          + " force" : ""), e);
-    }
-    synchronized (this) {
-      // Keep the written buffer for the next write-out unless one append made it huge.
-      buffer.written(data);
-    }
-    writtenLsn = upTo;
-    return upTo;
-  }
-
-  private void noteWriteFailure(IOException e) {
-    if (writeFailure == null) {
-      writeFailure = e;
-    }
-  }
-
-  // Rolls leave the buffer only for a caller that holds forceLock (writeOutLocked's mayRoll), which
-  // the compiler cannot follow: asserted here instead.
-  @SuppressWarnings("GuardedBy")
-  private void carryOutRollHeld(long nextFirstLsn) throws IOException {
-    assert Thread.holdsLock(forceLock) : "rolls are carried out under forceLock";
-    carryOutRoll(nextFirstLsn);
-  }
-
-  /**
-   * Ends the current segment, written out up to {@code nextFirstLsn - 1}: forces it (whatever the
-   * durability, see {@link #roll()}), lists it sealed at its size and closes it, then starts the
-   * segment of {@code nextFirstLsn}. Only the last segment may end in a torn record (LogScan): the
-   * old one is whole on disk before the new one exists. A creation that failed is tried again by
-   * the next call. Must hold forceLock and writeLock.
-   */
-  @GuardedBy("forceLock")
-  private void carryOutRoll(long nextFirstLsn) throws IOException {
-    if (segment != null) {
-      long size = segment.size();
-      forceCurrent();
-      // A segment rolled before its first force is listed first.
-      segments.publishIfPending(segmentPath);
-      durableLsn = Math.max(durableLsn, nextFirstLsn - 1);
-      segments.sealLast(size);
-      segment.close();
-      segment = null;
-    }
-    startSegment(nextFirstLsn);
-  }
-
-  private void groupCommit() {
-    if (forceFailure != null) {
-      return; // the log is failed for good: writers get the error, logged once below
-    }
-    try {
-      syncAll();
-    } catch (RuntimeException e) {
-      synchronized (forceLock) {
-        if (forceFailure != null) {
-          LOG.error("group commit of the write-ahead log in {} failed to force; the log accepts"
-              + " no more writes", dir, e);
-        } else if (!writeFailureLogged) {
-          writeFailureLogged = true;
-          LOG.error("group commit of the write-ahead log in {} failed: {}; the log keeps the"
-              + " records it holds, tries again at every group commit and refuses writes until"
-              + " then", dir, e.getMessage());
-        }
-      }
-    }
+    writer.syncAll();
   }
 
   /**
@@ -630,17 +285,7 @@ public final class WriteAheadLog implements Closeable {
    * do not write the buffer out, so it would grow).
    */
   public void roll() {
-    synchronized (this) {
-      if (closed) {
-        throw new StorageException("the write-ahead log is closed", null);
-      }
-      if (!buffer.markRoll()) {
-        // Nothing appended since the segment appends go to started (or since the roll before):
-        // a new segment would take its name, and an empty segment needs no successor.
-        return;
-      }
-    }
-    if (durability == Durability.NONE) {
+    if (writer.roll() && durability == Durability.NONE) {
       try {
         background.execute(this::rollInBackground);
       } catch (RejectedExecutionException e) {
@@ -650,14 +295,25 @@ public final class WriteAheadLog implements Closeable {
   }
 
   private void rollInBackground() {
-    if (forceFailure != null) {
+    if (writer.failedForGood()) {
       return; // the log is failed for good: writers get the error
     }
     try {
-      completeRolls();
+      writer.completeRolls();
     } catch (RuntimeException e) {
       LOG.error("rolling the write-ahead log in {} failed: {}; the log refuses writes until a"
-          + " force succeeds", dir, e.getMessage());
+          + " force succeeds", writer.directory(), e.getMessage());
+    }
+  }
+
+  private void groupCommit() {
+    if (writer.failedForGood()) {
+      return; // the log is failed for good: writers get the error, logged once below
+    }
+    try {
+      syncAll();
+    } catch (RuntimeException e) {
+      writer.groupCommitFailed(e);
     }
   }
 
@@ -669,14 +325,7 @@ public final class WriteAheadLog implements Closeable {
    * segment.
    */
   public void completeRolls() {
-    synchronized (forceLock) {
-      synchronized (this) {
-        if (!buffer.hasRolls()) {
-          return;
-        }
-      }
-      writeOut();
-    }
+    writer.completeRolls();
   }
 
   /**
@@ -689,8 +338,7 @@ public final class WriteAheadLog implements Closeable {
    * crash. Usually the roll's force already covers {@code lsn}, and this forces nothing more.
    */
   public void holdThrough(long lsn) {
-    completeRolls();
-    sync(lsn);
+    writer.holdThrough(lsn);
   }
 
   /**
@@ -699,9 +347,7 @@ public final class WriteAheadLog implements Closeable {
    * them, so a crash in between leaves segments the next open knows it may delete.
    */
   public void truncateUpTo(long flushedLsn) {
-    synchronized (forceLock) {
-      segments.truncateUpTo(flushedLsn, closed, segmentPath);
-    }
+    writer.truncateUpTo(flushedLsn);
   }
 
   /**
@@ -709,16 +355,12 @@ public final class WriteAheadLog implements Closeable {
    * from {@code from} to {@code to}, or null if no single sealed segment does.
    */
   public Path sealedSegmentHolding(long from, long to) {
-    synchronized (forceLock) {
-      return segments.sealedSegmentHolding(from, to, segmentPath);
-    }
+    return writer.sealedSegmentHolding(from, to);
   }
 
   /** Number of segment files, for tests and statistics. */
   public int segmentCount() {
-    synchronized (forceLock) {
-      return segments.count();
-    }
+    return writer.segmentCount();
   }
 
   /**
@@ -737,40 +379,6 @@ public final class WriteAheadLog implements Closeable {
         Thread.currentThread().interrupt();
       }
     }
-    synchronized (forceLock) {
-      synchronized (this) {
-        if (closed) {
-          return;
-        }
-        closed = true;
-      }
-      try {
-        if (forceFailure == null) {
-          writeOut();
-          if (segment != null) { // null if the open failed before it, or a creation failed
-            forceCurrent();
-            segments.publishAll(segmentPath);
-            durableLsn = writtenLsn;
-          }
-        }
-      } catch (IOException | RuntimeException e) {
-        long left;
-        synchronized (this) {
-          left = buffer.length();
-        }
-        LOG.error("cannot write the log tail at close of {}: {}{}", dir, e.toString(), left > 0
-            ? "; " + left + " bytes of appended log records are not in the log, and the writes"
-            + " they hold are lost unless a flush put them in disk components" : "");
-      } finally {
-        try {
-          if (segment != null) {
-            segment.close();
-          }
-        } catch (IOException e) {
-          LOG.warn("cannot close the log segment: {}", e.toString());
-        }
-        LogOpening.closeQuietly(dirLock);
-      }
-    }
+    writer.close();
   }
 }
