@@ -18,8 +18,9 @@ import org.strata.lsm.io.WritableFile;
 
 /**
  * The working part of a {@link WriteAheadLog}, which delegates to it: the append buffer, the
- * current segment it writes out and forces (with the force marks), the rolls it carries out, the
- * segment states and catalogue, and what failed.
+ * current segment it writes out ({@link LogWriteOut}) and forces (with the force marks), the rolls
+ * it carries out, the segment states and catalogue ({@link LogSegments}), and what failed ({@link
+ * LogFailures}).
  *
  * <p>Locks, in this order: {@code forceLock} (forces, rolls, truncation, catalogue writes and
  * close; the segment states), then {@code writeLock} (write-outs to the current segment), then
@@ -36,9 +37,9 @@ final class LogWriter {
   // Lock order: forceLock, then writeLock, then this.
   // Serializes forces, rolls, truncation, catalogue writes and close; guards which segment is
   // current and the segment states.
-  private final Object forceLock = new Object();
+  final Object forceLock = new Object();
   // Serializes write-outs to the current segment.
-  private final Object writeLock = new Object();
+  final Object writeLock = new Object();
   // The segment states and the catalogue (the current segment's entry changes under writeLock
   // too).
   @GuardedBy("forceLock")
@@ -46,19 +47,20 @@ final class LogWriter {
 
   // The records appended and not written out yet, with the rolls asked for (see roll()).
   @GuardedBy("this")
-  private final AppendBuffer buffer;
+  final AppendBuffer buffer;
   // Set under this; read also under forceLock alone, hence volatile.
   private volatile boolean closed;
   /** Bytes of the records appended since open (read without the lock). */
   private final LongAdder appendedBytes = new LongAdder();
 
   // Changed under forceLock and writeLock; read under either.
-  private WritableFile segment;
-  private Path segmentPath;
+  WritableFile segment;
+  Path segmentPath;
   private volatile long durableLsn;
-  private volatile long writtenLsn;
   // What failed: a write-out (retried by every force) or a force (for good).
-  private final LogFailures failures;
+  final LogFailures failures;
+  // Writes the buffer out to the current segment, under writeLock.
+  private final LogWriteOut out;
 
   /**
    * A log with no segment yet, whose appends follow {@code lastLsn}, holding {@code dirLock} on
@@ -75,7 +77,7 @@ final class LogWriter {
     this.segments = new LogSegments(forceLock, dir, fileIo, logId, owner);
     this.failures = new LogFailures(forceLock, dir);
     this.durableLsn = lastLsn;
-    this.writtenLsn = lastLsn;
+    this.out = new LogWriteOut(this, lastLsn);
   }
 
   /**
@@ -206,7 +208,7 @@ final class LogWriter {
    * a large buffer does.
    */
   void writeOutNow() {
-    writeOut();
+    out.writeOut();
   }
 
   /**
@@ -233,7 +235,7 @@ final class LogWriter {
       large = buffer.length() >= AppendBuffer.WRITE_OUT_THRESHOLD;
     }
     if (large) {
-      writeOut();
+      out.writeOut();
     }
   }
 
@@ -261,7 +263,7 @@ final class LogWriter {
     if (failures.forceFailure() != null) {
       failures.check(segmentPath);
     }
-    long upTo = writeOut();
+    long upTo = out.writeOut();
     long size;
     try {
       size = segment.size();
@@ -293,91 +295,16 @@ final class LogWriter {
       buffer.appendMark(forcedEnd);
     }
     try {
-      writeOut();
+      out.writeOut();
     } catch (RuntimeException e) {
       // The force succeeded; the bytes stay buffered and the failure is seen by later writes.
     }
   }
 
-  // Takes writeLock. Returns the LSN written up to. The log's file steps are its writers' whatever
-  // thread carries them out (a writer, or the flush thread forcing the log through its component):
-  // a device model counts them as foreground work.
-  private long writeOut() {
-    synchronized (writeLock) {
-      try {
-        return IoClass.callAs(IoClass.FOREGROUND, this::writeOutLocked);
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e); // writeOutLocked throws none: it wraps its own
-      }
-    }
-  }
-
-  // Must hold writeLock. Carries out the pending rolls if the caller holds forceLock too; without
-  // forceLock, while a roll is pending or a failed write-out waits to be written again, it writes
-  // out nothing (the next force does it all).
-  private long writeOutLocked() {
-    if (failures.forceFailure() != null) {
-      failures.check(segmentPath);
-    }
-    boolean mayRoll = Thread.holdsLock(forceLock);
-    AppendBuffer.Batch batch;
-    synchronized (this) {
-      if ((buffer.hasRolls() || failures.writeFailure() != null) && !mayRoll) {
-        return writtenLsn; // left for the next force, which carries out the roll first
-      }
-      if (buffer.isEmpty()) {
-        long last = buffer.lastLsn();
-        writtenLsn = last;
-        return last;
-      }
-      batch = buffer.take();
-    }
-    byte[] data = batch.data();
-    int len = batch.len();
-    long upTo = batch.upTo();
-    List<long[]> rolls = batch.rolls();
-    ByteBuffer slice = null;
-    int rollsDone = 0;
-    try {
-      int from = 0;
-      for (long[] roll : rolls) {
-        slice = ByteBuffer.wrap(data, from, (int) roll[0] - from);
-        if (slice.hasRemaining()) {
-          segment.write(slice);
-        }
-        from = (int) roll[0];
-        carryOutRollHeld(roll[1]);
-        rollsDone++;
-      }
-      slice = ByteBuffer.wrap(data, from, len - from);
-      segment.write(slice);
-    } catch (IOException e) {
-      // Nothing appended is dropped: what was not written goes back in front of the buffer, and
-      // the next force writes it again.
-      int written = slice == null ? 0 : slice.position();
-      synchronized (this) {
-        buffer.retain(data, written, len, rolls.subList(rollsDone, rolls.size()));
-      }
-      if (failures.forceFailure() == null) {
-        failures.writeFailed(e);
-      }
-      throw new StorageException(segmentPath, "cannot write the write-ahead log segment "
-          + segmentPath + ": " + e + (failures.forceFailure() == null ? "; the log keeps the "
-          + (len - written) + " bytes it could not write and writes them again at the next"
-          + " force" : ""), e);
-    }
-    synchronized (this) {
-      // Keep the written buffer for the next write-out unless one append made it huge.
-      buffer.written(data);
-    }
-    writtenLsn = upTo;
-    return upTo;
-  }
-
   // Rolls leave the buffer only for a caller that holds forceLock (writeOutLocked's mayRoll), which
   // the compiler cannot follow: asserted here instead.
   @SuppressWarnings("GuardedBy")
-  private void carryOutRollHeld(long nextFirstLsn) throws IOException {
+  void carryOutRollHeld(long nextFirstLsn) throws IOException {
     assert Thread.holdsLock(forceLock) : "rolls are carried out under forceLock";
     carryOutRoll(nextFirstLsn);
   }
@@ -440,7 +367,7 @@ final class LogWriter {
           return;
         }
       }
-      writeOut();
+      out.writeOut();
     }
   }
 
@@ -482,11 +409,11 @@ final class LogWriter {
       }
       try {
         if (failures.forceFailure() == null) {
-          writeOut();
+          out.writeOut();
           if (segment != null) { // null if the open failed before it, or a creation failed
             forceCurrent();
             segments.publishAll(segmentPath);
-            durableLsn = writtenLsn;
+            durableLsn = out.writtenLsn();
           }
         }
       } catch (IOException | RuntimeException e) {
