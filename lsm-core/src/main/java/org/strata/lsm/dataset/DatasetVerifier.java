@@ -5,16 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
-import java.util.function.IntFunction;
 import java.util.stream.Stream;
-import org.strata.lsm.KeyValue;
-import org.strata.lsm.ScanCursor;
 import org.strata.lsm.StrataException;
-import org.strata.lsm.Utf8;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.engine.StoreVerifier;
@@ -39,7 +33,7 @@ import org.strata.lsm.wal.LogVerifier;
  * </ul>
  */
 public final class DatasetVerifier {
-  private static final int MAX_FAULTS = 100;
+  static final int MAX_FAULTS = 100;
 
   private DatasetVerifier() {}
 
@@ -78,12 +72,11 @@ public final class DatasetVerifier {
   }
 
   static Report verify(Dataset ds) {
-    Tally tally = new Tally(ds.config());
+    IndexAgreement tally = new IndexAgreement(ds.config());
     List<Partition> parts = ds.partitions();
     for (int p = 0; p < parts.size(); p++) {
       Partition part = parts.get(p);
-      checkPartition(ds.config(), p, parts.size(),
-          t -> part.group().tree(t).scan(null, null), tally);
+      tally.checkPartition(p, parts.size(), t -> part.group().tree(t).scan(null, null));
     }
     return tally.report();
   }
@@ -313,7 +306,7 @@ public final class DatasetVerifier {
    */
   private static Report agreement(Path dir, DatasetConfig cfg, List<String> faults,
       List<String> notes) {
-    Tally tally = new Tally(cfg);
+    IndexAgreement tally = new IndexAgreement(cfg);
     List<String> names = expectedLayout(cfg).get(0);
     for (int p = 0; p < cfg.partitions(); p++) {
       List<TreeSnapshot> snaps = new ArrayList<>();
@@ -332,7 +325,7 @@ public final class DatasetVerifier {
                     op.value());
               }
             });
-        checkPartition(cfg, p, cfg.partitions(), t -> snaps.get(t).scan(), tally);
+        tally.checkPartition(p, cfg.partitions(), t -> snaps.get(t).scan());
       } catch (IOException | RuntimeException e) {
         faults.add(dir.resolve("p" + p) + ": the indexes of partition " + p + " cannot be read"
             + " for the agreement check: " + e.getMessage());
@@ -341,118 +334,5 @@ public final class DatasetVerifier {
       }
     }
     return tally.report();
-  }
-
-  /** Counts and faults of the agreement check, summed over partitions. */
-  private static final class Tally {
-    final DatasetConfig config;
-    long records;
-    final Map<String, Long> entries = new LinkedHashMap<>();
-    final Map<String, Long> stale = new LinkedHashMap<>();
-    final List<String> faults = new ArrayList<>();
-
-    Tally(DatasetConfig config) {
-      this.config = config;
-      config.secondaryIndexes().forEach(s -> {
-        entries.put(s.name(), 0L);
-        stale.put(s.name(), 0L);
-      });
-    }
-
-    void fault(String f) {
-      if (faults.size() < MAX_FAULTS) {
-        faults.add(f);
-      }
-    }
-
-    Report report() {
-      return new Report(records, entries, stale, List.copyOf(faults));
-    }
-  }
-
-  /**
-   * Checks partition {@code p}; {@code scanTree} scans tree 0 (the primary) or {@code i + 1} (the
-   * {@code i}-th secondary index).
-   */
-  private static void checkPartition(DatasetConfig config, int p, int partitions,
-      IntFunction<ScanCursor> scanTree, Tally tally) {
-    List<SecondaryIndexSpec> secondaries = config.secondaryIndexes();
-    List<TreeSet<byte[]>> expected = new ArrayList<>();
-    for (int i = 0; i < secondaries.size(); i++) {
-      expected.add(new TreeSet<>(Arrays::compareUnsigned));
-    }
-    try (ScanCursor c = scanTree.apply(0)) {
-      while (c.hasNext()) {
-        KeyValue kv = c.next();
-        tally.records++;
-        String key = shown(kv.key());
-        try {
-          Utf8.decode(kv.key(), "primary key");
-        } catch (IllegalArgumentException e) {
-          tally.fault("record " + key + " in partition " + p + ": " + e.getMessage());
-        }
-        int owner = Dataset.partitionOf(kv.key(), partitions);
-        if (owner != p) {
-          tally.fault("record " + key + " is in partition " + p + " but hashes to " + owner);
-        }
-        Map<String, String> fields;
-        try {
-          fields = RecordCodec.decode(kv.value());
-        } catch (IllegalArgumentException e) {
-          tally.fault("record " + key + " in partition " + p + " does not decode: "
-              + e.getMessage());
-          continue;
-        }
-        for (int i = 0; i < secondaries.size(); i++) {
-          String v = fields.get(secondaries.get(i).field());
-          if (v != null) {
-            expected.get(i).add(SecondaryKey.encode(Utf8.encode(v, "value of field",
-                secondaries.get(i).field()), kv.key()));
-          }
-        }
-      }
-    }
-    for (int i = 0; i < secondaries.size(); i++) {
-      String name = secondaries.get(i).name();
-      TreeSet<byte[]> want = expected.get(i);
-      long seen = 0;
-      long extra = 0;
-      try (ScanCursor c = scanTree.apply(i + 1)) {
-        while (c.hasNext()) {
-          byte[] k = c.next().key();
-          seen++;
-          if (!want.remove(k)) {
-            extra++;
-            if (config.maintenance() == SecondaryMaintenance.EAGER) {
-              tally.fault("index " + name + " of partition " + p + " has " + describe(k)
-                  + " but the primary record does not match it");
-            }
-          }
-        }
-      }
-      for (byte[] missing : want) {
-        tally.fault("index " + name + " of partition " + p + " lacks " + describe(missing));
-      }
-      tally.entries.merge(name, seen, Long::sum);
-      tally.stale.merge(name, extra, Long::sum);
-    }
-  }
-
-  private static String describe(byte[] entryKey) {
-    try {
-      SecondaryKey.Entry e = SecondaryKey.decode(entryKey);
-      return "the entry (" + Utf8.printable(e.value()) + ", " + shown(e.primaryKey()) + ")";
-    } catch (IllegalArgumentException e) {
-      return "an undecodable entry " + Arrays.toString(entryKey);
-    }
-  }
-
-  /** A stored key for a message: its text if it is UTF-8, else its bytes. */
-  private static String shown(byte[] key) {
-    try {
-      return Utf8.printable(Utf8.decode(key, "key"), 200);
-    } catch (IllegalArgumentException e) {
-      return Arrays.toString(key);
-    }
   }
 }
