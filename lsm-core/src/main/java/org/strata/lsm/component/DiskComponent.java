@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.logging.log4j.LogManager;
@@ -290,7 +289,8 @@ public final class DiskComponent {
 
   // ---- reads ------------------------------------------------------------------------------
 
-  private Page page(long offset, int length, PageType type) {
+  /** The page at {@code offset}, through the page cache. */
+  Page page(long offset, int length, PageType type) {
     Page p = cache.get(fileId, offset);
     if (p != null) {
       return p;
@@ -378,7 +378,7 @@ public final class DiskComponent {
    * cache. The caller must hold a reference for the cursor's lifetime.
    */
   public EntryCursor cursor(byte[] from, byte[] to) {
-    return new TreeCursor(from, to);
+    return new TreeCursor(this, from, to);
   }
 
   /** Sequential scan of all leaves, bypassing the cache, into a buffer of its own. */
@@ -396,99 +396,6 @@ public final class DiskComponent {
 
   ReadableFile channel() {
     return channel;
-  }
-
-  private final class TreeCursor implements EntryCursor {
-    private final byte[] to;
-    private final ArrayDeque<int[]> pathIdx = new ArrayDeque<>();
-    private final ArrayDeque<Page> pathPages = new ArrayDeque<>();
-    private Page leaf;
-    private int idx;
-    private byte[] key;
-    private byte[] value;
-    private boolean done;
-
-    TreeCursor(byte[] from, byte[] to) {
-      this.to = to;
-      if (to != null && Arrays.compareUnsigned(to, meta.minKey()) < 0
-          || from != null && Arrays.compareUnsigned(from, meta.maxKey()) > 0) {
-        done = true;
-        return;
-      }
-      long off = meta.rootOffset();
-      int len = meta.rootLength();
-      for (int level = meta.treeHeight(); level > 1; level--) {
-        Page p = page(off, len, PageType.INTERIOR);
-        int i = from == null ? 0 : p.childIndexFor(from);
-        pathPages.push(p);
-        pathIdx.push(new int[] {i, level});
-        off = p.childOffset(i);
-        len = p.childLength(i);
-      }
-      leaf = page(off, len, PageType.LEAF);
-      idx = (from == null ? 0 : leaf.lowerBound(from)) - 1;
-    }
-
-    @Override
-    public boolean next() {
-      if (done) {
-        return false;
-      }
-      idx++;
-      while (idx >= leaf.count()) {
-        if (!advanceLeaf()) {
-          done = true;
-          key = null;
-          value = null;
-          return false;
-        }
-      }
-      if (to != null && leaf.compareKey(idx, to) > 0) {
-        done = true;
-        return false;
-      }
-      key = leaf.key(idx);
-      value = resolve(key, leaf.value(idx));
-      return true;
-    }
-
-    private boolean advanceLeaf() {
-      // Climb until a parent has a next child, then descend to its leftmost leaf.
-      while (!pathPages.isEmpty()) {
-        Page parent = pathPages.peek();
-        int[] pos = pathIdx.peek();
-        if (pos[0] + 1 < parent.count()) {
-          pos[0]++;
-          long off = parent.childOffset(pos[0]);
-          int len = parent.childLength(pos[0]);
-          int level = pos[1] - 1;
-          while (level > 1) {
-            Page p = page(off, len, PageType.INTERIOR);
-            pathPages.push(p);
-            pathIdx.push(new int[] {0, level});
-            off = p.childOffset(0);
-            len = p.childLength(0);
-            level--;
-          }
-          leaf = page(off, len, PageType.LEAF);
-          idx = 0;
-          return true;
-        }
-        pathPages.pop();
-        pathIdx.pop();
-      }
-      return false;
-    }
-
-    @Override
-    public byte[] key() {
-      return key;
-    }
-
-    @Override
-    public byte[] value() {
-      return value;
-    }
   }
 
   /** Reads and checks a page without the cache (for verification). */

@@ -5,16 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
-import java.util.function.IntFunction;
 import java.util.stream.Stream;
-import org.strata.lsm.KeyValue;
-import org.strata.lsm.ScanCursor;
 import org.strata.lsm.StrataException;
-import org.strata.lsm.Utf8;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.engine.StoreVerifier;
@@ -39,7 +33,7 @@ import org.strata.lsm.wal.LogVerifier;
  * </ul>
  */
 public final class DatasetVerifier {
-  private static final int MAX_FAULTS = 100;
+  static final int MAX_FAULTS = 100;
 
   private DatasetVerifier() {}
 
@@ -78,12 +72,11 @@ public final class DatasetVerifier {
   }
 
   static Report verify(Dataset ds) {
-    Tally tally = new Tally(ds.config());
+    IndexAgreement tally = new IndexAgreement(ds.config());
     List<Partition> parts = ds.partitions();
     for (int p = 0; p < parts.size(); p++) {
       Partition part = parts.get(p);
-      checkPartition(ds.config(), p, parts.size(),
-          t -> part.group().tree(t).scan(null, null), tally);
+      tally.checkPartition(p, parts.size(), t -> part.group().tree(t).scan(null, null));
     }
     return tally.report();
   }
@@ -108,9 +101,47 @@ public final class DatasetVerifier {
     }
   }
 
+  /** What a verification of the files found so far: faults, notes and counts. */
+  private static final class Findings {
+    final List<String> faults = new ArrayList<>();
+    final List<String> notes = new ArrayList<>();
+    int components;
+    long entries;
+    int segments;
+    long records;
+    boolean filesOk = true;
+  }
+
   private static FileReport verifyFilesLocked(Path dir) throws IOException {
-    List<String> faults = new ArrayList<>();
-    List<String> notes = new ArrayList<>();
+    Findings found = new Findings();
+    DatasetConfig cfg = readConfig(dir, found.faults);
+    List<List<String>> layout = cfg != null ? expectedLayout(cfg) : foundLayout(dir);
+    StoreConfig store = cfg != null ? cfg.store() : StoreConfig.defaults();
+    if (cfg == null) {
+      found.notes.add("the dataset configuration is unreadable: checked the partitions and"
+          + " indexes found on disk, the logs in the default place; the agreement of the indexes"
+          + " was not checked");
+    }
+    for (int p = 0; p < layout.size(); p++) {
+      verifyPartition(dir, store, p, layout.get(p), found);
+    }
+    Report agreement = null;
+    if (cfg != null && found.filesOk) {
+      agreement = agreement(dir, cfg, found.faults, found.notes);
+      found.faults.addAll(agreement.faults());
+    } else if (cfg != null) {
+      found.notes.add("the agreement of the indexes was not checked: some index files are"
+          + " faulty");
+    }
+    return new FileReport(found.faults, found.notes, found.components, found.entries,
+        found.segments, found.records, agreement);
+  }
+
+  /**
+   * The dataset's configuration if it reads, its plug-ins exist and it describes the directories
+   * on disk; null (with the fault added) otherwise.
+   */
+  private static DatasetConfig readConfig(Path dir, List<String> faults) throws IOException {
     Path configFile = dir.resolve(Dataset.CONFIG_FILE);
     DatasetConfig cfg = null;
     try {
@@ -135,84 +166,88 @@ public final class DatasetVerifier {
         faults.add(e.getMessage());
       }
     }
-    int components = 0;
-    long entries = 0;
-    int segments = 0;
-    long records = 0;
-    List<List<String>> layout = cfg != null ? expectedLayout(cfg) : foundLayout(dir);
-    StoreConfig store = cfg != null ? cfg.store() : StoreConfig.defaults();
-    if (cfg == null) {
-      notes.add("the dataset configuration is unreadable: checked the partitions and indexes"
-          + " found on disk, the logs in the default place; the agreement of the indexes was not"
-          + " checked");
-    }
-    boolean filesOk = true;
-    for (int p = 0; p < layout.size(); p++) {
-      Path pdir = dir.resolve("p" + p);
-      long minFlushed = Long.MAX_VALUE;
-      for (String index : layout.get(p)) {
-        Path idir = pdir.resolve(index);
-        if (!Files.isDirectory(idir)) {
-          faults.add(idir + ": the directory of index " + index + " of partition " + p
-              + " is missing");
-          filesOk = false;
-          continue;
-        }
-        StoreVerifier.VerifyReport r;
-        try {
-          r = StoreVerifier.verifyIndex(idir);
-        } catch (IllegalArgumentException e) {
-          faults.add(e.getMessage());
-          filesOk = false;
-          continue;
-        }
-        faults.addAll(r.faults());
-        notes.addAll(r.notes());
-        filesOk &= r.ok();
-        components += r.componentsChecked();
-        entries += r.entriesChecked();
-        try {
-          minFlushed = Math.min(minFlushed, StoreVerifier.flushedLsn(idir));
-        } catch (IOException | RuntimeException e) {
-          minFlushed = 0; // the manifest fault is reported above
-        }
+    return cfg;
+  }
+
+  /** Verifies the files of partition {@code p}: its indexes, then its log. */
+  private static void verifyPartition(Path dir, StoreConfig store, int p, List<String> indexes,
+      Findings found) throws IOException {
+    Path pdir = dir.resolve("p" + p);
+    long minFlushed = verifyIndexes(pdir, p, indexes, found);
+    java.util.UUID logId = recordedLogId(dir, store, p, indexes, found.faults);
+    LogVerifier.Result log = LogVerifier.verify(partitionLog(dir, store, p),
+        minFlushed == Long.MAX_VALUE ? 0 : minFlushed, store.log().recoveryMode(),
+        new org.strata.lsm.wal.LogOwner(logId, pdir));
+    found.faults.addAll(log.faults());
+    found.notes.addAll(log.notes());
+    found.segments += log.segments();
+    found.records += log.records();
+  }
+
+  /**
+   * Verifies the index directories of partition {@code p}; returns the lowest flushed sequence
+   * number among them ({@code Long.MAX_VALUE} if none).
+   */
+  private static long verifyIndexes(Path pdir, int p, List<String> indexes, Findings found) {
+    long minFlushed = Long.MAX_VALUE;
+    for (String index : indexes) {
+      Path idir = pdir.resolve(index);
+      if (!Files.isDirectory(idir)) {
+        found.faults.add(idir + ": the directory of index " + index + " of partition " + p
+            + " is missing");
+        found.filesOk = false;
+        continue;
       }
-      java.util.UUID logId = null;
-      for (String index : layout.get(p)) {
-        StoreVerifier.RecordedLog rec = StoreVerifier.recordedLog(pdir.resolve(index));
-        if (rec.id() == null) {
-          continue;
-        }
-        if (logId != null && !logId.equals(rec.id())) {
-          faults.add(pdir.resolve(index).resolve("MANIFEST") + ": index " + index + " recorded"
-              + " log " + rec.id() + ", another index of partition " + p + " recorded log "
-              + logId + ": index directories of different partitions were mixed up");
-        }
-        logId = rec.id();
-        Path configuredLog = partitionLog(dir, store, p).toAbsolutePath().normalize();
-        if (rec.dir() != null && !pdir.toAbsolutePath().normalize().resolve(rec.dir()).normalize()
-            .equals(configuredLog)) {
-          faults.add(pdir.resolve(index).resolve("MANIFEST") + ": the log of partition " + p
-              + " was last opened in " + rec.dir() + " but the configuration puts it in "
-              + configuredLog);
-        }
+      StoreVerifier.VerifyReport r;
+      try {
+        r = StoreVerifier.verifyIndex(idir);
+      } catch (IllegalArgumentException e) {
+        found.faults.add(e.getMessage());
+        found.filesOk = false;
+        continue;
       }
-      LogVerifier.Result log = LogVerifier.verify(partitionLog(dir, store, p),
-          minFlushed == Long.MAX_VALUE ? 0 : minFlushed, store.log().recoveryMode(),
-          new org.strata.lsm.wal.LogOwner(logId, pdir));
-      faults.addAll(log.faults());
-      notes.addAll(log.notes());
-      segments += log.segments();
-      records += log.records();
+      found.faults.addAll(r.faults());
+      found.notes.addAll(r.notes());
+      found.filesOk &= r.ok();
+      found.components += r.componentsChecked();
+      found.entries += r.entriesChecked();
+      try {
+        minFlushed = Math.min(minFlushed, StoreVerifier.flushedLsn(idir));
+      } catch (IOException | RuntimeException e) {
+        minFlushed = 0; // the manifest fault is reported above
+      }
     }
-    Report agreement = null;
-    if (cfg != null && filesOk) {
-      agreement = agreement(dir, cfg, faults, notes);
-      faults.addAll(agreement.faults());
-    } else if (cfg != null) {
-      notes.add("the agreement of the indexes was not checked: some index files are faulty");
+    return minFlushed;
+  }
+
+  /**
+   * The log id the indexes of partition {@code p} recorded (the last one found), adding a fault
+   * when they disagree or recorded the log in another directory than the configuration's.
+   */
+  private static java.util.UUID recordedLogId(Path dir, StoreConfig store, int p,
+      List<String> indexes, List<String> faults) throws IOException {
+    Path pdir = dir.resolve("p" + p);
+    java.util.UUID logId = null;
+    for (String index : indexes) {
+      StoreVerifier.RecordedLog rec = StoreVerifier.recordedLog(pdir.resolve(index));
+      if (rec.id() == null) {
+        continue;
+      }
+      if (logId != null && !logId.equals(rec.id())) {
+        faults.add(pdir.resolve(index).resolve("MANIFEST") + ": index " + index + " recorded"
+            + " log " + rec.id() + ", another index of partition " + p + " recorded log "
+            + logId + ": index directories of different partitions were mixed up");
+      }
+      logId = rec.id();
+      Path configuredLog = partitionLog(dir, store, p).toAbsolutePath().normalize();
+      if (rec.dir() != null && !pdir.toAbsolutePath().normalize().resolve(rec.dir()).normalize()
+          .equals(configuredLog)) {
+        faults.add(pdir.resolve(index).resolve("MANIFEST") + ": the log of partition " + p
+            + " was last opened in " + rec.dir() + " but the configuration puts it in "
+            + configuredLog);
+      }
     }
-    return new FileReport(faults, notes, components, entries, segments, records, agreement);
+    return logId;
   }
 
   /** The directory of partition {@code p}'s shared log. */
@@ -272,7 +307,7 @@ public final class DatasetVerifier {
    */
   private static Report agreement(Path dir, DatasetConfig cfg, List<String> faults,
       List<String> notes) {
-    Tally tally = new Tally(cfg);
+    IndexAgreement tally = new IndexAgreement(cfg);
     List<String> names = expectedLayout(cfg).get(0);
     for (int p = 0; p < cfg.partitions(); p++) {
       List<TreeSnapshot> snaps = new ArrayList<>();
@@ -291,7 +326,7 @@ public final class DatasetVerifier {
                     op.value());
               }
             });
-        checkPartition(cfg, p, cfg.partitions(), t -> snaps.get(t).scan(), tally);
+        tally.checkPartition(p, cfg.partitions(), t -> snaps.get(t).scan());
       } catch (IOException | RuntimeException e) {
         faults.add(dir.resolve("p" + p) + ": the indexes of partition " + p + " cannot be read"
             + " for the agreement check: " + e.getMessage());
@@ -300,118 +335,5 @@ public final class DatasetVerifier {
       }
     }
     return tally.report();
-  }
-
-  /** Counts and faults of the agreement check, summed over partitions. */
-  private static final class Tally {
-    final DatasetConfig config;
-    long records;
-    final Map<String, Long> entries = new LinkedHashMap<>();
-    final Map<String, Long> stale = new LinkedHashMap<>();
-    final List<String> faults = new ArrayList<>();
-
-    Tally(DatasetConfig config) {
-      this.config = config;
-      config.secondaryIndexes().forEach(s -> {
-        entries.put(s.name(), 0L);
-        stale.put(s.name(), 0L);
-      });
-    }
-
-    void fault(String f) {
-      if (faults.size() < MAX_FAULTS) {
-        faults.add(f);
-      }
-    }
-
-    Report report() {
-      return new Report(records, entries, stale, List.copyOf(faults));
-    }
-  }
-
-  /**
-   * Checks partition {@code p}; {@code scanTree} scans tree 0 (the primary) or {@code i + 1} (the
-   * {@code i}-th secondary index).
-   */
-  private static void checkPartition(DatasetConfig config, int p, int partitions,
-      IntFunction<ScanCursor> scanTree, Tally tally) {
-    List<SecondaryIndexSpec> secondaries = config.secondaryIndexes();
-    List<TreeSet<byte[]>> expected = new ArrayList<>();
-    for (int i = 0; i < secondaries.size(); i++) {
-      expected.add(new TreeSet<>(Arrays::compareUnsigned));
-    }
-    try (ScanCursor c = scanTree.apply(0)) {
-      while (c.hasNext()) {
-        KeyValue kv = c.next();
-        tally.records++;
-        String key = shown(kv.key());
-        try {
-          Utf8.decode(kv.key(), "primary key");
-        } catch (IllegalArgumentException e) {
-          tally.fault("record " + key + " in partition " + p + ": " + e.getMessage());
-        }
-        int owner = Dataset.partitionOf(kv.key(), partitions);
-        if (owner != p) {
-          tally.fault("record " + key + " is in partition " + p + " but hashes to " + owner);
-        }
-        Map<String, String> fields;
-        try {
-          fields = RecordCodec.decode(kv.value());
-        } catch (IllegalArgumentException e) {
-          tally.fault("record " + key + " in partition " + p + " does not decode: "
-              + e.getMessage());
-          continue;
-        }
-        for (int i = 0; i < secondaries.size(); i++) {
-          String v = fields.get(secondaries.get(i).field());
-          if (v != null) {
-            expected.get(i).add(SecondaryKey.encode(Utf8.encode(v, "value of field",
-                secondaries.get(i).field()), kv.key()));
-          }
-        }
-      }
-    }
-    for (int i = 0; i < secondaries.size(); i++) {
-      String name = secondaries.get(i).name();
-      TreeSet<byte[]> want = expected.get(i);
-      long seen = 0;
-      long extra = 0;
-      try (ScanCursor c = scanTree.apply(i + 1)) {
-        while (c.hasNext()) {
-          byte[] k = c.next().key();
-          seen++;
-          if (!want.remove(k)) {
-            extra++;
-            if (config.maintenance() == SecondaryMaintenance.EAGER) {
-              tally.fault("index " + name + " of partition " + p + " has " + describe(k)
-                  + " but the primary record does not match it");
-            }
-          }
-        }
-      }
-      for (byte[] missing : want) {
-        tally.fault("index " + name + " of partition " + p + " lacks " + describe(missing));
-      }
-      tally.entries.merge(name, seen, Long::sum);
-      tally.stale.merge(name, extra, Long::sum);
-    }
-  }
-
-  private static String describe(byte[] entryKey) {
-    try {
-      SecondaryKey.Entry e = SecondaryKey.decode(entryKey);
-      return "the entry (" + Utf8.printable(e.value()) + ", " + shown(e.primaryKey()) + ")";
-    } catch (IllegalArgumentException e) {
-      return "an undecodable entry " + Arrays.toString(entryKey);
-    }
-  }
-
-  /** A stored key for a message: its text if it is UTF-8, else its bytes. */
-  private static String shown(byte[] key) {
-    try {
-      return Utf8.printable(Utf8.decode(key, "key"), 200);
-    } catch (IllegalArgumentException e) {
-      return Arrays.toString(key);
-    }
   }
 }

@@ -82,6 +82,31 @@ public final class FeedParser {
 
   /** Parses one line; throws {@link RejectedLineException} naming what is wrong. */
   public FeedRecord parse(String line) {
+    JsonNode root = readObject(line);
+    checkKeys(root);
+    FeedRecord.Op op = parseOp(root);
+    if (op == FeedRecord.Op.STATS) {
+      if (root.size() != 1) {
+        throw new RejectedLineException("a stats request is {\"op\":\"stats\"} alone");
+      }
+      return new FeedRecord(FeedRecord.Op.STATS, "", Map.of(), false, 0);
+    }
+    boolean ack = parseAck(root);
+    int count = parseCount(root, op);
+    String key = parseKey(root);
+    JsonNode fieldsNode = root.get("fields");
+    if (op != FeedRecord.Op.UPSERT) {
+      if (fieldsNode != null) {
+        throw new RejectedLineException("a" + (op == FeedRecord.Op.DELETE ? " delete" : " " + op
+            .name().toLowerCase(java.util.Locale.ROOT)) + " takes no fields");
+      }
+      return new FeedRecord(op, key, Map.of(), ack, count);
+    }
+    return new FeedRecord(op, key, parseFields(fieldsNode), ack, 0);
+  }
+
+  /** The line's JSON object. */
+  private static JsonNode readObject(String line) {
     JsonNode root;
     try {
       root = MAPPER.readTree(line);
@@ -93,6 +118,11 @@ public final class FeedParser {
       throw new RejectedLineException("expected a JSON object like {\"op\":\"upsert\",\"key\":"
           + "\"k1\",\"fields\":{\"field0\":\"a\"}}, found " + describe(root));
     }
+    return root;
+  }
+
+  /** Refuses a key of the object that this parser does not know. */
+  private void checkKeys(JsonNode root) {
     for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
       String k = it.next();
       boolean known = k.equals("op") || k.equals("key") || k.equals("fields")
@@ -102,38 +132,45 @@ public final class FeedParser {
             + (requests ? "op, key, fields, ack, count" : "op, key, fields"));
       }
     }
-    FeedRecord.Op op = FeedRecord.Op.UPSERT;
+  }
+
+  /** The line's operation: {@code op}, upsert when absent. */
+  private FeedRecord.Op parseOp(JsonNode root) {
     JsonNode opNode = root.get("op");
-    if (opNode != null) {
-      String o = opNode.isTextual() ? opNode.asText() : null;
-      if ("upsert".equals(o)) {
-        op = FeedRecord.Op.UPSERT;
-      } else if ("delete".equals(o)) {
-        op = FeedRecord.Op.DELETE;
-      } else if (requests && "get".equals(o)) {
-        op = FeedRecord.Op.GET;
-      } else if (requests && "scan".equals(o)) {
-        op = FeedRecord.Op.SCAN;
-      } else if (requests && "stats".equals(o)) {
-        if (root.size() != 1) {
-          throw new RejectedLineException("a stats request is {\"op\":\"stats\"} alone");
-        }
-        return new FeedRecord(FeedRecord.Op.STATS, "", Map.of(), false, 0);
-      } else {
-        throw new RejectedLineException("unknown op " + (o == null ? describe(opNode) : "'"
-            + Utf8.printable(o) + "'") + "; allowed: "
-            + (requests ? "upsert, delete, get, scan, stats" : "upsert, delete"));
-      }
+    if (opNode == null) {
+      return FeedRecord.Op.UPSERT;
     }
-    boolean ack = false;
+    String o = opNode.isTextual() ? opNode.asText() : null;
+    if ("upsert".equals(o)) {
+      return FeedRecord.Op.UPSERT;
+    } else if ("delete".equals(o)) {
+      return FeedRecord.Op.DELETE;
+    } else if (requests && "get".equals(o)) {
+      return FeedRecord.Op.GET;
+    } else if (requests && "scan".equals(o)) {
+      return FeedRecord.Op.SCAN;
+    } else if (requests && "stats".equals(o)) {
+      return FeedRecord.Op.STATS;
+    }
+    throw new RejectedLineException("unknown op " + (o == null ? describe(opNode) : "'"
+        + Utf8.printable(o) + "'") + "; allowed: "
+        + (requests ? "upsert, delete, get, scan, stats" : "upsert, delete"));
+  }
+
+  /** The line's {@code ack}, false when absent. */
+  private static boolean parseAck(JsonNode root) {
     JsonNode ackNode = root.get("ack");
-    if (ackNode != null) {
-      if (!ackNode.isBoolean()) {
-        throw new RejectedLineException("ack must be true or false, found " + describe(ackNode));
-      }
-      ack = ackNode.asBoolean();
+    if (ackNode == null) {
+      return false;
     }
-    int count = 0;
+    if (!ackNode.isBoolean()) {
+      throw new RejectedLineException("ack must be true or false, found " + describe(ackNode));
+    }
+    return ackNode.asBoolean();
+  }
+
+  /** The line's {@code count}: required for a scan, refused for anything else; 0 if none. */
+  private static int parseCount(JsonNode root, FeedRecord.Op op) {
     JsonNode countNode = root.get("count");
     if (op == FeedRecord.Op.SCAN) {
       if (countNode == null || !countNode.canConvertToInt() || !countNode.isIntegralNumber()
@@ -141,10 +178,15 @@ public final class FeedParser {
         throw new RejectedLineException("a scan needs count, an integer from 1 to " + MAX_SCAN
             + ", found " + describe(countNode));
       }
-      count = countNode.asInt();
+      return countNode.asInt();
     } else if (countNode != null) {
       throw new RejectedLineException("count belongs to scans only");
     }
+    return 0;
+  }
+
+  /** The line's key: a non-empty string within the key limits. */
+  private static String parseKey(JsonNode root) {
     JsonNode keyNode = root.get("key");
     if (keyNode == null || keyNode.isNull()) {
       throw new RejectedLineException("missing key: every line needs \"key\", a non-empty"
@@ -160,43 +202,41 @@ public final class FeedParser {
     } catch (IllegalArgumentException e) {
       throw new RejectedLineException(e.getMessage());
     }
-    JsonNode fieldsNode = root.get("fields");
-    if (op != FeedRecord.Op.UPSERT) {
-      if (fieldsNode != null) {
-        throw new RejectedLineException("a" + (op == FeedRecord.Op.DELETE ? " delete" : " " + op
-            .name().toLowerCase(java.util.Locale.ROOT)) + " takes no fields");
-      }
-      return new FeedRecord(op, key, Map.of(), ack, count);
-    }
+    return key;
+  }
+
+  /** An upsert's fields, in line order; none when {@code fieldsNode} is null. */
+  private static Map<String, String> parseFields(JsonNode fieldsNode) {
     Map<String, String> fields = new LinkedHashMap<>();
-    if (fieldsNode != null) {
-      // An upsert may leave fields out (an empty record), but null is not an object: refused
-      // rather than stored as an empty record.
-      if (!fieldsNode.isObject()) {
-        throw new RejectedLineException("fields must be an object of field names to strings,"
-            + " found " + describe(fieldsNode));
-      }
-      for (Map.Entry<String, JsonNode> e : fieldsNode.properties()) {
-        String name = e.getKey();
-        if (name.equals(PlainRecords.TYPED_FIELDS)) {
-          throw new RejectedLineException("field name '" + PlainRecords.TYPED_FIELDS + "' is"
-              + " reserved (it lists the typed fields of plain records)");
-        }
-        if (!e.getValue().isTextual()) {
-          throw new RejectedLineException("field '" + Utf8.printable(name) + "' is "
-              + describe(e.getValue()) + "; field values must be strings");
-        }
-        String value = e.getValue().asText();
-        try {
-          Utf8.check(name, "field name", name);
-          Utf8.check(value, "value of field", name);
-        } catch (IllegalArgumentException bad) {
-          throw new RejectedLineException(bad.getMessage());
-        }
-        fields.put(name, value);
-      }
+    if (fieldsNode == null) {
+      return fields;
     }
-    return new FeedRecord(op, key, fields, ack, 0);
+    // An upsert may leave fields out (an empty record), but null is not an object: refused
+    // rather than stored as an empty record.
+    if (!fieldsNode.isObject()) {
+      throw new RejectedLineException("fields must be an object of field names to strings,"
+          + " found " + describe(fieldsNode));
+    }
+    for (Map.Entry<String, JsonNode> e : fieldsNode.properties()) {
+      String name = e.getKey();
+      if (name.equals(PlainRecords.TYPED_FIELDS)) {
+        throw new RejectedLineException("field name '" + PlainRecords.TYPED_FIELDS + "' is"
+            + " reserved (it lists the typed fields of plain records)");
+      }
+      if (!e.getValue().isTextual()) {
+        throw new RejectedLineException("field '" + Utf8.printable(name) + "' is "
+            + describe(e.getValue()) + "; field values must be strings");
+      }
+      String value = e.getValue().asText();
+      try {
+        Utf8.check(name, "field name", name);
+        Utf8.check(value, "value of field", name);
+      } catch (IllegalArgumentException bad) {
+        throw new RejectedLineException(bad.getMessage());
+      }
+      fields.put(name, value);
+    }
+    return fields;
   }
 
   private static String describe(JsonNode n) {

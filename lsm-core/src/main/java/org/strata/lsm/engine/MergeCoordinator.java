@@ -5,8 +5,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -18,15 +16,11 @@ import org.strata.lsm.config.FlowControl;
 import org.strata.lsm.io.Clock;
 import org.strata.lsm.io.CrashPoint;
 import org.strata.lsm.io.RepeatedFailures;
-import org.strata.lsm.spi.ComponentInfo;
-import org.strata.lsm.spi.KeySketch;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.MergeScheduler;
-import org.strata.lsm.spi.OperationCounts;
 import org.strata.lsm.spi.PolicyDriver;
-import org.strata.lsm.spi.PolicyHost;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.lsm.spi.RunList;
 
@@ -35,8 +29,8 @@ import org.strata.lsm.spi.RunList;
  * every new disk component, turns what it schedules into {@link MergeOperation}s handed to the
  * {@link MergeScheduler}, installs finished merges through {@link VersionSet#logAndApply}, and
  * re-evaluates the component constraint that stops writes ({@link org.strata.lsm.config.FlowControl.Constraint}).
- * It is the engine's {@link MergeContext} (the run list is {@link VersionSet#runList()}) and each
- * merge's {@link MergeOperation.Host}.
+ * It hands the policy the engine's {@link MergeContext} ({@link EngineMergeContext}: the run list
+ * is {@link VersionSet#runList()}) and is each merge's {@link MergeOperation.Host}.
  *
  * <p>Locks. {@code policyLock} (declared here) serializes calls into the policy; lock order:
  * {@code policyLock} before the tree lock. The live merges and the constraint flag are guarded by
@@ -57,7 +51,8 @@ final class MergeCoordinator implements MergeOperation.Host {
   private final Clock clock;
   private final OperationCounter operations;
   private final RepeatedFailures failures;
-  private final Context context = new Context();
+  // What the policy sees and calls (the engine's MergeContext).
+  private final EngineMergeContext context;
   /** Serializes calls into the policy. Taken before the tree lock. */
   private final Object policyLock = new Object();
 
@@ -92,6 +87,7 @@ final class MergeCoordinator implements MergeOperation.Host {
     this.clock = clock;
     this.operations = operations;
     this.failures = new RepeatedFailures(log, "merge in " + name);
+    this.context = new EngineMergeContext(this, name, log, lock, versions, stats, operations);
   }
 
   /** The merge policy. */
@@ -303,7 +299,7 @@ final class MergeCoordinator implements MergeOperation.Host {
    * Schedules a merge if the run list accepts it now: its inputs are marked merging and the
    * operation goes to the scheduler.
    */
-  private boolean schedule(MergeRequest request) {
+  boolean schedule(MergeRequest request) {
     MergeOperation op;
     lock.lock();
     try {
@@ -337,7 +333,7 @@ final class MergeCoordinator implements MergeOperation.Host {
    * Installs a metadata-only move at once (the manifest is written before it returns): refused if
    * a component is gone or merging, or the move would overlap a file of a run it joins.
    */
-  private boolean move(MergeRequest.Move request) {
+  boolean move(MergeRequest.Move request) {
     lock.lock();
     try {
       RunList runList = versions.runList();
@@ -369,119 +365,6 @@ final class MergeCoordinator implements MergeOperation.Host {
       return closing;
     } finally {
       lock.unlock();
-    }
-  }
-
-  /** The engine's {@link MergeContext}: its run list is the version set's. */
-  private final class Context implements MergeContext {
-    @Override
-    public List<RunInfo> runs() {
-      lock.lock();
-      try {
-        return versions.runList().runs();
-      } finally {
-        lock.unlock();
-      }
-    }
-
-    @Override
-    public boolean scheduleMerge(List<RunInfo> runs, int outputLevel, long targetFileSize) {
-      return schedule(MergeRequest.ofRuns(runs, outputLevel, targetFileSize));
-    }
-
-    @Override
-    public boolean scheduleComponentMerge(List<ComponentInfo> components, int outputLevel,
-        long targetFileSize) {
-      return schedule(MergeRequest.ofComponents(components, outputLevel, targetFileSize));
-    }
-
-    @Override
-    public boolean scheduleRoutedMerge(List<ComponentInfo> components,
-        List<MergeRequest.Route> routes) {
-      List<String> names = new ArrayList<>(components.size());
-      components.forEach(c -> names.add(c.name()));
-      return schedule(new MergeRequest.Routed(names, routes));
-    }
-
-    @Override
-    public boolean moveComponents(List<ComponentInfo> components, List<Integer> toLevels) {
-      List<String> names = new ArrayList<>(components.size());
-      components.forEach(c -> names.add(c.name()));
-      return move(new MergeRequest.Move(names, toLevels));
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-      return PolicyHost.ENGINE.offered();
-    }
-
-    /** From the manifest's {@code largestFlushBytes} counter, so it survives restarts. */
-    @Override
-    public long largestFlushBytes() {
-      lock.lock();
-      try {
-        return stats.get(EngineStats.Counter.LARGEST_FLUSH);
-      } finally {
-        lock.unlock();
-      }
-    }
-
-    @Override
-    public OperationCounts operationCounts() {
-      return operations.counts();
-    }
-
-    /** From the manifest's {@code policy.*} counters. */
-    @Override
-    public Map<String, Long> policyState() {
-      lock.lock();
-      try {
-        return stats.policyState();
-      } finally {
-        lock.unlock();
-      }
-    }
-
-    /** Writes the manifest with the new state; the caller (the policy) holds the policy lock. */
-    @Override
-    public boolean savePolicyState(Map<String, Long> state) {
-      MergeContext.checkPolicyStateKeys(state);
-      Map<String, Long> copy = Map.copyOf(state);
-      try {
-        versions.writeManifest(() -> stats.policyState(copy));
-        return true;
-      } catch (IOException e) {
-        log.error("cannot write the manifest of {} with the merge policy's state", name, e);
-        return false;
-      }
-    }
-
-    @Override
-    public boolean isMerging(ComponentInfo component) {
-      lock.lock();
-      try {
-        return versions.runList().isMerging(component.name());
-      } finally {
-        lock.unlock();
-      }
-    }
-
-    @Override
-    public OptionalDouble distinctKeys(List<ComponentInfo> components) {
-      lock.lock();
-      try {
-        List<KeySketch> sketches = new ArrayList<>(components.size());
-        for (ComponentInfo c : components) {
-          DiskComponent dc = versions.component(c.name());
-          if (dc == null || dc.keySketch() == null) {
-            return OptionalDouble.empty();
-          }
-          sketches.add(dc.keySketch());
-        }
-        return OptionalDouble.of(KeySketch.merge(sketches).estimate());
-      } finally {
-        lock.unlock();
-      }
     }
   }
 }

@@ -272,17 +272,7 @@ final class MergeOperation implements IoOperation {
   private long merge(List<ComponentFiles.Output> written, List<DiskComponent> outputs)
       throws IOException {
     List<SequentialLeafScanner> scanners = new ArrayList<>();
-    List<EntryCursor> sources = new ArrayList<>();
-    for (Run r : inputs) {
-      // one read buffer per run: its components are read one after another (a run of many
-      // files would otherwise allocate a buffer of a whole G1 region per file)
-      ReadAheadBuffer readAhead = new ReadAheadBuffer();
-      sources.add(new ConcatCursor(r.components(), c -> {
-        SequentialLeafScanner s = c.sequentialScan(readAhead);
-        scanners.add(s);
-        return s;
-      }));
-    }
+    List<EntryCursor> sources = inputCursors(scanners);
     long minId = Long.MAX_VALUE;
     long maxId = Long.MIN_VALUE;
     long maxLsn = 0;
@@ -309,11 +299,7 @@ final class MergeOperation implements IoOperation {
           throw new Cancelled();
         }
         if ((++entries & 7) == 0) {
-          long consumed = 0;
-          for (SequentialLeafScanner s : scanners) {
-            consumed += s.pagesRead();
-          }
-          pagesConsumed = consumed;
+          notePagesConsumed(scanners);
         }
         if (routed != null) {
           int at = routed.routeOf(cursor.key());
@@ -354,6 +340,34 @@ final class MergeOperation implements IoOperation {
       outputs.add(o.install());
     }
     return pages;
+  }
+
+  /**
+   * One cursor per input run, over its components in order; each component's scanner is added to
+   * {@code scanners} when the cursor opens it.
+   */
+  private List<EntryCursor> inputCursors(List<SequentialLeafScanner> scanners) {
+    List<EntryCursor> sources = new ArrayList<>();
+    for (Run r : inputs) {
+      // one read buffer per run: its components are read one after another (a run of many
+      // files would otherwise allocate a buffer of a whole G1 region per file)
+      ReadAheadBuffer readAhead = new ReadAheadBuffer();
+      sources.add(new ConcatCursor(r.components(), c -> {
+        SequentialLeafScanner s = c.sequentialScan(readAhead);
+        scanners.add(s);
+        return s;
+      }));
+    }
+    return sources;
+  }
+
+  /** Publishes the input pages the scanners have read so far (progress). */
+  private void notePagesConsumed(List<SequentialLeafScanner> scanners) {
+    long consumed = 0;
+    for (SequentialLeafScanner s : scanners) {
+      consumed += s.pagesRead();
+    }
+    pagesConsumed = consumed;
   }
 
   @Override

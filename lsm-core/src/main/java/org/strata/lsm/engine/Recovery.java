@@ -65,12 +65,7 @@ final class Recovery {
     }
     if (group == null) {
       config = withAbsoluteLogDir(dir, config, requested == null ? savedConfig : null, env);
-      if (config.device() != null) {
-        // Every file step of the store runs on the device model (a dataset's partitions share
-        // the dataset's: Dataset wraps their environment).
-        env = new StoreEnvironment(env.clock(), new org.strata.lsm.io.DeviceFileIo(env.fileIo(),
-            new org.strata.lsm.io.Device(config.device(), env.clock())), env.crashPoints());
-      }
+      env = onDevice(config, env);
     }
     // Validate plug-ins before anything is written; a bad name in the saved file names the file.
     MergePolicy policy;
@@ -79,31 +74,14 @@ final class Recovery {
       policy = Plugins.mergePolicy(config.mergePolicy());
       scheduler = Plugins.mergeScheduler(config.mergeScheduler());
     } catch (InvalidConfigurationException e) {
-      if (requested != null || String.valueOf(e.getMessage()).contains(savedConfig.toString())) {
-        throw e;
-      }
-      InvalidConfigurationException named =
-          new InvalidConfigurationException(savedConfig + ": " + e.getMessage());
-      named.initCause(e);
-      throw named;
+      throw requested != null ? e : namingFile(savedConfig, e);
     }
     DirectoryLock lockHeld = null;
     LsmTree tree = null;
     // A refused open leaves the file system as it found it: what this open creates is removed.
     CreatedPaths created = new CreatedPaths();
     try {
-      if (Files.exists(dir) && !Files.isDirectory(dir)) {
-        throw new StrataException(dir + " exists and is not a directory");
-      }
-      if (group == null && config.log().dir() != null) {
-        // Before anything else is written: a log.dir that cannot be created refuses the open.
-        createLogDir(created, Path.of(config.log().dir()));
-      }
-      if (Files.isDirectory(dir)) {
-        created.watch(dir);
-      } else {
-        created.createDirectories(dir);
-      }
+      createDirectories(dir, config, group, created);
       lockHeld = DirectoryLock.acquire(dir, "store " + dir + " is in use by another process (or"
           + " is already open in this one); close it first");
       tree = new LsmTree(dir, config, env, lockHeld, policy, scheduler, group, executor);
@@ -119,23 +97,73 @@ final class Recovery {
       // starts it then (TreeGroup#start).
       return tree;
     } catch (IOException | RuntimeException e) {
-      try {
-        if (tree != null) {
-          tree.abandon(); // closes the log, the scheduler, the components and the lock
-        } else {
-          scheduler.close();
-          if (lockHeld != null) {
-            lockHeld.close();
-          }
-        }
-      } catch (IOException | RuntimeException suppressed) {
-        LOG.warn("cleanup after a failed open: {}", suppressed.toString());
-      }
+      cleanupFailedOpen(tree, scheduler, lockHeld);
       created.removeAll();
       if (e instanceof IOException) {
         throw new StorageException("cannot open store " + dir + ": " + e, e);
       }
       throw (RuntimeException) e;
+    }
+  }
+
+  /**
+   * {@code env} with every file step of the store on the device model {@code config} names, if
+   * any (a dataset's partitions share the dataset's: Dataset wraps their environment).
+   */
+  private static StoreEnvironment onDevice(StoreConfig config, StoreEnvironment env) {
+    if (config.device() == null) {
+      return env;
+    }
+    return new StoreEnvironment(env.clock(), new org.strata.lsm.io.DeviceFileIo(env.fileIo(),
+        new org.strata.lsm.io.Device(config.device(), env.clock())), env.crashPoints());
+  }
+
+  /** {@code e} with the saved configuration file named in front, unless it names it already. */
+  private static InvalidConfigurationException namingFile(Path savedConfig,
+      InvalidConfigurationException e) {
+    if (String.valueOf(e.getMessage()).contains(savedConfig.toString())) {
+      return e;
+    }
+    InvalidConfigurationException named =
+        new InvalidConfigurationException(savedConfig + ": " + e.getMessage());
+    named.initCause(e);
+    return named;
+  }
+
+  /**
+   * Refuses a {@code dir} that is not a directory, creates a standalone tree's {@code log.dir}
+   * and then {@code dir}, noting what it created.
+   */
+  private static void createDirectories(Path dir, StoreConfig config, TreeGroup group,
+      CreatedPaths created) throws IOException {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new StrataException(dir + " exists and is not a directory");
+    }
+    if (group == null && config.log().dir() != null) {
+      // Before anything else is written: a log.dir that cannot be created refuses the open.
+      createLogDir(created, Path.of(config.log().dir()));
+    }
+    if (Files.isDirectory(dir)) {
+      created.watch(dir);
+    } else {
+      created.createDirectories(dir);
+    }
+  }
+
+  /** Releases what a failed open holds: the tree if it was built, else the scheduler and lock. */
+  private static void cleanupFailedOpen(LsmTree tree, MergeScheduler scheduler,
+      DirectoryLock lockHeld) {
+    try {
+      if (tree != null) {
+        tree.abandon(); // closes the log, the scheduler, the components and the lock
+      } else {
+        scheduler.close();
+        if (lockHeld != null) {
+          lockHeld.close();
+        }
+      }
+    } catch (IOException | RuntimeException suppressed) {
+      LOG.warn("cleanup after a failed open: {}", suppressed.toString());
     }
   }
 

@@ -138,76 +138,96 @@ public final class StoreVerifier {
       faults.add(dir.resolve(Manifest.FILE) + ": " + (e.getMessage() != null ? e.getMessage()
           : e.toString()));
     }
-    int checked = 0;
-    long entries = 0;
-    Set<String> listed = new HashSet<>();
+    ComponentsChecked checked = new ComponentsChecked();
     if (m != null) {
       PageCache noCache = new PageCache(0);
       for (Manifest.RunEntry run : m.runs()) {
-        listed.addAll(run.files());
-        byte[] prevMax = null;
-        for (String f : run.files()) {
-          Path p = dir.resolve(f);
-          if (!Files.exists(p)) {
-            faults.add(p + ": listed in the manifest but missing");
-            continue;
-          }
-          DiskComponent c;
-          try {
-            // A CL-SSTable (TRIAD-LOG): the verifier reads every entry, so every log record its
-            // index points at is read and its checksum checked.
-            c = ComponentFiles.isLogIndexFile(f)
-                ? DiskComponent.openLogBacked(p, checked, noCache, LsmTree.logDir(dir, config)
-                    .resolve(ComponentFiles.logSegmentName(ComponentFiles.fileNumber(f))))
-                : DiskComponent.open(p, checked, noCache);
-          } catch (RuntimeException e) {
-            faults.add(e.getMessage());
-            continue;
-          }
-          try {
-            Recovery.checkIdentity(dir, m, f, c);
-          } catch (RuntimeException e) {
-            faults.add(e.getMessage());
-          }
-          try {
-            ComponentVerifier.Result r = ComponentVerifier.verify(c);
-            faults.addAll(r.faults());
-            entries += r.entries();
-            checked++;
-            if (prevMax != null && Arrays.compareUnsigned(prevMax, c.meta().minKey()) >= 0) {
-              faults.add(p + ": key range overlaps the previous file of its run");
-            }
-            prevMax = c.meta().maxKey();
-          } finally {
-            c.release();
-          }
-        }
+        verifyRun(dir, config, m, run, noCache, checked, faults);
       }
     }
     if (manifestOk) {
-      leftovers(dir, listed, faults, notes);
+      leftovers(dir, checked.listed, faults, notes);
       if (withLog) {
-        logSegmentLeftovers(LsmTree.logDir(dir, config), listed, faults, notes);
+        logSegmentLeftovers(LsmTree.logDir(dir, config), checked.listed, faults, notes);
       }
     }
     int segments = 0;
     long records = 0;
     if (withLog) {
-      Path logDir = LogLocation.configured(dir, config);
-      if (m != null && m.logDir() != null && !dir.toAbsolutePath().normalize()
-          .resolve(m.logDir()).normalize().equals(logDir)) {
-        faults.add(dir.resolve(LsmTree.CONFIG_FILE) + ": log.dir is " + logDir + " but the store"
-            + " last opened its log in " + m.logDir() + " (see docs/format.md, \"Where the log"
-            + " is\"); the log was checked where the configuration says");
-      }
-      LogVerifier.Result log = LogVerifier.verify(logDir, m == null ? 0 : m.flushedLsn(),
-          config.log().recoveryMode(), new LogOwner(m == null ? null : m.logId(), dir));
+      LogVerifier.Result log = verifyLog(dir, config, m, faults);
       faults.addAll(log.faults());
       notes.addAll(log.notes());
       segments = log.segments();
       records = log.records();
     }
-    return new VerifyReport(faults, notes, checked, entries, segments, records);
+    return new VerifyReport(faults, notes, checked.count, checked.entries, segments, records);
+  }
+
+  /** The disk components verified so far: how many, their entries, and every file listed. */
+  private static final class ComponentsChecked {
+    final Set<String> listed = new HashSet<>();
+    int count;
+    long entries;
+  }
+
+  /** Verifies the files of one run of the manifest, and that their key ranges do not overlap. */
+  private static void verifyRun(Path dir, StoreConfig config, Manifest m, Manifest.RunEntry run,
+      PageCache noCache, ComponentsChecked checked, List<String> faults) {
+    checked.listed.addAll(run.files());
+    byte[] prevMax = null;
+    for (String f : run.files()) {
+      Path p = dir.resolve(f);
+      if (!Files.exists(p)) {
+        faults.add(p + ": listed in the manifest but missing");
+        continue;
+      }
+      DiskComponent c;
+      try {
+        // A CL-SSTable (TRIAD-LOG): the verifier reads every entry, so every log record its
+        // index points at is read and its checksum checked.
+        c = ComponentFiles.isLogIndexFile(f)
+            ? DiskComponent.openLogBacked(p, checked.count, noCache, LsmTree.logDir(dir, config)
+                .resolve(ComponentFiles.logSegmentName(ComponentFiles.fileNumber(f))))
+            : DiskComponent.open(p, checked.count, noCache);
+      } catch (RuntimeException e) {
+        faults.add(e.getMessage());
+        continue;
+      }
+      try {
+        Recovery.checkIdentity(dir, m, f, c);
+      } catch (RuntimeException e) {
+        faults.add(e.getMessage());
+      }
+      try {
+        ComponentVerifier.Result r = ComponentVerifier.verify(c);
+        faults.addAll(r.faults());
+        checked.entries += r.entries();
+        checked.count++;
+        if (prevMax != null && Arrays.compareUnsigned(prevMax, c.meta().minKey()) >= 0) {
+          faults.add(p + ": key range overlaps the previous file of its run");
+        }
+        prevMax = c.meta().maxKey();
+      } finally {
+        c.release();
+      }
+    }
+  }
+
+  /**
+   * Verifies the log where the configuration puts it, adding a fault if the store last opened it
+   * elsewhere.
+   */
+  private static LogVerifier.Result verifyLog(Path dir, StoreConfig config, Manifest m,
+      List<String> faults) {
+    Path logDir = LogLocation.configured(dir, config);
+    if (m != null && m.logDir() != null && !dir.toAbsolutePath().normalize()
+        .resolve(m.logDir()).normalize().equals(logDir)) {
+      faults.add(dir.resolve(LsmTree.CONFIG_FILE) + ": log.dir is " + logDir + " but the store"
+          + " last opened its log in " + m.logDir() + " (see docs/format.md, \"Where the log"
+          + " is\"); the log was checked where the configuration says");
+    }
+    return LogVerifier.verify(logDir, m == null ? 0 : m.flushedLsn(),
+        config.log().recoveryMode(), new LogOwner(m == null ? null : m.logId(), dir));
   }
 
   /**

@@ -151,45 +151,15 @@ public final class TreeGroup implements AutoCloseable {
     TreeGroup g = new TreeGroup(dir, memoryBudget, logSettings, throttle, env.clock(),
         env.crashPoints());
     try {
-      long[] flushed = new long[members.size()];
+      long[] flushed = g.openTrees(dir, members, env);
       long replayFrom = Long.MAX_VALUE;
       long lsnFloor = 0;
-      for (int i = 0; i < members.size(); i++) {
-        Member m = members.get(i);
-        LsmTree t = LsmTree.openMember(dir.resolve(m.name()), m.config(), env, g, g.executor);
-        g.trees.add(t);
-        flushed[i] = t.member().flushedLsn();
-        replayFrom = Math.min(replayFrom, flushed[i]);
-        lsnFloor = Math.max(lsnFloor, flushed[i]);
+      for (long f : flushed) {
+        replayFrom = Math.min(replayFrom, f);
+        lsnFloor = Math.max(lsnFloor, f);
       }
-      // The partition's log: the one its indexes' manifests recorded, where LogLocation finds it.
-      java.util.UUID recordedId = null;
-      String recordedDir = null;
-      String recordedBy = null;
-      for (int i = 0; i < members.size(); i++) {
-        LsmTree t = g.trees.get(i);
-        java.util.UUID id = t.recordedLogId();
-        if (id == null) {
-          continue; // a new index, or one whose first manifest a crash interrupted
-        }
-        if (recordedId != null && !recordedId.equals(id)) {
-          throw new CorruptionException(t.directory().resolve(Manifest.FILE), -1, "index "
-              + members.get(i).name() + " of " + dir + " recorded log " + id + ", but index "
-              + recordedBy + " recorded log " + recordedId + ": the index directories of"
-              + " different partitions were mixed up; nothing was opened or changed");
-        }
-        recordedId = id;
-        recordedDir = t.recordedLogDir();
-        recordedBy = members.get(i).name();
-      }
-      LogLocation.Located where;
-      try {
-        where = LogLocation.locate(dir, LogLocation.configured(dir, logSettings), recordedId,
-            recordedDir, replayFrom, logSettings.log().recoveryMode(), env.fileIo(),
-            savedConfig);
-      } catch (java.io.IOException e) {
-        throw new StorageException("cannot open the log of " + dir + ": " + e, e);
-      }
+      LogLocation.Located where = g.locateLog(dir, members, replayFrom, logSettings, env,
+          savedConfig);
       g.staleLogDir = where.stale();
       g.fileIo = env.fileIo();
       Path logDir = where.dir();
@@ -199,33 +169,86 @@ public final class TreeGroup implements AutoCloseable {
       for (LsmTree t : g.trees) {
         g.logPredatesOpen |= java.nio.file.Files.exists(t.directory().resolve(Manifest.FILE));
       }
-      long[] replayed = new long[members.size()];
-      g.replayedLog = WriteAheadLog.replay(logDir, logSettings.log().durability(),
-          logSettings.log().groupCommitIntervalMs(), env.fileIo(), logSettings.log().recoveryMode(),
-          replayFrom, lsnFloor, where.owner(),
-          (lsn, op) -> {
-            int t = op.key()[0] & 0xFF;
-            if (t >= flushed.length) {
-              throw new CorruptionException(logDir, -1, "log operation " + lsn + " names index "
-                  + t + " but the partition has " + flushed.length);
-            }
-            if (lsn > flushed[t]) {
-              g.trees.get(t).member().insert(Arrays.copyOfRange(op.key(), 1, op.key().length), op.value(),
-                  lsn);
-              replayed[t]++;
-            }
-          });
-      for (int i = 0; i < replayed.length; i++) {
-        if (replayed[i] > 0) {
-          LOG.info("recovered {} operations of {} from the log of {}", replayed[i],
-              members.get(i).name(), dir);
-        }
-      }
+      g.replayLog(dir, members, flushed, replayFrom, lsnFloor, where, logSettings, env);
       return g;
     } catch (RuntimeException e) {
       // A refused open writes nothing: the trees are dropped without a flush or a manifest.
       g.abandon(e);
       throw e;
+    }
+  }
+
+  /** Opens the members' trees in order; returns the flushed sequence number of each. */
+  private long[] openTrees(Path dir, List<Member> members, StoreEnvironment env) {
+    long[] flushed = new long[members.size()];
+    for (int i = 0; i < members.size(); i++) {
+      Member m = members.get(i);
+      LsmTree t = LsmTree.openMember(dir.resolve(m.name()), m.config(), env, this, executor);
+      trees.add(t);
+      flushed[i] = t.member().flushedLsn();
+    }
+    return flushed;
+  }
+
+  /** The partition's log: the one its indexes' manifests recorded, where LogLocation finds it. */
+  private LogLocation.Located locateLog(Path dir, List<Member> members, long replayFrom,
+      StoreConfig logSettings, StoreEnvironment env, Path savedConfig) {
+    java.util.UUID recordedId = null;
+    String recordedDir = null;
+    String recordedBy = null;
+    for (int i = 0; i < members.size(); i++) {
+      LsmTree t = trees.get(i);
+      java.util.UUID id = t.recordedLogId();
+      if (id == null) {
+        continue; // a new index, or one whose first manifest a crash interrupted
+      }
+      if (recordedId != null && !recordedId.equals(id)) {
+        throw new CorruptionException(t.directory().resolve(Manifest.FILE), -1, "index "
+            + members.get(i).name() + " of " + dir + " recorded log " + id + ", but index "
+            + recordedBy + " recorded log " + recordedId + ": the index directories of"
+            + " different partitions were mixed up; nothing was opened or changed");
+      }
+      recordedId = id;
+      recordedDir = t.recordedLogDir();
+      recordedBy = members.get(i).name();
+    }
+    try {
+      return LogLocation.locate(dir, LogLocation.configured(dir, logSettings), recordedId,
+          recordedDir, replayFrom, logSettings.log().recoveryMode(), env.fileIo(),
+          savedConfig);
+    } catch (java.io.IOException e) {
+      throw new StorageException("cannot open the log of " + dir + ": " + e, e);
+    }
+  }
+
+  /**
+   * Replays the log into the trees (each operation above its tree's flushed sequence number),
+   * changing no file; the log is opened by {@link #start()}.
+   */
+  private void replayLog(Path dir, List<Member> members, long[] flushed, long replayFrom,
+      long lsnFloor, LogLocation.Located where, StoreConfig logSettings, StoreEnvironment env) {
+    Path logDir = where.dir();
+    long[] replayed = new long[members.size()];
+    replayedLog = WriteAheadLog.replay(logDir, logSettings.log().durability(),
+        logSettings.log().groupCommitIntervalMs(), env.fileIo(), logSettings.log().recoveryMode(),
+        replayFrom, lsnFloor, where.owner(),
+        (lsn, op) -> {
+          int t = op.key()[0] & 0xFF;
+          if (t >= flushed.length) {
+            throw new CorruptionException(logDir, -1, "log operation " + lsn + " names index "
+                + t + " but the partition has " + flushed.length);
+          }
+          if (lsn > flushed[t]) {
+            trees.get(t).member().insert(Arrays.copyOfRange(op.key(), 1, op.key().length),
+                op.value(), lsn);
+            replayed[t]++;
+          }
+        });
+    for (int i = 0; i < replayed.length; i++) {
+      if (replayed[i] > 0) {
+        LOG.info("recovered {} operations of {} from the log of {}", replayed[i],
+            members.get(i).name(), dir);
+      }
     }
   }
 

@@ -3,13 +3,9 @@ package org.strata.lsm.wal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.io.FileIo;
 
@@ -244,180 +240,16 @@ public final class LogScan {
    */
   public static LogScan read(Path dir, long flushedLsn, FileIo io, LogOwner owner)
       throws IOException {
-    TreeMap<Long, Path> files = new TreeMap<>();
-    List<Path> setAside = new ArrayList<>();
-    List<Path> unexpected = new ArrayList<>();
-    if (Files.isDirectory(dir)) {
-      try (Stream<Path> s = Files.list(dir)) {
-        for (Path p : (Iterable<Path>) s.sorted()::iterator) {
-          String n = p.getFileName().toString();
-          if (!n.startsWith(PREFIX)) {
-            continue;
-          }
-          if (n.contains(SUFFIX + SET_ASIDE)) {
-            setAside.add(p);
-          } else if (n.endsWith(SUFFIX)) {
-            Long first = parseFirstLsn(n);
-            if (first == null) {
-              unexpected.add(p);
-            } else {
-              files.put(first, p);
-            }
-          }
-        }
-      }
+    LogScanReader r = new LogScanReader(dir, io);
+    r.listFiles();
+    r.readCatalog(owner);
+    for (Map.Entry<Long, Path> e : r.files.entrySet()) {
+      r.scanSegment(e.getKey(), e.getValue());
     }
-    LogCatalog catalog = null;
-    String logFault = null;
-    LogFaultKind faultKind = null;
-    try {
-      catalog = Files.isDirectory(dir) ? LogCatalog.read(dir, io) : null;
-    } catch (CorruptionException e) {
-      logFault = e.getMessage() + "; the log's list of segments cannot be trusted, so nothing"
-          + " tells a missing or foreign segment from a good one";
-      faultKind = LogFaultKind.CATALOG_DAMAGED;
-    }
-    UUID logId = null;
-    if (catalog != null) {
-      if (owner != null && owner.id() != null && !owner.id().equals(catalog.logId())) {
-        logFault = dir.resolve(LogCatalog.FILE) + ": the log in " + dir + " is not this one: it"
-            + " is log " + catalog.logId() + " of " + catalog.owner() + ", and " + owner.dir()
-            + " recorded log " + owner.id() + " (two stores or partitions given the same log"
-            + " directory, or log files moved between them)";
-        faultKind = LogFaultKind.FOREIGN;
-      } else if (owner != null && owner.id() == null && !owner.dir().equals(catalog.owner())) {
-        logFault = dir.resolve(LogCatalog.FILE) + ": " + dir + " holds the log of "
-            + catalog.owner() + " (log " + catalog.logId() + "), not of " + owner.dir()
-            + "; give each store and each dataset its own log directory";
-        faultKind = LogFaultKind.FOREIGN;
-      }
-      logId = catalog.logId();
-    } else if (owner != null && owner.id() != null) {
-      logId = owner.id();
-    }
-    if (catalog == null && logFault == null && owner != null && owner.id() != null) {
-      logFault = dir.resolve(LogCatalog.FILE) + ": missing, but " + owner.dir() + " recorded"
-          + " log " + owner.id() + " in " + dir + (files.isEmpty() ? "" : " (" + files.size()
-          + " segment file(s) are there)") + ": the log was removed or moved, or the"
-          + " configuration names the wrong log.dir";
-      faultKind = LogFaultKind.MISSING;
-    }
-    List<Segment> segments = new ArrayList<>();
-    List<Damage> identity = new ArrayList<>();
-    List<Path> leftovers = new ArrayList<>();
-    List<Path> pendingSetAside = new ArrayList<>();
-    Damage pendingCut = null;
-    long firstListed = catalog == null || catalog.segments().isEmpty() ? Long.MAX_VALUE
-        : catalog.segments().get(0).first();
-    long lastListed = catalog == null || catalog.segments().isEmpty() ? Long.MIN_VALUE
-        : catalog.segments().get(catalog.segments().size() - 1).first();
-    boolean adopted = false;
-    for (Map.Entry<Long, Path> e : files.entrySet()) {
-      long first = e.getKey();
-      Path file = e.getValue();
-      byte[] data = io.readAll(file);
-      LogCatalog.Entry listed = catalog == null ? null : catalog.entry(first);
-      if (catalog != null && listed == null && first < firstListed) {
-        leftovers.add(file); // truncation listed the log without it, then a crash came
-        continue;
-      }
-      LogCatalog.SetAside sa = catalog == null ? null : catalog.setAside();
-      if (sa != null && listed == null && first > sa.first() && first < lastListed) {
-        pendingSetAside.add(file); // a point-in-time recovery a crash interrupted: finished
-        continue;
-      }
-      SegmentHeader[] h = new SegmentHeader[1];
-      SegmentHeader.Form form = SegmentHeader.read(data, h);
-      boolean trailing = catalog != null && listed == null && first > lastListed && !adopted;
-      if (trailing && data.length < SegmentHeader.SIZE && form != SegmentHeader.Form.HEADER) {
-        // A segment a roll had just created when a crash came, before its header reached the
-        // disk: it holds no record, and the open deletes it.
-        leftovers.add(file);
-        continue;
-      }
-      String wrong = null;
-      int format = form == SegmentHeader.Form.NO_HEADER ? 1 : 2;
-      if (form == SegmentHeader.Form.DAMAGED) {
-        wrong = "its header is damaged (cut short, or its checksum or version fails)";
-      } else if (form == SegmentHeader.Form.HEADER) {
-        if (logId != null && !h[0].logId().equals(logId)) {
-          wrong = "its header names log " + h[0].logId() + ", not this log (" + logId + "): a"
-              + " segment of another store or partition";
-        } else if (h[0].firstLsn() != first) {
-          wrong = "its header names first sequence number " + h[0].firstLsn() + ", not the "
-              + first + " of its name: the file was renamed, or copied over another";
-        } else if (catalog == null && logFault == null) {
-          wrong = "the log has no catalogue (" + LogCatalog.FILE + "), which every log whose"
-              + " segments have headers has: it was removed";
-        }
-      } else if (catalog != null && (listed == null || listed.format() != 1)) {
-        wrong = "it has no header, which only a segment written before headers existed lacks,"
-            + " and the log's catalogue does not list it as one";
-      }
-      if (wrong == null && catalog != null && listed == null) {
-        if (trailing) {
-          adopted = true; // a new segment whose first force a crash interrupted: adopted
-        } else {
-          wrong = "the log's catalogue does not list it";
-        }
-      }
-      int start = format == 2 && data.length >= SegmentHeader.SIZE ? SegmentHeader.SIZE : 0;
-      byte[] read = data;
-      if (listed != null && listed.sealed() && data.length > listed.size()
-          && listed.size() >= start) {
-        // Bytes added to a sealed segment are not the log's: only its sealed size is read.
-        read = Arrays.copyOf(data, (int) listed.size());
-      }
-      LogSegmentReader.Scanned scanned = wrong == null
-          ? LogSegmentReader.scan(read, start, first)
-          : new LogSegmentReader.Scanned(List.of(), 0);
-      long certified = scanned.markedForced();
-      boolean sealed = false;
-      if (listed != null) {
-        certified = Math.max(certified, listed.size());
-        sealed = listed.sealed();
-      }
-      segments.add(new Segment(file, first, data.length, start, format, wrong == null,
-          certified, sealed, scanned.spans()));
-      int si = segments.size() - 1;
-      if (wrong != null) {
-        identity.add(new Damage(file, si, 0, data.length, false, DamageKind.WRONG_SEGMENT, wrong,
-            0, 0, 0));
-      } else if (sa != null && listed != null && first == sa.first()
-          && data.length > listed.size()) {
-        pendingCut = new Damage(file, si, (int) listed.size(), (int) (data.length
-            - listed.size()), false, DamageKind.LONG, "a point-in-time recovery set these bytes"
-            + " aside and a crash came before it cut them off", 0, 0, 0);
-      } else if (listed != null && sealed && data.length > listed.size()) {
-        identity.add(new Damage(file, si, (int) listed.size(), (int) (data.length
-            - listed.size()), false, DamageKind.LONG, "it is " + data.length + " bytes long but"
-            + " was sealed at " + listed.size() + " bytes: bytes were added to it", 0, 0, 0));
-      } else if (listed != null && data.length < listed.size()) {
-        identity.add(new Damage(file, si, data.length, 0, false, DamageKind.SHORT, "it is "
-            + data.length + " bytes long but was " + (sealed ? "sealed at " : "forced to at"
-            + " least ") + listed.size() + " bytes: it was cut short", 0, 0, 0));
-      }
-    }
-    if (catalog != null && logFault == null) {
-      // Listed segments that are not there, each placed before the next present segment.
-      for (LogCatalog.Entry e : catalog.segments()) {
-        if (files.containsKey(e.first())) {
-          continue;
-        }
-        int next = 0;
-        while (next < segments.size() && segments.get(next).firstLsn() < e.first()) {
-          next++;
-        }
-        identity.add(new Damage(dir.resolve(segmentName(e.first())), next,
-            next < segments.size() ? segments.get(next).dataStart() : 0, 0, false,
-            DamageKind.MISSING, "the log's catalogue lists this " + (e.sealed() ? "sealed"
-            + " segment of " + e.size() + " bytes" : "segment (the one appends went to, forced to"
-            + " at least " + e.size() + " bytes)") + " but the file is missing", 0, 0, 0));
-      }
-    }
-    return new LogScan(dir, io, catalog, logId, logFault, faultKind, segments,
-        classify(segments, identity, flushedLsn), setAside, unexpected, leftovers,
-        pendingSetAside, pendingCut);
+    r.addMissing();
+    return new LogScan(dir, io, r.catalog, r.logId, r.logFault, r.faultKind, r.segments,
+        r.damages(flushedLsn), r.setAside, r.unexpected, r.leftovers,
+        r.pendingSetAside, r.pendingCut);
   }
 
   /** The file name of the segment whose first sequence number is {@code first}. */
@@ -440,69 +272,6 @@ public final class LogScan {
     } catch (NumberFormatException ex) {
       return null;
     }
-  }
-
-  private static List<Damage> classify(List<Segment> segments, List<Damage> identity,
-      long flushedLsn) {
-    List<Damage> found = new ArrayList<>(identity);
-    for (int si = 0; si < segments.size(); si++) {
-      Segment seg = segments.get(si);
-      for (Span s : seg.spans()) {
-        if (s instanceof Bad bad) {
-          found.add(new Damage(seg.file(), si, bad.offset(), bad.length(), bad.lengthFits(),
-              DamageKind.CORRUPTION, null, 0, 0, 0));
-        }
-      }
-    }
-    found.sort((a, b) -> a.segment() != b.segment() ? Integer.compare(a.segment(), b.segment())
-        : Integer.compare(a.offset(), b.offset()));
-    List<Damage> out = new ArrayList<>();
-    for (Damage d : found) {
-      int si = d.segment();
-      boolean missing = d.kind() == DamageKind.MISSING;
-      // Exclusive upper bound of the sequence numbers the damage can hold (-1: unknown), and the
-      // intact records after it to the end of the log.
-      long bound = -1;
-      long recordsAfter = 0;
-      long opsAfter = 0;
-      int nextSegment = missing ? si : si + 1;
-      if (!missing) {
-        for (Span sp : segments.get(si).spans()) {
-          if (sp instanceof Intact i && sp.offset() >= d.offset() + d.length()) {
-            bound = bound < 0 ? i.firstLsn() : bound;
-            recordsAfter += i.records();
-            opsAfter += i.operations();
-          }
-        }
-      }
-      if (bound < 0 && nextSegment < segments.size()) {
-        bound = segments.get(nextSegment).firstLsn();
-      }
-      for (int sj = nextSegment; sj < segments.size(); sj++) {
-        recordsAfter += segments.get(sj).records();
-        opsAfter += segments.get(sj).operations();
-      }
-      DamageKind kind = d.kind();
-      String detail = d.detail();
-      if (kind == DamageKind.CORRUPTION) {
-        Segment seg = segments.get(si);
-        boolean forced = d.offset() < seg.certified();
-        if (bound < 0 && si == segments.size() - 1 && !forced) {
-          kind = DamageKind.TORN_TAIL;
-        } else if (bound >= 0 && bound - 1 <= flushedLsn) {
-          kind = DamageKind.FLUSHED;
-        } else if (forced) {
-          detail = "inside what the log had forced (to offset " + seg.certified()
-              + "), so not a torn write,";
-        }
-      } else if (kind != DamageKind.LONG && bound >= 0 && bound - 1 <= flushedLsn) {
-        kind = DamageKind.FLUSHED;
-      }
-      int later = Math.max(0, segments.size() - 1 - si);
-      out.add(new Damage(d.file(), si, d.offset(), d.length(), d.lengthFits(), kind, detail,
-          recordsAfter, opsAfter, later));
-    }
-    return out;
   }
 
   /** The log directory. */

@@ -1,24 +1,14 @@
 package org.strata.lsm.wal;
 
-import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.CorruptionException;
@@ -28,8 +18,6 @@ import org.strata.lsm.StorageException;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.io.DirectoryLock;
 import org.strata.lsm.io.FileIo;
-import org.strata.lsm.io.IoClass;
-import org.strata.lsm.io.WritableFile;
 
 /**
  * The write-ahead log: segment files {@code wal-<first LSN, 20 digits>.log} in one directory.
@@ -69,102 +57,25 @@ import org.strata.lsm.io.WritableFile;
  * for good (until the store is reopened), as PostgreSQL does after a failed fsync.
  */
 public final class WriteAheadLog implements Closeable {
-  private static final Logger LOG = LogManager.getLogger(WriteAheadLog.class);
-  private static final int WRITE_OUT_THRESHOLD = 1 << 20;
   /** Bytes of the force mark written after each force (docs/format.md). */
   public static final int FORCE_MARK_BYTES = LogRecordCodec.MARK_SIZE;
 
-  private final Path dir;
+  private static final Logger LOG = LogManager.getLogger(WriteAheadLog.class);
+
   private final Durability durability;
-  private final FileIo fileIo;
-  private final UUID logId;
-  private final Path owner;
-  private final DirectoryLock dirLock;
-  // Lock order: forceLock, then writeLock, then this.
-  // Serializes forces, rolls, truncation, catalogue writes and close; guards which segment is
-  // current and the segment states.
-  private final Object forceLock = new Object();
-  // Serializes write-outs to the current segment.
-  private final Object writeLock = new Object();
-  // Guarded by forceLock (the current segment's entry changes under writeLock too).
-  @GuardedBy("forceLock")
-  private final TreeMap<Long, SegmentState> segments = new TreeMap<>();
-  // Guarded by forceLock: a point-in-time recovery the catalogue must record, or null.
-  @GuardedBy("forceLock")
-  private LogCatalog.SetAside setAside;
+  // Everything the log does, under the log's locks (see LogWriter).
+  private final LogWriter writer;
   // The group commit under group; the carrier of rolls under none (see roll()); null under sync.
   private final ScheduledExecutorService background;
 
-  // Guarded by this.
-  @GuardedBy("this")
-  private byte[] pending = new byte[64 * 1024];
-  @GuardedBy("this")
-  private int pendingLen;
-  // The buffer appends switch to when pending is written out: the one written out last time,
-  // free again (writes out are serialized by writeLock and finish before the next begins). Two
-  // buffers in turn, so a write-out allocates nothing; null while one is being written.
-  @GuardedBy("this")
-  private byte[] spare = new byte[64 * 1024];
-  @GuardedBy("this")
-  private long lastAppendedLsn;
-  // Guarded by this: the first sequence number of the segment appends go to (after the rolls
-  // asked for).
-  @GuardedBy("this")
-  private long appendSegmentFirst;
-  // Segment rolls asked for and not yet carried out: {offset in pending, first LSN of the new
-  // segment}, in order (see roll()).
-  @GuardedBy("this")
-  private final ArrayDeque<long[]> pendingRolls = new ArrayDeque<>();
-  // Set under this; read also under forceLock alone, hence volatile.
-  private volatile boolean closed;
-  /** Bytes of the records appended since open (read without the lock). */
-  private final LongAdder appendedBytes = new LongAdder();
-
-  // Changed under forceLock and writeLock; read under either.
-  private WritableFile segment;
-  private Path segmentPath;
-  // Guarded by forceLock: the current segment is not in the catalogue yet (it is listed at its
-  // first force, which also makes its directory entry durable).
-  @GuardedBy("forceLock")
-  private boolean publishPending;
-  private volatile long durableLsn;
-  private volatile long writtenLsn;
-  // A write-out (or segment creation, or catalogue write) failed: the bytes are kept and written
-  // again by the next force; appends are refused meanwhile. Cleared by a force that succeeds.
-  private volatile IOException writeFailure;
-  // A force failed: the log takes nothing more until reopened.
-  private volatile IOException forceFailure;
-  // Guarded by forceLock: whether the current write failure was logged (once per failure).
-  @GuardedBy("forceLock")
-  private boolean writeFailureLogged;
-
-  /** One segment of the log: its file, format, and size (exact when sealed, else forced to). */
-  private static final class SegmentState {
-    final Path file;
-    final int format;
-    long size;
-    boolean sealed;
-
-    SegmentState(Path file, int format, long size, boolean sealed) {
-      this.file = file;
-      this.format = format;
-      this.size = size;
-      this.sealed = sealed;
-    }
-  }
-
-  private WriteAheadLog(Path dir, Durability durability, FileIo fileIo, long lastLsn,
+  /**
+   * A log with no segment yet, whose appends follow {@code lastLsn}, holding {@code dirLock} on
+   * its directory; {@link #startAfterRecovery} starts it.
+   */
+  WriteAheadLog(Path dir, Durability durability, FileIo fileIo, long lastLsn,
       long groupCommitMillis, UUID logId, Path owner, DirectoryLock dirLock) {
-    this.dir = dir;
     this.durability = durability;
-    this.fileIo = fileIo;
-    this.logId = logId;
-    this.owner = owner;
-    this.dirLock = dirLock;
-    this.lastAppendedLsn = lastLsn;
-    this.appendSegmentFirst = lastLsn + 1;
-    this.durableLsn = lastLsn;
-    this.writtenLsn = lastLsn;
+    this.writer = new LogWriter(dir, fileIo, lastLsn, logId, owner, dirLock);
     if (durability == Durability.SYNC) {
       this.background = null;
     } else {
@@ -232,22 +143,8 @@ public final class WriteAheadLog implements Closeable {
   public static Replayed replay(Path dir, Durability durability, long groupCommitMillis,
       FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor, LogOwner owner,
       LogReplayer replayer) {
-    try {
-      // Refused at once if the log is open elsewhere; the exclusive lock is taken by open().
-      try (DirectoryLock probe = DirectoryLock.acquireSharedIfPresent(dir, inUse(dir))) {
-        LogRecovery.Replayed r = LogRecovery.replay(dir, fileIo, mode, replayFrom, owner,
-            replayer);
-        return new Replayed(dir, durability, groupCommitMillis, fileIo, replayFrom, lsnFloor,
-            owner, r);
-      }
-    } catch (IOException e) {
-      throw new StorageException("cannot open write-ahead log in " + dir + ": " + e, e);
-    }
-  }
-
-  private static String inUse(Path dir) {
-    return "log directory " + dir + " is in use by another store or dataset partition (or by"
-        + " this one, open already); give each its own log.dir";
+    return new Replayed(LogOpening.replay(dir, durability, groupCommitMillis, fileIo, mode,
+        replayFrom, lsnFloor, owner, replayer));
   }
 
   /**
@@ -257,25 +154,10 @@ public final class WriteAheadLog implements Closeable {
    * Replayed} that is never opened holds nothing and needs no closing.
    */
   public static final class Replayed {
-    private final Path dir;
-    private final Durability durability;
-    private final long groupCommitMillis;
-    private final FileIo fileIo;
-    private final long replayFrom;
-    private final long lsnFloor;
-    private final LogOwner owner;
-    private final LogRecovery.Replayed replayed;
+    private final LogOpening opening;
 
-    private Replayed(Path dir, Durability durability, long groupCommitMillis, FileIo fileIo,
-        long replayFrom, long lsnFloor, LogOwner owner, LogRecovery.Replayed replayed) {
-      this.dir = dir;
-      this.durability = durability;
-      this.groupCommitMillis = groupCommitMillis;
-      this.fileIo = fileIo;
-      this.replayFrom = replayFrom;
-      this.lsnFloor = lsnFloor;
-      this.owner = owner;
-      this.replayed = replayed;
+    private Replayed(LogOpening opening) {
+      this.opening = opening;
     }
 
     /**
@@ -283,157 +165,38 @@ public final class WriteAheadLog implements Closeable {
      * or one written before logs had ids) a new one chosen now.
      */
     public UUID logId() {
-      return idToUse();
-    }
-
-    private final UUID chosenId = UUID.randomUUID();
-
-    private UUID idToUse() {
-      UUID found = replayed.scan().logId();
-      return found != null ? found : chosenId;
+      return opening.logId();
     }
 
     /** Whether the log has operations above {@code flushedLsn} (it is not empty of data). */
     public boolean holdsOperationsAbove(long flushedLsn) {
-      return replayed.scan().lastLsn() > flushedLsn && replayed.scan().operations() > 0;
+      return opening.holdsOperationsAbove(flushedLsn);
     }
 
     /** Finishes the recovery on disk and opens the log for appends (once). */
     public WriteAheadLog open() {
-      DirectoryLock lock = null;
-      try {
-        Files.createDirectories(dir);
-        lock = DirectoryLock.acquire(dir, inUse(dir));
-        LogRecovery.Outcome r = LogRecovery.finish(replayed);
-        long last = Math.max(Math.max(replayFrom, lsnFloor), r.lastLsn());
-        WriteAheadLog wal = new WriteAheadLog(dir, durability, fileIo, last, groupCommitMillis,
-            idToUse(), owner != null ? owner.dir() : dir.toAbsolutePath().normalize(), lock);
-        try {
-          synchronized (wal.forceLock) {
-            for (Map.Entry<Long, LogRecovery.Kept> e : r.segments().entrySet()) {
-              LogRecovery.Kept k = e.getValue();
-              wal.segments.put(e.getKey(), new SegmentState(k.file(), k.format(), k.size(), true));
-            }
-            if (replayed.scan().catalog() == null) {
-              // A new log, or one written before catalogues: the catalogue exists before the first
-              // segment with a header, so no such segment is ever without one.
-              wal.publishCatalog();
-            }
-            synchronized (wal.writeLock) {
-              wal.startSegment(last + 1);
-            }
-            wal.forceCurrent();
-            wal.setAside = r.setAside();
-            wal.publishIfPending();
-            if (r.setAside() != null) {
-              LogRecovery.completeSetAside(r, dir, fileIo);
-              wal.setAside = null;
-              wal.publishCatalog();
-            }
-          }
-        } catch (IOException | RuntimeException e) {
-          wal.close();
-          throw e;
-        }
-        return wal;
-      } catch (IOException e) {
-        closeQuietly(lock);
-        throw new StorageException("cannot open write-ahead log in " + dir + ": " + e, e);
-      } catch (RuntimeException e) {
-        closeQuietly(lock);
-        throw e;
-      }
+      return opening.open();
     }
   }
 
-  private static void closeQuietly(DirectoryLock lock) {
-    if (lock != null) {
-      try {
-        lock.close();
-      } catch (IOException e) {
-        LOG.warn("cannot release the lock of a log directory: {}", e.toString());
-      }
-    }
+  /**
+   * The end of an open, once recovery has finished on disk ({@code r}): lists the segments it
+   * kept, writes the catalogue first if the log had none ({@code newCatalog}), starts the segment
+   * of {@code last + 1} for appends, forces and lists it, and completes a point-in-time recovery.
+   */
+  void startAfterRecovery(LogRecovery.Outcome r, boolean newCatalog, long last)
+      throws IOException {
+    writer.startAfterRecovery(r, newCatalog, last);
   }
 
   /** This log's id, which every segment header and the catalogue carry. */
   public UUID logId() {
-    return logId;
+    return writer.logId();
   }
 
   /** The log's directory. */
   public Path directory() {
-    return dir;
-  }
-
-  // Must hold forceLock and writeLock. The segment is listed in the catalogue at its first force.
-  @GuardedBy("forceLock")
-  private void startSegment(long firstLsn) throws IOException {
-    Path p = dir.resolve(LogScan.segmentName(firstLsn));
-    WritableFile f = fileIo.create(p);
-    try {
-      f.write(ByteBuffer.wrap(new SegmentHeader(logId, firstLsn).encode()));
-    } catch (IOException e) {
-      try {
-        f.close();
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
-    segment = f;
-    segmentPath = p;
-    segments.put(firstLsn, new SegmentState(p, SegmentHeader.VERSION, 0, false));
-    publishPending = true;
-  }
-
-  // Must hold forceLock. Forces the current segment and notes how far it is forced.
-  @GuardedBy("forceLock")
-  private void forceCurrent() throws IOException {
-    long size = segment.size(); // what was written before the force began is covered by it
-    try {
-      IoClass.callAs(IoClass.FOREGROUND, () -> {
-        segment.force(); // the writers' force, whichever thread carries it out
-        return null;
-      });
-    } catch (IOException e) {
-      forceFailure = e;
-      throw e;
-    }
-    segments.lastEntry().getValue().size = size;
-  }
-
-  // Must hold forceLock. Lists the current segment in the catalogue if it is not listed yet.
-  @GuardedBy("forceLock")
-  private void publishIfPending() throws IOException {
-    if (publishPending) {
-      publishPending = false;
-      try {
-        publishCatalog();
-      } catch (IOException | RuntimeException e) {
-        publishPending = true;
-        throw e;
-      }
-    }
-  }
-
-  // Must hold forceLock. Writes the catalogue: every segment, the current one unless it is not
-  // forced yet since its creation.
-  @GuardedBy("forceLock")
-  private void publishCatalog() throws IOException {
-    List<LogCatalog.Entry> entries = new ArrayList<>();
-    for (Map.Entry<Long, SegmentState> e : segments.entrySet()) {
-      SegmentState st = e.getValue();
-      if (!st.sealed && publishPending && st.file.equals(segmentPath)) {
-        continue;
-      }
-      entries.add(new LogCatalog.Entry(e.getKey(), st.size, st.sealed, st.format));
-    }
-    LogCatalog.SetAside recorded = setAside;
-    IoClass.callAs(IoClass.FOREGROUND, () -> {
-      new LogCatalog(logId, owner, entries, recorded).write(dir, fileIo);
-      return null;
-    });
+    return writer.directory();
   }
 
   /**
@@ -446,48 +209,7 @@ public final class WriteAheadLog implements Closeable {
    *     that succeeds: a full disk that has room again costs the writers nothing more.
    */
   public long append(List<LogOp> ops) {
-    if (writeFailure != null && forceFailure == null) {
-      synchronized (forceLock) {
-        if (writeFailure != null && forceFailure == null && !closed) {
-          try {
-            forceLocked();
-          } catch (RuntimeException e) {
-            // still failing: appendLocked refuses, naming the failure
-          }
-        }
-      }
-    }
-    return appendLocked(ops);
-  }
-
-  private synchronized long appendLocked(List<LogOp> ops) {
-    if (closed) {
-      throw new StorageException("the write-ahead log is closed", null);
-    }
-    checkFailures();
-    int size = LogRecordCodec.encodedSize(ops);
-    appendedBytes.add(size);
-    if (pendingLen + size > pending.length) {
-      pending = Arrays.copyOf(pending, Math.max(pending.length * 2, pendingLen + size));
-    }
-    long first = lastAppendedLsn + 1;
-    pendingLen = LogRecordCodec.encode(ops, first, pending, pendingLen);
-    lastAppendedLsn = first + ops.size() - 1;
-    return lastAppendedLsn;
-  }
-
-  private void checkFailures() {
-    IOException f = forceFailure;
-    if (f != null) {
-      throw new StorageException(segmentPath, "the write-ahead log failed to force " + segmentPath
-          + ": " + f + "; it accepts no more writes until the store is reopened", f);
-    }
-    f = writeFailure;
-    if (f != null) {
-      throw new StorageException(segmentPath, "the write-ahead log cannot write to " + dir + ": "
-          + f + "; it accepts writes again once what it holds is written (it retries at every"
-          + " group commit, sync, flush and close)", f);
-    }
+    return writer.append(ops);
   }
 
   /**
@@ -496,22 +218,22 @@ public final class WriteAheadLog implements Closeable {
    * LogRecordCodec#MARK_SIZE} bytes a force) are not records and not counted.
    */
   public long appendedBytes() {
-    return appendedBytes.sum();
+    return writer.appendedBytes();
   }
 
   /** Highest LSN appended so far. */
-  public synchronized long lastLsn() {
-    return lastAppendedLsn;
+  public long lastLsn() {
+    return writer.lastLsn();
   }
 
   /** Highest LSN known to be forced. */
   public long durableLsn() {
-    return durableLsn;
+    return writer.durableLsn();
   }
 
   /** Bytes appended that are not written to a file yet (kept there after a failed write-out too). */
-  public synchronized long unwrittenBytes() {
-    return pendingLen;
+  public long unwrittenBytes() {
+    return writer.unwrittenBytes();
   }
 
   /**
@@ -519,7 +241,7 @@ public final class WriteAheadLog implements Closeable {
    * a large buffer does.
    */
   void writeOutNow() {
-    writeOut();
+    writer.writeOutNow();
   }
 
   /**
@@ -531,255 +253,22 @@ public final class WriteAheadLog implements Closeable {
     if (background != null) {
       background.shutdownNow();
     }
-    synchronized (forceLock) {
-      synchronized (this) {
-        closed = true;
-      }
-      if (segment != null) {
-        segment.close();
-      }
-      dirLock.close();
-    }
+    writer.closeAsIfKilled();
   }
 
   /** Writes buffered records to the file (no force) when the buffer has grown large. */
   public void writeOutIfLarge() {
-    boolean large;
-    synchronized (this) {
-      large = pendingLen >= WRITE_OUT_THRESHOLD;
-    }
-    if (large) {
-      writeOut();
-    }
+    writer.writeOutIfLarge();
   }
 
   /** Makes every operation up to {@code lsn} durable; concurrent callers share one force. */
   public void sync(long lsn) {
-    if (durableLsn >= lsn) {
-      return;
-    }
-    synchronized (forceLock) {
-      if (durableLsn >= lsn) {
-        return;
-      }
-      forceLocked();
-    }
+    writer.sync(lsn);
   }
 
   /** Makes everything appended so far durable. */
   public void syncAll() {
-    sync(lastLsn());
-  }
-
-  // Must hold forceLock. Writes out everything, forces it, lists a new segment, marks the force.
-  @GuardedBy("forceLock")
-  private void forceLocked() {
-    if (forceFailure != null) {
-      checkFailures();
-    }
-    long upTo = writeOut();
-    long size;
-    try {
-      size = segment.size();
-      forceCurrent();
-    } catch (IOException e) {
-      throw new StorageException(segmentPath, "cannot force the write-ahead log segment "
-          + segmentPath + ": " + e, e);
-    }
-    try {
-      publishIfPending();
-    } catch (IOException e) {
-      noteWriteFailure(e);
-      throw new StorageException(dir, "cannot write the catalogue of the write-ahead log in "
-          + dir + ": " + e, e);
-    }
-    durableLsn = Math.max(durableLsn, upTo);
-    if (writeFailure != null) {
-      LOG.info("the write-ahead log in {} wrote and forced what it held since it failed ({});"
-          + " it accepts writes again", dir, writeFailure.toString());
-      writeFailure = null;
-      writeFailureLogged = false;
-    }
-    writeMark(size);
-  }
-
-  // Must hold forceLock. A force mark after a force, written out at once (not forced): so a
-  // process killed after the force leaves proof, in the file, that the bytes before were forced.
-  @GuardedBy("forceLock")
-  private void writeMark(long forcedEnd) {
-    synchronized (this) {
-      if (!pendingRolls.isEmpty() || closed) {
-        return; // the roll seals the segment: its catalogue entry certifies all of it
-      }
-      if (pendingLen + LogRecordCodec.MARK_SIZE > pending.length) {
-        pending = Arrays.copyOf(pending, pending.length * 2);
-      }
-      pendingLen = LogRecordCodec.encodeMark(lastAppendedLsn + 1, forcedEnd, pending, pendingLen);
-    }
-    try {
-      writeOut();
-    } catch (RuntimeException e) {
-      // The force succeeded; the bytes stay buffered and the failure is seen by later writes.
-    }
-  }
-
-  // Takes writeLock. Returns the LSN written up to. The log's file steps are its writers' whatever
-  // thread carries them out (a writer, or the flush thread forcing the log through its component):
-  // a device model counts them as foreground work.
-  private long writeOut() {
-    synchronized (writeLock) {
-      try {
-        return IoClass.callAs(IoClass.FOREGROUND, this::writeOutLocked);
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e); // writeOutLocked throws none: it wraps its own
-      }
-    }
-  }
-
-  // Must hold writeLock. Carries out the pending rolls if the caller holds forceLock too; without
-  // forceLock, while a roll is pending or a failed write-out waits to be written again, it writes
-  // out nothing (the next force does it all).
-  private long writeOutLocked() {
-    if (forceFailure != null) {
-      checkFailures();
-    }
-    boolean mayRoll = Thread.holdsLock(forceLock);
-    byte[] data;
-    int len;
-    long upTo;
-    List<long[]> rolls;
-    synchronized (this) {
-      if ((!pendingRolls.isEmpty() || writeFailure != null) && !mayRoll) {
-        return writtenLsn; // left for the next force, which carries out the roll first
-      }
-      if (pendingLen == 0 && pendingRolls.isEmpty()) {
-        writtenLsn = lastAppendedLsn;
-        return lastAppendedLsn;
-      }
-      data = pending;
-      len = pendingLen;
-      upTo = lastAppendedLsn;
-      rolls = new ArrayList<>(pendingRolls);
-      pendingRolls.clear();
-      pending = spare != null ? spare : new byte[64 * 1024];
-      spare = null;
-      pendingLen = 0;
-    }
-    ByteBuffer slice = null;
-    int rollsDone = 0;
-    try {
-      int from = 0;
-      for (long[] roll : rolls) {
-        slice = ByteBuffer.wrap(data, from, (int) roll[0] - from);
-        if (slice.hasRemaining()) {
-          segment.write(slice);
-        }
-        from = (int) roll[0];
-        carryOutRollHeld(roll[1]);
-        rollsDone++;
-      }
-      slice = ByteBuffer.wrap(data, from, len - from);
-      segment.write(slice);
-    } catch (IOException e) {
-      // Nothing appended is dropped: what was not written goes back in front of the buffer, and
-      // the next force writes it again.
-      int written = slice == null ? 0 : slice.position();
-      retain(data, written, len, rolls.subList(rollsDone, rolls.size()));
-      if (forceFailure == null) {
-        noteWriteFailure(e);
-      }
-      throw new StorageException(segmentPath, "cannot write the write-ahead log segment "
-          + segmentPath + ": " + e + (forceFailure == null ? "; the log keeps the "
-          + (len - written) + " bytes it could not write and writes them again at the next"
-          + " force" : ""), e);
-    }
-    synchronized (this) {
-      // Keep the written buffer for the next write-out unless one append made it huge.
-      spare = data.length <= 4 * WRITE_OUT_THRESHOLD ? data : new byte[64 * 1024];
-    }
-    writtenLsn = upTo;
-    return upTo;
-  }
-
-  private void noteWriteFailure(IOException e) {
-    if (writeFailure == null) {
-      writeFailure = e;
-    }
-  }
-
-  /**
-   * Puts {@code data[from, len)}, which a failed write-out did not write, back in front of the
-   * buffer, with the rolls that were not carried out.
-   */
-  private synchronized void retain(byte[] data, int from, int len, List<long[]> rollsLeft) {
-    int kept = len - from;
-    byte[] merged = new byte[Math.max(64 * 1024, kept + pendingLen)];
-    System.arraycopy(data, from, merged, 0, kept);
-    System.arraycopy(pending, 0, merged, kept, pendingLen);
-    ArrayDeque<long[]> rolls = new ArrayDeque<>();
-    for (long[] r : rollsLeft) {
-      rolls.add(new long[] {r[0] - from, r[1]});
-    }
-    for (long[] r : pendingRolls) {
-      rolls.add(new long[] {r[0] + kept, r[1]});
-    }
-    pendingRolls.clear();
-    pendingRolls.addAll(rolls);
-    pending = merged;
-    pendingLen = kept + pendingLen;
-    spare = new byte[64 * 1024];
-  }
-
-  // Rolls leave the buffer only for a caller that holds forceLock (writeOutLocked's mayRoll), which
-  // the compiler cannot follow: asserted here instead.
-  @SuppressWarnings("GuardedBy")
-  private void carryOutRollHeld(long nextFirstLsn) throws IOException {
-    assert Thread.holdsLock(forceLock) : "rolls are carried out under forceLock";
-    carryOutRoll(nextFirstLsn);
-  }
-
-  /**
-   * Ends the current segment, written out up to {@code nextFirstLsn - 1}: forces it (whatever the
-   * durability, see {@link #roll()}), lists it sealed at its size and closes it, then starts the
-   * segment of {@code nextFirstLsn}. Only the last segment may end in a torn record (LogScan): the
-   * old one is whole on disk before the new one exists. A creation that failed is tried again by
-   * the next call. Must hold forceLock and writeLock.
-   */
-  @GuardedBy("forceLock")
-  private void carryOutRoll(long nextFirstLsn) throws IOException {
-    if (segment != null) {
-      long size = segment.size();
-      forceCurrent();
-      publishIfPending(); // a segment rolled before its first force is listed first
-      durableLsn = Math.max(durableLsn, nextFirstLsn - 1);
-      SegmentState st = segments.lastEntry().getValue();
-      st.size = size;
-      st.sealed = true;
-      segment.close();
-      segment = null;
-    }
-    startSegment(nextFirstLsn);
-  }
-
-  private void groupCommit() {
-    if (forceFailure != null) {
-      return; // the log is failed for good: writers get the error, logged once below
-    }
-    try {
-      syncAll();
-    } catch (RuntimeException e) {
-      synchronized (forceLock) {
-        if (forceFailure != null) {
-          LOG.error("group commit of the write-ahead log in {} failed to force; the log accepts"
-              + " no more writes", dir, e);
-        } else if (!writeFailureLogged) {
-          writeFailureLogged = true;
-          LOG.error("group commit of the write-ahead log in {} failed: {}; the log keeps the"
-              + " records it holds, tries again at every group commit and refuses writes until"
-              + " then", dir, e.getMessage());
-        }
-      }
-    }
+    writer.syncAll();
   }
 
   /**
@@ -797,19 +286,7 @@ public final class WriteAheadLog implements Closeable {
    * do not write the buffer out, so it would grow).
    */
   public void roll() {
-    synchronized (this) {
-      if (closed) {
-        throw new StorageException("the write-ahead log is closed", null);
-      }
-      if (appendSegmentFirst == lastAppendedLsn + 1) {
-        // Nothing appended since the segment appends go to started (or since the roll before):
-        // a new segment would take its name, and an empty segment needs no successor.
-        return;
-      }
-      pendingRolls.add(new long[] {pendingLen, lastAppendedLsn + 1});
-      appendSegmentFirst = lastAppendedLsn + 1;
-    }
-    if (durability == Durability.NONE) {
+    if (writer.roll() && durability == Durability.NONE) {
       try {
         background.execute(this::rollInBackground);
       } catch (RejectedExecutionException e) {
@@ -819,14 +296,25 @@ public final class WriteAheadLog implements Closeable {
   }
 
   private void rollInBackground() {
-    if (forceFailure != null) {
+    if (writer.failedForGood()) {
       return; // the log is failed for good: writers get the error
     }
     try {
-      completeRolls();
+      writer.completeRolls();
     } catch (RuntimeException e) {
       LOG.error("rolling the write-ahead log in {} failed: {}; the log refuses writes until a"
-          + " force succeeds", dir, e.getMessage());
+          + " force succeeds", writer.directory(), e.getMessage());
+    }
+  }
+
+  private void groupCommit() {
+    if (writer.failedForGood()) {
+      return; // the log is failed for good: writers get the error, logged once below
+    }
+    try {
+      syncAll();
+    } catch (RuntimeException e) {
+      writer.groupCommitFailed(e);
     }
   }
 
@@ -838,14 +326,7 @@ public final class WriteAheadLog implements Closeable {
    * segment.
    */
   public void completeRolls() {
-    synchronized (forceLock) {
-      synchronized (this) {
-        if (pendingRolls.isEmpty()) {
-          return;
-        }
-      }
-      writeOut();
-    }
+    writer.completeRolls();
   }
 
   /**
@@ -858,8 +339,7 @@ public final class WriteAheadLog implements Closeable {
    * crash. Usually the roll's force already covers {@code lsn}, and this forces nothing more.
    */
   public void holdThrough(long lsn) {
-    completeRolls();
-    sync(lsn);
+    writer.holdThrough(lsn);
   }
 
   /**
@@ -868,41 +348,7 @@ public final class WriteAheadLog implements Closeable {
    * them, so a crash in between leaves segments the next open knows it may delete.
    */
   public void truncateUpTo(long flushedLsn) {
-    synchronized (forceLock) {
-      List<Long> firsts = new ArrayList<>(segments.keySet());
-      List<Long> drop = new ArrayList<>();
-      for (int i = 0; i + 1 < firsts.size(); i++) {
-        if (firsts.get(i + 1) - 1 <= flushedLsn && segments.get(firsts.get(i)).sealed) {
-          drop.add(firsts.get(i));
-        } else {
-          break;
-        }
-      }
-      if (drop.isEmpty() || closed) {
-        return;
-      }
-      List<SegmentState> dropped = new ArrayList<>();
-      for (Long f : drop) {
-        dropped.add(segments.remove(f));
-      }
-      try {
-        publishCatalog();
-      } catch (IOException e) {
-        for (int i = 0; i < drop.size(); i++) {
-          segments.put(drop.get(i), dropped.get(i)); // listed still: deleted at a later truncation
-        }
-        LOG.warn("cannot write the catalogue of the log in {} ({}); its flushed segments are kept"
-            + " until a later truncation", dir, e.toString());
-        return;
-      }
-      for (SegmentState st : dropped) {
-        try {
-          fileIo.delete(st.file);
-        } catch (IOException e) {
-          LOG.warn("cannot delete log segment {}: {}", st.file, e.toString());
-        }
-      }
-    }
+    writer.truncateUpTo(flushedLsn);
   }
 
   /**
@@ -910,23 +356,12 @@ public final class WriteAheadLog implements Closeable {
    * from {@code from} to {@code to}, or null if no single sealed segment does.
    */
   public Path sealedSegmentHolding(long from, long to) {
-    synchronized (forceLock) {
-      Map.Entry<Long, SegmentState> a = segments.floorEntry(from);
-      Map.Entry<Long, SegmentState> b = segments.floorEntry(to);
-      Long next = segments.higherKey(to);
-      if (a == null || b == null || !a.getKey().equals(b.getKey()) || next == null
-          || a.getValue().file.equals(segmentPath)) {
-        return null;
-      }
-      return a.getValue().file;
-    }
+    return writer.sealedSegmentHolding(from, to);
   }
 
   /** Number of segment files, for tests and statistics. */
   public int segmentCount() {
-    synchronized (forceLock) {
-      return segments.size();
-    }
+    return writer.segmentCount();
   }
 
   /**
@@ -945,41 +380,6 @@ public final class WriteAheadLog implements Closeable {
         Thread.currentThread().interrupt();
       }
     }
-    synchronized (forceLock) {
-      synchronized (this) {
-        if (closed) {
-          return;
-        }
-        closed = true;
-      }
-      try {
-        if (forceFailure == null) {
-          writeOut();
-          if (segment != null) { // null if the open failed before it, or a creation failed
-            forceCurrent();
-            publishPending = false;
-            publishCatalog();
-            durableLsn = writtenLsn;
-          }
-        }
-      } catch (IOException | RuntimeException e) {
-        long left;
-        synchronized (this) {
-          left = pendingLen;
-        }
-        LOG.error("cannot write the log tail at close of {}: {}{}", dir, e.toString(), left > 0
-            ? "; " + left + " bytes of appended log records are not in the log, and the writes"
-            + " they hold are lost unless a flush put them in disk components" : "");
-      } finally {
-        try {
-          if (segment != null) {
-            segment.close();
-          }
-        } catch (IOException e) {
-          LOG.warn("cannot close the log segment: {}", e.toString());
-        }
-        closeQuietly(dirLock);
-      }
-    }
+    writer.close();
   }
 }
