@@ -16,9 +16,10 @@ import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.KeySketch;
 
 /**
- * An open, immutable disk component: a bulk-loaded B+-tree file with a Bloom filter (docs/format.md).
- * Reads go through the store's {@link PageCache}, and every page read from the file is checked
- * against its CRC32C; a mismatch raises {@link CorruptionException} naming the file and offset.
+ * An open, immutable disk component: a bulk-loaded B+-tree file with a Bloom filter
+ * (docs/format.md). Reads go through the store's {@link PageCache}, and every page read from the
+ * file is checked against its CRC32C; a mismatch raises {@link CorruptionException} naming the file
+ * and offset.
  *
  * <p>Reference-counted: the run lists (versions) that contain it and the readers of those versions
  * hold references. Once {@link #markObsolete()} was called and the last reference is released, the

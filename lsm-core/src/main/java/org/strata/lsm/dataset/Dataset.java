@@ -517,7 +517,8 @@ public final class Dataset implements AutoCloseable {
    */
   public LsmTree tree(int partition, String index) {
     Partition p = partitions.get(partition);
-    return index.equals(SecondaryIndexSpec.PRIMARY) ? p.primary() : p.secondary(queries().indexNumber(index));
+    return index.equals(SecondaryIndexSpec.PRIMARY)
+        ? p.primary() : p.secondary(queries().indexNumber(index));
   }
 
   /** Index names: {@code primary}, then the secondary indexes in configuration order. */
@@ -554,7 +555,9 @@ public final class Dataset implements AutoCloseable {
     return sum;
   }
 
-  /** Checks that every secondary index agrees with the primary index; see {@link DatasetVerifier}. */
+  /**
+   * Checks that every secondary index agrees with the primary index; see {@link DatasetVerifier}.
+   */
   /** What the dataset's device model served (every partition's), or none. */
   public org.strata.lsm.io.DeviceCounters deviceCounters() {
     return partitions.isEmpty() ? org.strata.lsm.io.DeviceCounters.NONE

@@ -17,9 +17,10 @@ import org.strata.lsm.Utf8;
  * upsert}. Anything else is rejected with a {@link RejectedLineException} whose message is the
  * reason, and nothing of the line is applied. A parser {@link #forRequests() for feed connections}
  * also accepts {@code "ack": true} on writes, {@code {"op":"get","key":"k1"}} and {@code
- * {"op":"scan","key":"k1","count":100}} and {@code {"op":"stats"}}. Keys, field names and field values must be valid Unicode
- * text (a JSON escape such as {@code "\ud800"} can spell a lone surrogate, which is refused, as
- * are lines that are not UTF-8): nothing is accepted that would be stored changed. Thread-safe.
+ * {"op":"scan","key":"k1","count":100}} and {@code {"op":"stats"}}. Keys, field names and field
+ * values must be valid Unicode text (a JSON escape such as {@code "\ud800"} can spell a lone
+ * surrogate, which is refused, as are lines that are not UTF-8): nothing is accepted that would be
+ * stored changed. Thread-safe.
  */
 public final class FeedParser {
   /** Longest line accepted: a record of the largest value plus room for JSON. */

@@ -28,9 +28,10 @@ import org.strata.lsm.spi.RunList;
  * The merges of one index: asks the merge policy through the SPI's {@link PolicyDriver} after
  * every new disk component, turns what it schedules into {@link MergeOperation}s handed to the
  * {@link MergeScheduler}, installs finished merges through {@link VersionSet#logAndApply}, and
- * re-evaluates the component constraint that stops writes ({@link org.strata.lsm.config.FlowControl.Constraint}).
- * It hands the policy the engine's {@link MergeContext} ({@link EngineMergeContext}: the run list
- * is {@link VersionSet#runList()}) and is each merge's {@link MergeOperation.Host}.
+ * re-evaluates the component constraint that stops writes ({@link
+ * org.strata.lsm.config.FlowControl.Constraint}). It hands the policy the engine's {@link
+ * MergeContext} ({@link EngineMergeContext}: the run list is {@link VersionSet#runList()}) and is
+ * each merge's {@link MergeOperation.Host}.
  *
  * <p>Locks. {@code policyLock} (declared here) serializes calls into the policy; lock order:
  * {@code policyLock} before the tree lock. The live merges and the constraint flag are guarded by

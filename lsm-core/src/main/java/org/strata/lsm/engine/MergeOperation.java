@@ -222,7 +222,8 @@ final class MergeOperation implements IoOperation {
         outBytes += c.sizeBytes();
       }
       MergeRecord rec = new MergeRecord(startMillis, clock.currentTimeMillis(),
-          pausedNanos, inputComponents, levelZeroInputs, totalInputPages, outPages, outBytes, outputLevel, "ok");
+          pausedNanos, inputComponents, levelZeroInputs, totalInputPages, outPages, outBytes,
+              outputLevel, "ok");
       tree.completed(this, outputs, rec);
       success = true;
       outcome = "ok";
@@ -245,7 +246,8 @@ final class MergeOperation implements IoOperation {
           o.discard();
         }
         tree.abandoned(this, new MergeRecord(startMillis, clock.currentTimeMillis(),
-            pausedNanos, inputComponents, levelZeroInputs, pagesConsumed, outPages, outBytes, outputLevel,
+            pausedNanos, inputComponents, levelZeroInputs, pagesConsumed, outPages, outBytes,
+                outputLevel,
             outcome));
       }
       releaseInputs();

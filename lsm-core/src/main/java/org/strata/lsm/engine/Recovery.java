@@ -170,10 +170,10 @@ final class Recovery {
   /**
    * {@code config} with its {@code log.dir} resolved against the store directory {@code dir}
    * (absolute), as it is saved. A relative {@code log.dir} in a saved configuration of a store
-   * written before log ids ({@code savedFrom} not null, the manifest holding no log id) was resolved
-   * against the working directory by the build that wrote it: that is refused, since nothing tells
-   * which directory the log is in. For such a store, a saved {@code log.dir} that is not a
-   * directory is refused too (there is no record of where the log was).
+   * written before log ids ({@code savedFrom} not null, the manifest holding no log id) was
+   * resolved against the working directory by the build that wrote it: that is refused, since
+   * nothing tells which directory the log is in. For such a store, a saved {@code log.dir} that is
+   * not a directory is refused too (there is no record of where the log was).
    */
   static StoreConfig withAbsoluteLogDir(Path dir, StoreConfig config, Path savedFrom,
       StoreEnvironment env) {

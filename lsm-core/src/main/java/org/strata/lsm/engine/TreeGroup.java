@@ -75,7 +75,8 @@ public final class TreeGroup implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final StallTracker stalls = new StallTracker();
-  private final WriteAdmission admission = new WriteAdmission(org.strata.lsm.config.FlowControl.Admission.ASAP, 1);
+  private final WriteAdmission admission =
+      new WriteAdmission(org.strata.lsm.config.FlowControl.Admission.ASAP, 1);
   private final FlushExecutor executor;
   /** The replayed shared log between {@link #recover} and {@link #start()}, else null. */
   private WriteAheadLog.Replayed replayedLog;

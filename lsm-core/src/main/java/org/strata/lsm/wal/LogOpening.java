@@ -48,6 +48,7 @@ final class LogOpening {
    * (see {@link WriteAheadLog#replay(Path, Durability, long, FileIo, LogRecoveryMode, long, long,
    * LogOwner, LogReplayer)}).
    */
+  @SuppressWarnings("try") // the lock is held for the scope of the try, not used in it
   static LogOpening replay(Path dir, Durability durability, long groupCommitMillis,
       FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor, LogOwner owner,
       LogReplayer replayer) {

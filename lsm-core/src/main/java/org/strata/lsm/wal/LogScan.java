@@ -1,7 +1,6 @@
 package org.strata.lsm.wal;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -315,7 +314,9 @@ public final class LogScan {
     return damages;
   }
 
-  /** Files holding bytes an earlier point-in-time recovery set aside ({@code *.corrupt-<offset>}). */
+  /**
+   * Files holding bytes an earlier point-in-time recovery set aside ({@code *.corrupt-<offset>}).
+   */
   public List<Path> setAside() {
     return setAside;
   }
@@ -349,7 +350,9 @@ public final class LogScan {
     return pendingCut;
   }
 
-  /** Highest sequence number in any usable segment (intact records, or a segment's name), 0 if none. */
+  /**
+   * Highest sequence number in any usable segment (intact records, or a segment's name), 0 if none.
+   */
   public long lastLsn() {
     long last = 0;
     for (Segment s : segments) {

@@ -109,10 +109,10 @@ public final class WriteAheadLog implements Closeable {
 
   /**
    * As {@link #open(Path, Durability, long, FileIo, LogRecoveryMode, long, LogReplayer)} for a log
-   * owned by {@code owner} (null: a log on its own) and shared by several indexes: operations above {@code replayFrom} are
-   * replayed (the replayer filters per index), and new operations get sequence numbers above
-   * {@code lsnFloor} (the highest sequence number any index has flushed), so no index ever sees a
-   * reused number.
+   * owned by {@code owner} (null: a log on its own) and shared by several indexes: operations above
+   * {@code replayFrom} are replayed (the replayer filters per index), and new operations get
+   * sequence numbers above {@code lsnFloor} (the highest sequence number any index has flushed), so
+   * no index ever sees a reused number.
    */
   public static WriteAheadLog open(Path dir, Durability durability, long groupCommitMillis,
       FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor, LogOwner owner,
@@ -139,7 +139,6 @@ public final class WriteAheadLog implements Closeable {
    *     another owner; nothing is changed then
    * @throws StrataException when another store or partition has the log open
    */
-  @SuppressWarnings("try") // the lock is held for the scope of the try, not used in it
   public static Replayed replay(Path dir, Durability durability, long groupCommitMillis,
       FileIo fileIo, LogRecoveryMode mode, long replayFrom, long lsnFloor, LogOwner owner,
       LogReplayer replayer) {
@@ -231,7 +230,9 @@ public final class WriteAheadLog implements Closeable {
     return writer.durableLsn();
   }
 
-  /** Bytes appended that are not written to a file yet (kept there after a failed write-out too). */
+  /**
+   * Bytes appended that are not written to a file yet (kept there after a failed write-out too).
+   */
   public long unwrittenBytes() {
     return writer.unwrittenBytes();
   }
