@@ -28,12 +28,12 @@ import org.strata.lsm.spi.LevelShape;
 import org.strata.lsm.spi.RunInfo;
 
 /**
- * {@code bloom-filter.allocation = monkey} on the engine: a leveled store (T = 4) is loaded until it
- * has four levels, then overwritten so that every level is rewritten with the tree's depth fixed;
- * the filters of the components written in that second phase are probed with keys never written,
- * level by level. The measured false-positive rate of each level must equal, within sampling
- * error, the rate a filter built for Eq. 9's p_i at that level has, and those rates differ from
- * the uniform 1% by far more than the sampling error (so uniform filters fail the test).
+ * {@code bloom-filter.allocation = monkey} on the engine: a leveled store (T = 4) is loaded until
+ * it has four levels, then overwritten so that every level is rewritten with the tree's depth
+ * fixed; the filters of the components written in that second phase are probed with keys never
+ * written, level by level. The measured false-positive rate of each level must equal, within
+ * sampling error, the rate a filter built for Eq. 9's p_i at that level has, and those rates differ
+ * from the uniform 1% by far more than the sampling error (so uniform filters fail the test).
  */
 class MonkeyFiltersEngineTest {
   private static final int T = 4;

@@ -16,7 +16,8 @@ class PolicyParametersTest {
       "constant, num-components, 0", "bigtable, num-components, 0", "binomial, num-components, -3",
       "min-latency, num-components, x", "exploring, num-components, 0", "exploring, ratio, 0",
       "exploring, ratio, -1.2", "exploring, min, 1", "exploring, max, 1",
-      "size-tiered, size-ratio, 0", "size-tiered, min-merge, 1", "size-tiered, merge-exactly-min, yes",
+      "size-tiered, size-ratio, 0", "size-tiered, min-merge, 1", "size-tiered, merge-exactly-min,"
+          + " yes",
       "prefix, max-tolerance-component-count, 0", "prefix, max-mergable-component-size, big",
       "leveling, size-ratio, 1", "tiering, size-ratio, 0", "lazy-leveling, size-ratio, 1",
       "fluid, K, 0", "fluid, Z, 10", "leveling, dynamic-level-size, maybe",

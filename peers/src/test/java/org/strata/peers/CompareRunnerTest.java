@@ -123,8 +123,10 @@ class CompareRunnerTest {
 
     String md = Files.readString(out.resolve("comparison.md"));
     String header = md.lines().filter(l -> l.startsWith("| system |")).findFirst().orElseThrow();
-    for (String column : List.of("load rec/s", "testing max W", "I/O budget use", "arrivals/s", "served/s",
-        "write p50 ms", "p99 ms", "p99.9 ms", "max ms", "arrival lag max ms", "stalled s", "queued at end", "WA", "SA",
+    for (String column : List.of("load rec/s", "testing max W", "I/O budget"
+        + " use", "arrivals/s", "served/s",
+        "write p50 ms", "p99 ms", "p99.9 ms", "max ms", "arrival lag max ms", "stalled s", "queued"
+            + " at end", "WA", "SA",
         "SA mean", "verdict")) {
       assertThat(header).contains("| " + column + " |");
     }

@@ -32,7 +32,8 @@ class RocksDbTargetTest {
   void readsBackEveryKeyItWasGiven(String compaction) throws Exception {
     long seed = 7 + compaction.length();
     System.out.println("seed " + seed);
-    StoreConfig store = StoreConfig.defaults().withMemoryComponent(MemoryComponentConfig.of(64 << 10, 2))
+    StoreConfig store = StoreConfig.defaults()
+        .withMemoryComponent(MemoryComponentConfig.of(64 << 10, 2))
         .withIo(IoConfig.of(8 << 20, 256 << 10, 4096));
     RocksDbTarget target = new RocksDbTarget("rocksdb-" + compaction,
         new RocksDbMapping(store, compaction), 64 << 10);

@@ -47,7 +47,8 @@ class CliTest {
     dir = tmp.resolve("store");
     config = tmp.resolve("small.json");
     Files.writeString(config, "{\"memory-component\": {\"size\": \"64KB\"},"
-        + " \"merge-policy\": {\"name\": \"constant\", \"parameters\": {\"num-components\": \"3\"}},"
+        + " \"merge-policy\": {\"name\": \"constant\", \"parameters\": {\"num-components\":"
+        + " \"3\"}},"
         + " \"log\": {\"durability\": \"none\"}}");
   }
 
@@ -59,7 +60,8 @@ class CliTest {
   void statsJsonShowsTriadLogFlushesAsIndexBytesOnly() throws Exception {
     Path triad = tmp.resolve("triad-log.json");
     Files.writeString(triad, "{\"memory-component\": {\"size\": \"64KB\"},"
-        + " \"merge-policy\": {\"name\": \"constant\", \"parameters\": {\"num-components\": \"50\"}},"
+        + " \"merge-policy\": {\"name\": \"constant\", \"parameters\": {\"num-components\":"
+        + " \"50\"}},"
         + " \"log\": {\"durability\": \"none\"}, \"triad\": {\"log\": true}}");
     Result r = run("load", "--dir", dir.toString(), "--config", triad.toString(), "--records",
         "2000", "--record-size", "200", "--seed", "5", "--quiet");
@@ -164,7 +166,8 @@ class CliTest {
     assertThat(run("help", "load").out()).contains("Usage: strata load");
     Result typo = run("laod");
     assertThat(typo.code()).isEqualTo(2);
-    assertThat(typo.err()).contains("'laod'").contains("Try 'strata help'").doesNotContain("Usage:");
+    assertThat(typo.err()).contains("'laod'").contains("Try 'strata"
+        + " help'").doesNotContain("Usage:");
   }
 
   @Test

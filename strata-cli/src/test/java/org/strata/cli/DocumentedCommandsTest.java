@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * Keeps the README and docs/*.md true to the command line: every {@code bin/strata} command they
  * show (synopses and examples, with their continuation lines) names a subcommand that exists, and
  * every {@code --flag} it shows is one that subcommand's {@code --help} lists ({@code bin/strata
- * asterixdb ...} runs another launcher, with the AsterixDB extension's class path, and is left out).
+ * asterixdb ...} runs another launcher, with the AsterixDB extension's class path, and is left
+ * out).
  */
 class DocumentedCommandsTest {
   private static final Path ROOT = Path.of("").toAbsolutePath().getParent();

@@ -36,7 +36,8 @@ class EngineMatchesSimulatorTest {
     Map<String, String> params = Map.of("num-components", "5");
     MergeSimulator sim = new MergeSimulator(Plugins.mergePolicy(new NamedPlugin(policy, params)));
     StoreConfig cfg = StoreConfig.defaults().withMergePolicy(new NamedPlugin(policy, params))
-        .withMemoryComponent(MemoryComponentConfig.of(64L << 20, 2)).withDurability(Durability.NONE);
+        .withMemoryComponent(MemoryComponentConfig.of(64L << 20,
+            2)).withDurability(Durability.NONE);
     List<Integer> engineCounts = new ArrayList<>();
     List<Integer> simCounts = new ArrayList<>();
     double engineWa;

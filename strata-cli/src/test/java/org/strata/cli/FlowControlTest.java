@@ -31,7 +31,8 @@ class FlowControlTest {
   @TempDir Path tmp;
 
   private static StoreConfig base(FlowControl fc, NamedPlugin policy) {
-    return StoreConfig.defaults().withMergePolicy(policy).withMemoryComponent(MemoryComponentConfig.of(256 * 1024, 2))
+    return StoreConfig.defaults().withMergePolicy(policy)
+        .withMemoryComponent(MemoryComponentConfig.of(256 * 1024, 2))
         .withDurability(Durability.NONE).withFlowControl(fc);
   }
 

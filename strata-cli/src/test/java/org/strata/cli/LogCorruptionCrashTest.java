@@ -59,7 +59,8 @@ class LogCorruptionCrashTest {
   private static long loadAndKill(Path dir, Path config, long atLeast) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process p = new ProcessBuilder(java, "-Xmx256m",
-        "-Dstrata.log.file=" + dir.resolveSibling(dir.getFileName() + ".log"), "-cp", classPath(), Main.class.getName(),
+        "-Dstrata.log.file=" + dir.resolveSibling(dir.getFileName() + ".log"), "-cp", classPath(),
+            Main.class.getName(),
         "load", "--dir", dir.toString(), "--config", config.toString(), "--records", "100000000",
         "--record-size", Integer.toString(RECORD_SIZE), "--key-order", "sequential", "--seed",
         Long.toString(SEED), "--durability", "sync", "--batch-size", Integer.toString(BATCH))

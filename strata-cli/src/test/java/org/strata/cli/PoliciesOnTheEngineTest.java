@@ -44,7 +44,8 @@ class PoliciesOnTheEngineTest {
       "fluid; size-ratio=5,K=2,Z=2; ",
       "adaptive-fluid; window-ops=500,margin=0; ",
       "partitioned-leveling; file-size=8192,level1-size=65536,size-ratio=4; ",
-      "partitioned-leveling; file-size=8192,size-ratio=3,selection=choose-best,merge-exactly-l0-trigger=true; ",
+      "partitioned-leveling;"
+          + " file-size=8192,size-ratio=3,selection=choose-best,merge-exactly-l0-trigger=true; ",
       "triad-disk; file-size=8192,level1-size=65536,size-ratio=4; ",
       "no-merge; ; ",
       "tiering; size-ratio=3; fair",
@@ -61,7 +62,8 @@ class PoliciesOnTheEngineTest {
       }
     }
     StoreConfig cfg = StoreConfig.defaults().withMergePolicy(new NamedPlugin(policy, p))
-        .withMergeScheduler(new NamedPlugin(scheduler == null ? "single-thread" : scheduler, Map.of()))
+        .withMergeScheduler(new NamedPlugin(scheduler == null ? "single-thread" : scheduler,
+            Map.of()))
         .withMemoryComponent(MemoryComponentConfig.of(16 * 1024, 2)).withDurability(Durability.NONE)
         .withIo(IoConfig.of(0, 1 << 20, 1024));
     Path dir = tmp.resolve(policy + "-" + scheduler);

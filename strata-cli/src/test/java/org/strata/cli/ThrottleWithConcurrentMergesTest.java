@@ -23,7 +23,8 @@ import org.strata.lsm.testing.VirtualClock;
 
 /**
  * The shared throttle holds within 5% over every 10 s window while flushes and two merges at a
- * time (a test policy that always schedules two, under the fair scheduler) write at once. Time is virtual: only throttle sleeps move it.
+ * time (a test policy that always schedules two, under the fair scheduler) write at once. Time is
+ * virtual: only throttle sleeps move it.
  */
 class ThrottleWithConcurrentMergesTest {
   @TempDir Path tmp;
@@ -44,7 +45,8 @@ class ThrottleWithConcurrentMergesTest {
     StoreConfig cfg = StoreConfig.defaults()
         .withMergePolicy(new NamedPlugin("test-two-merges", Map.of()))
         .withMergeScheduler(new NamedPlugin("fair", Map.of()))
-        .withMemoryComponent(MemoryComponentConfig.of(512 * 1024, 2)).withIo(IoConfig.of(limit, 4 << 20, 4096))
+        .withMemoryComponent(MemoryComponentConfig.of(512 * 1024, 2)).withIo(IoConfig.of(limit,
+            4 << 20, 4096))
         .withDurability(Durability.NONE);
     List<MergeRecord> merges;
     Random rnd = new Random(3);

@@ -29,7 +29,8 @@ class TriadDiskOnTheEngineTest {
   private static LsmStore open(Path dir) {
     return LsmStore.open(dir, StoreConfig.defaults()
         .withMergePolicy(new NamedPlugin("triad-disk", Map.of("level1-size", "1GB")))
-        .withMemoryComponent(MemoryComponentConfig.of(64L << 20, 2)).withDurability(Durability.NONE));
+        .withMemoryComponent(MemoryComponentConfig.of(64L << 20,
+            2)).withDurability(Durability.NONE));
   }
 
   /** Writes one flush of keys {@code first .. first + KEYS_PER_FLUSH - 1} and its merges. */

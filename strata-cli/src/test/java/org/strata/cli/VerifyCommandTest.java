@@ -56,7 +56,8 @@ class VerifyCommandTest {
   private Path store() throws Exception {
     Path live = tmp.resolve("live");
     Path image = tmp.resolve("store");
-    try (LsmStore s = LsmStore.open(live, CONFIG.withMemoryComponent(MemoryComponentConfig.of(64 * 1024, 2)))) {
+    try (LsmStore s = LsmStore.open(live,
+        CONFIG.withMemoryComponent(MemoryComponentConfig.of(64 * 1024, 2)))) {
       for (int i = 0; i < KEYS; i++) {
         s.put(b(String.format("key%06d", i)), b("value-" + i + "-" + "x".repeat(40)));
       }
@@ -200,7 +201,8 @@ class VerifyCommandTest {
       }
     }
     wal.close();
-    Path older = files(dir.resolve("wal"), ".log").get(files(dir.resolve("wal"), ".log").size() - 2);
+    Path older = files(dir.resolve("wal"), ".log").get(files(dir.resolve("wal"),
+        ".log").size() - 2);
     LogImages.flipInside(older, "a20");
     CliTest.Result r = verify(dir);
     assertThat(r.code()).isEqualTo(1);

@@ -199,7 +199,8 @@ class CrashVerifierTest {
     assertThat(behind).isPositive();
     Path dir = tmp.resolve("dataset");
 
-    CrashVerifier.Outcome recent = CrashVerifier.check(t, dir, dw, CrashState.empty(), acked(400, 5));
+    CrashVerifier.Outcome recent = CrashVerifier.check(t, dir, dw, CrashState.empty(), acked(400,
+        5));
     assertThat(recent.faults()).isEmpty();
     assertThat(recent.ok()).isTrue();
     // Partition 1's missing writes are lost (a delete of an absent key may count as kept).

@@ -62,7 +62,9 @@ class MonkeyAllocationTest {
     }
   }
 
-  /** For many levels, R approaches Eq. (10): e^(−(M/N)·ln²2)·Z^((T−1)/T)·K^(1/T)·T^(T/(T−1))/(T−1). */
+  /**
+   * For many levels, R approaches Eq. (10): e^(−(M/N)·ln²2)·Z^((T−1)/T)·K^(1/T)·T^(T/(T−1))/(T−1).
+   */
   @Test
   void approachesEquationTenForManyLevels() {
     for (LevelShape s : new LevelShape[] {new LevelShape(10, 1, 1), new LevelShape(10, 9, 1),

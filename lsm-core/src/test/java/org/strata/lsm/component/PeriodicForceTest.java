@@ -62,6 +62,7 @@ class PeriodicForceTest {
       assertThat(at - previous).isLessThanOrEqualTo(forceBytes + 256 * 1024);
       previous = at;
     }
-    assertThat(forcedAt.size()).isGreaterThanOrEqualTo((int) (written[0] / (forceBytes + 256 * 1024)));
+    assertThat(forcedAt.size()).isGreaterThanOrEqualTo((int) (written[0] / (forceBytes
+        + 256 * 1024)));
   }
 }

@@ -26,14 +26,15 @@ import org.strata.lsm.testing.TestStores;
 /**
  * Corruption campaign over the files only a dataset has: {@code dataset.json} (its layout:
  * partitions, secondary indexes, maintenance; and its store settings), the {@link DatasetLayout}
- * file and the disk components of a secondary index. A pristine two-partition dataset with a secondary index, three flushes and
- * unflushed records in the partition logs gets one byte XORed with a random non-zero mask per
- * trial, on a fresh copy; then the files are verified ({@link DatasetVerifier#verifyFiles}), the
- * dataset is opened, every key is read, everything is scanned, every secondary value is queried,
- * and the indexes' agreement is checked. A trial is detected, harmless, unclear (an error that
- * does not name what was damaged) or served wrong (see {@link FlipTally}); the test fails on any
- * served-wrong or unclear trial. Prints its seed; rerun with {@code -Dcorruption.seed=N}, change
- * the number of trials with {@code -Dcorruption.dataset.trials=N}.
+ * file and the disk components of a secondary index. A pristine two-partition dataset with a
+ * secondary index, three flushes and unflushed records in the partition logs gets one byte XORed
+ * with a random non-zero mask per trial, on a fresh copy; then the files are verified ({@link
+ * DatasetVerifier#verifyFiles}), the dataset is opened, every key is read, everything is scanned,
+ * every secondary value is queried, and the indexes' agreement is checked. A trial is detected,
+ * harmless, unclear (an error that does not name what was damaged) or served wrong (see {@link
+ * FlipTally}); the test fails on any served-wrong or unclear trial. Prints its seed; rerun with
+ * {@code -Dcorruption.seed=N}, change the number of trials with {@code
+ * -Dcorruption.dataset.trials=N}.
  */
 class DatasetCorruptionCampaignTest {
   static final int KEYS = 200;

@@ -60,7 +60,8 @@ class DatasetPowerLossTest {
     // one moment, as a power loss is.
     DatasetConfig base = DatasetModelTest.config(SecondaryMaintenance.EAGER, 1);
     DatasetConfig cfg = new DatasetConfig(base.store().withMergePolicy(
-        new NamedPlugin("test-merge-all", Map.of("max", "1000"))), base.secondaryIndexes(), base.maintenance(),
+        new NamedPlugin("test-merge-all", Map.of("max", "1000"))), base.secondaryIndexes(),
+            base.maintenance(),
         base.partitions());
     try (Dataset ds = Dataset.open(dir, cfg, env)) {
       open.set(true);

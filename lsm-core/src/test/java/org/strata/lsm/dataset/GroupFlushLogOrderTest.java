@@ -16,11 +16,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.Durability;
-import org.strata.lsm.LogRecoveryMode;
 import org.strata.lsm.StorageException;
 import org.strata.lsm.StoreEnvironment;
 import org.strata.lsm.io.CrashPoint;
-import org.strata.lsm.io.FileIo;
 import org.strata.lsm.wal.LogScan;
 
 /**

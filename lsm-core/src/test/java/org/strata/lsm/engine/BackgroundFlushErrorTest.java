@@ -72,7 +72,8 @@ class BackgroundFlushErrorTest {
     Path dir = tmp.resolve("s");
     int[] next = {0};
     try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
-        .withMemoryComponent(MemoryComponentConfig.of(8192, 3)), new StoreEnvironment(Clock.system(), io))) {
+        .withMemoryComponent(MemoryComponentConfig.of(8192, 3)),
+            new StoreEnvironment(Clock.system(), io))) {
       // The first flush fails; a retry would succeed.
       io.failNext(FileOp.WRITE, ".cmp.tmp", 1, "injected");
       Runnable[] put = {() -> {
@@ -121,8 +122,10 @@ class BackgroundFlushErrorTest {
     FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
     Path dir = tmp.resolve("group");
     try (TreeGroup g = TreeGroup.open(dir, List.of(
-        new TreeGroup.Member("a", TestStores.smallConfig(100).withMemoryComponent(MemoryComponentConfig.of(8192, 3))),
-        new TreeGroup.Member("b", TestStores.smallConfig(100).withMemoryComponent(MemoryComponentConfig.of(8192, 3)))),
+        new TreeGroup.Member("a",
+            TestStores.smallConfig(100).withMemoryComponent(MemoryComponentConfig.of(8192, 3))),
+        new TreeGroup.Member("b",
+            TestStores.smallConfig(100).withMemoryComponent(MemoryComponentConfig.of(8192, 3)))),
         8192, TestStores.smallConfig(100), new IoThrottle(0, Clock.system()),
         new StoreEnvironment(Clock.system(), io))) {
       io.failNext(FileOp.WRITE, ".cmp.tmp", 1, "injected");

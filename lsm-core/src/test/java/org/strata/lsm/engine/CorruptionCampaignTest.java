@@ -251,7 +251,8 @@ class CorruptionCampaignTest {
     };
     capture.start();
     org.apache.logging.log4j.core.Logger logger =
-        (org.apache.logging.log4j.core.Logger) LogManager.getLogger("org.strata.lsm.wal.LogRecovery");
+        (org.apache.logging.log4j.core.Logger) LogManager.getLogger(
+            "org.strata.lsm.wal.LogRecovery");
     // Recovery's warnings are captured here, not printed: the default configuration drops WARN.
     Level level = logger.getLevel();
     boolean additive = logger.isAdditive();

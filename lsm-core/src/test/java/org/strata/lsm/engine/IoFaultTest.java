@@ -53,7 +53,8 @@ class IoFaultTest {
         (org.apache.logging.log4j.core.Logger) LogManager.getLogger(LsmTree.class);
     logger.addAppender(capture);
     try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
-        .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2)), new StoreEnvironment(Clock.system(), io))) {
+        .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2)),
+            new StoreEnvironment(Clock.system(), io))) {
       for (int i = 0; i < 500; i++) {
         store.put(b("k" + i), b("v" + i));
       }
@@ -107,7 +108,8 @@ class IoFaultTest {
     FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
     io.failNext(FileOp.WRITE, ".cmp.tmp", Integer.MAX_VALUE, "injected");
     try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
-        .withMemoryComponent(MemoryComponentConfig.of(8192, 2)), new StoreEnvironment(Clock.system(), io))) {
+        .withMemoryComponent(MemoryComponentConfig.of(8192, 2)),
+            new StoreEnvironment(Clock.system(), io))) {
       assertThatThrownBy(() -> {
         for (int i = 0; i < 100_000; i++) {
           store.put(b("key" + i), b("value" + i));
@@ -163,7 +165,8 @@ class IoFaultTest {
     Level level = logger.getLevel();
     logger.setLevel(Level.WARN);
     try (LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
-        .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2)), new StoreEnvironment(Clock.system(), io))) {
+        .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2)),
+            new StoreEnvironment(Clock.system(), io))) {
       store.put(b("k"), b("v"));
       io.failNext(FileOp.WRITE, ".cmp.tmp", 6, "No space left on device");
       for (int attempt = 1; attempt <= 6; attempt++) {

@@ -98,7 +98,8 @@ class LsmTreeTest {
   @Test
   void unflushedWritesSurviveCrashThroughTheLog() throws Exception {
     Path dir = tmp.resolve("store");
-    StoreConfig cfg = TestStores.smallConfig(3).withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2));
+    StoreConfig cfg =
+        TestStores.smallConfig(3).withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2));
     LsmStore store = LsmStore.open(dir, cfg);
     store.put(b("a"), b("1"));
     store.put(b("b"), b("2"));

@@ -23,10 +23,10 @@ import org.strata.lsm.testing.TestStores;
 
 /**
  * {@code LsmStore.sync()} means, whatever the durability, that every write that returned before it
- * survives a machine crash (docs/configuration.md). Here the crash comes after a seal, a later write
- * and a sync, while the sealed memory component's flush has written its files but is not yet in the
- * manifest (held at {@code flush-before-manifest}): the store is copied with only its forced bytes
- * ({@link PowerLossFileIo}) and reopened. Under {@code none} the seal's segment was closed
+ * survives a machine crash (docs/configuration.md). Here the crash comes after a seal, a later
+ * write and a sync, while the sealed memory component's flush has written its files but is not yet
+ * in the manifest (held at {@code flush-before-manifest}): the store is copied with only its forced
+ * bytes ({@link PowerLossFileIo}) and reopened. Under {@code none} the seal's segment was closed
  * unforced and the sync forced only the new one, so the writes before the seal were lost.
  */
 class StorePowerLossTest {

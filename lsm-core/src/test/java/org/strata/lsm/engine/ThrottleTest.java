@@ -39,7 +39,8 @@ class ThrottleTest {
     });
     Random rnd = new Random(7);
     try (LsmStore store = LsmStore.open(tmp.resolve("s"), TestStores.smallConfig(3)
-        .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2)).withIo(IoConfig.of(limit, 4 << 20, 4096)),
+        .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2)).withIo(IoConfig.of(limit,
+            4 << 20, 4096)),
         new StoreEnvironment(clock, io))) {
       byte[] value = new byte[1000];
       for (int i = 0; i < 60_000; i++) {

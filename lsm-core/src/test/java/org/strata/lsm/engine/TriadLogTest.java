@@ -8,7 +8,6 @@ import static org.strata.lsm.testing.TestStores.s;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

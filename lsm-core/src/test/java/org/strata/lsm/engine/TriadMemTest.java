@@ -270,7 +270,8 @@ class TriadMemTest {
     // The close above flushed the memory component, which may have let the policy start a merge
     // (cancelled or finished by close) and would let it start one at the next open: reopen without
     // merges, so that what the reopened store reads is exactly what the closed store wrote.
-    StoreConfig quiet = cfg.withMergePolicy(new NamedPlugin("test-merge-all", Map.of("max", "1000")));
+    StoreConfig quiet = cfg.withMergePolicy(new NamedPlugin("test-merge-all", Map.of("max",
+        "1000")));
     ByteCounters first;
     try (LsmStore reopened = LsmStore.open(dir, quiet)) {
       first = reopened.stats().bytes();

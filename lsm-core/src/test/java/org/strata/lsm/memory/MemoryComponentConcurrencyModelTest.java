@@ -72,7 +72,8 @@ class MemoryComponentConcurrencyModelTest {
     Arrays.sort(ascending, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
     AtomicInteger walk = new AtomicInteger();
     MemoryComponent mc = new MemoryComponent(1);
-    ConcurrentSkipListMap<byte[], Write> model = new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
+    ConcurrentSkipListMap<byte[],
+        Write> model = new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
     AtomicLong lsns = new AtomicLong();
     AtomicLong userBytes = new AtomicLong();
     AtomicBoolean writing = new AtomicBoolean(true);
@@ -180,10 +181,12 @@ class MemoryComponentConcurrencyModelTest {
               .as("cursor keys strictly ascending, no duplicates").isNegative();
         }
         if (from != null) {
-          assertThat(Arrays.compareUnsigned(from, key)).as("key at or after from").isLessThanOrEqualTo(0);
+          assertThat(Arrays.compareUnsigned(from, key)).as("key at or after"
+              + " from").isLessThanOrEqualTo(0);
         }
         if (to != null) {
-          assertThat(Arrays.compareUnsigned(key, to)).as("key at or before to").isLessThanOrEqualTo(0);
+          assertThat(Arrays.compareUnsigned(key, to)).as("key at or before"
+              + " to").isLessThanOrEqualTo(0);
         }
         checkValue(key, c.value(), -1);
         previous = key;

@@ -22,7 +22,8 @@ class PolicyHostTest {
   @ParameterizedTest
   @EnumSource(Capability.class)
   void theEngineOffersEveryCapability(Capability c) {
-    assertThatCode(() -> PolicyHost.ENGINE.check(new NeedsCapability(c))).doesNotThrowAnyException();
+    assertThatCode(() -> PolicyHost.ENGINE.check(new NeedsCapability(c)))
+        .doesNotThrowAnyException();
     assertThat(PolicyHost.ENGINE.offered()).contains(c);
   }
 

@@ -106,8 +106,8 @@ public final class FaultInjectingFileIo implements FileIo {
 
   /**
    * Fails the {@code nth} (1-based) step at {@code point}. With {@code lasting}, every later step
-   * of the same operation on the same kind of file fails too, in any phase, until {@link #heal()}: a
-   * fault that lasts, as a full or broken disk does.
+   * of the same operation on the same kind of file fails too, in any phase, until {@link #heal()}:
+   * a fault that lasts, as a full or broken disk does.
    */
   public synchronized FaultInjectingFileIo failAt(IoPoint point, int nth, Failure failure,
       boolean lasting) {

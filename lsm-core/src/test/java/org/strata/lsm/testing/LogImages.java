@@ -16,7 +16,9 @@ import java.util.stream.Stream;
 public final class LogImages {
   private LogImages() {}
 
-  /** Copies a directory tree: taken after {@code sync()}, it is what a crash at that moment leaves. */
+  /**
+   * Copies a directory tree: taken after {@code sync()}, it is what a crash at that moment leaves.
+   */
   public static Path copyTree(Path from, Path to) throws IOException {
     try (Stream<Path> s = Files.walk(from)) {
       for (Path p : (Iterable<Path>) s::iterator) {

@@ -18,9 +18,9 @@ import org.strata.lsm.io.WritableFile;
 /**
  * A {@link FileIo} over the real file system that remembers how many bytes of each file written
  * through it were forced, and copies a directory as a machine crash (power loss, kernel panic) at
- * that moment would leave it: every such file cut to its forced length. Bytes written but not forced
- * are what the operating system's cache loses; a process kill, which the crash loop uses, keeps
- * them, so only this shows what a durability mode promises about machine crashes.
+ * that moment would leave it: every such file cut to its forced length. Bytes written but not
+ * forced are what the operating system's cache loses; a process kill, which the crash loop uses,
+ * keeps them, so only this shows what a durability mode promises about machine crashes.
  *
  * <p>It models file contents only. Directory entries are taken as they are at the copy (a file
  * created, renamed or deleted since the directory was last forced could be undone by a real crash);

@@ -150,7 +150,8 @@ class AppendMergeTreeEngineTest {
           int m = Integer.parseInt(p.get("mixed-level"));
           int k = Integer.parseInt(p.get("max-sequences"));
           if (i == m) {
-            assertThat(node.sequenceCount()).as("sequences in the mixed level").isLessThanOrEqualTo(k);
+            assertThat(node.sequenceCount()).as("sequences in the mixed"
+                + " level").isLessThanOrEqualTo(k);
           } else if (i > m) {
             assertThat(node.sequenceCount()).as("sequences in merging level " + i).isEqualTo(1);
           }

@@ -92,7 +92,8 @@ class MergeSimulatorTest {
     for (String name : List.of("min-latency", "binomial", "bigtable", "exploring", "constant")) {
       for (int k : new int[] {3, 5, 8}) {
         List<Integer> counts = countsAfterEachFlush(name, k, 3000);
-        assertThat(counts).as("%s k=%d", name, k).allSatisfy(c -> assertThat(c).isLessThanOrEqualTo(k));
+        assertThat(counts).as("%s"
+            + " k=%d", name, k).allSatisfy(c -> assertThat(c).isLessThanOrEqualTo(k));
       }
     }
   }

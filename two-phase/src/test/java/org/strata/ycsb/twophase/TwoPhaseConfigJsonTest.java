@@ -93,7 +93,8 @@ class TwoPhaseConfigJsonTest {
   void aNonScalarPluginParameterIsRefused() {
     // This reader once turned {"n": 2} into its text; it is refused as everywhere else.
     assertThatThrownBy(() -> TwoPhaseConfigJson.parse("{\"dataset\": {}, \"testing\":"
-        + " {\"merge-scheduler\": {\"name\": \"fair\", \"parameters\": {\"threads\": {\"n\": 2}}}}}",
+        + " {\"merge-scheduler\": {\"name\": \"fair\", \"parameters\": {\"threads\": {\"n\":"
+        + " 2}}}}}",
         "t", "x")).isInstanceOf(InvalidConfigurationException.class)
         .hasMessageContaining("testing.merge-scheduler.parameters.threads")
         .hasMessageContaining("a string, number or boolean");

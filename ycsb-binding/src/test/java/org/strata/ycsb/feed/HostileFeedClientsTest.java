@@ -31,7 +31,6 @@ import org.strata.lsm.config.PageCacheConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetConfig;
-import org.strata.lsm.dataset.DatasetRecord;
 import org.strata.lsm.dataset.SecondaryMaintenance;
 
 /**
