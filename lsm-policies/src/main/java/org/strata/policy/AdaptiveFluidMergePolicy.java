@@ -117,11 +117,6 @@ public final class AdaptiveFluidMergePolicy implements MergePolicy {
     return constraint;
   }
 
-  /** Changes of design since the index was created (restarts included). */
-  public long changes() {
-    return changes;
-  }
-
   private int currentConstraint() {
     return Math.max(fluid.componentConstraint(), transitionalConstraint);
   }
@@ -181,9 +176,10 @@ public final class AdaptiveFluidMergePolicy implements MergePolicy {
    * has no levels to trade then) or nothing is known yet.
    */
   LsmShape shape(MergeContext index) {
+    List<RunInfo> runs = index.runs(); // one snapshot: the engine builds it under the tree lock
     long entries = 0;
     long bytes = 0;
-    for (RunInfo r : index.runs()) {
+    for (RunInfo r : runs) {
       for (ComponentInfo c : r.components()) {
         entries += c.entryCount();
         bytes += c.sizeBytes();
@@ -191,7 +187,6 @@ public final class AdaptiveFluidMergePolicy implements MergePolicy {
     }
     long flush = index.largestFlushBytes();
     if (flush == 0) {
-      List<RunInfo> runs = index.runs();
       for (RunInfo r : runs) {
         if (r.level() == 0) {
           flush = Math.max(flush, r.sizeBytes());

@@ -229,12 +229,7 @@ public final class FeedParser {
             + describe(e.getValue()) + "; field values must be strings");
       }
       String value = e.getValue().asText();
-      try {
-        Utf8.check(name, "field name", name);
-        Utf8.check(value, "value of field", name);
-      } catch (IllegalArgumentException bad) {
-        throw new RejectedLineException(bad.getMessage());
-      }
+      checkText(name, value);
       fields.put(name, value);
     }
     return fields;
@@ -249,5 +244,18 @@ public final class FeedParser {
         : n.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
     return n.isNull() || n.isContainerNode() ? kind : kind + " (" + Utf8.printable(n.toString())
         + ")";
+  }
+
+  /**
+   * Refuses a field name or value that is not valid Unicode text (a lone surrogate), naming the
+   * field: the check every reader of feed and plain records makes before taking a field.
+   */
+  static void checkText(String name, String value) {
+    try {
+      Utf8.check(name, "field name", name);
+      Utf8.check(value, "value of field", name);
+    } catch (IllegalArgumentException bad) {
+      throw new RejectedLineException(bad.getMessage());
+    }
   }
 }

@@ -88,12 +88,7 @@ public final class PlainRecords {
       if (!v.isTextual()) {
         typed.add(name);
       }
-      try {
-        Utf8.check(name, "field name", name);
-        Utf8.check(value, "value of field", name);
-      } catch (IllegalArgumentException bad) {
-        throw new RejectedLineException(bad.getMessage());
-      }
+      FeedParser.checkText(name, value);
       fields.put(name, value);
     }
     if (!typed.isEmpty()) {

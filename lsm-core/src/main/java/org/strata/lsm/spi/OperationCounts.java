@@ -26,9 +26,4 @@ public record OperationCounts(long updates, long zeroResultLookups, long existin
         Math.max(0, zeroResultLookups - earlier.zeroResultLookups),
         Math.max(0, existingLookups - earlier.existingLookups));
   }
-
-  /** Updates plus lookups. */
-  public long total() {
-    return updates + zeroResultLookups + existingLookups;
-  }
 }

@@ -103,9 +103,13 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
 
   private static final class Open implements SystemUnderTest, QueryTarget {
     private final Dataset ds;
+    /** Partition 0's primary index, whose design the samples record if it can change; or null. */
+    private final org.strata.lsm.engine.LsmTree adaptive;
 
     Open(Dataset ds) {
       this.ds = ds;
+      org.strata.lsm.engine.LsmTree first = ds.tree(0, ds.indexNames().get(0));
+      this.adaptive = first.config().mergePolicy().name().equals("adaptive-fluid") ? first : null;
     }
 
     @Override
@@ -135,11 +139,8 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
       TargetStats t = DatasetTotals.of(trees.values(), ds.memoryStalls()).toTargetStats(
           trees.size() + " tree(s)");
       t = t.withIoCounters(ds.ioBudgetCounters().toMap());
-      // An adaptive policy's design, as the first tree (partition 0's primary index) has it.
-      return t.withDesign(ds.tree(0, ds.indexNames().get(0)).levelShape()
-          .filter(d -> ds.tree(0, ds.indexNames().get(0)).config().mergePolicy().name()
-              .equals("adaptive-fluid"))
-          .map(StrataStoreTarget::design).orElse(""));
+      return adaptive == null ? t
+          : t.withDesign(adaptive.levelShape().map(StrataStoreTarget::design).orElse(""));
     }
 
     @Override
