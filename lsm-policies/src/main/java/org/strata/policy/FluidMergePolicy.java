@@ -52,7 +52,16 @@ import org.strata.lsm.spi.RunInfo;
  * count the T − 1 runs before the arrival that fills it. Defined for leveling and tiering only.
  */
 public final class FluidMergePolicy implements MergePolicy {
-  private static final double SLACK = 1e-9;
+  /**
+   * Sizes are compared in arrivals rounded to the nearest one, a half rounded down: a level or
+   * run holds {@code a} arrivals once it holds more than {@code a − HALF} of them. Flushed runs
+   * differ in size by a few percent (the largest one is M), so an exact byte comparison would
+   * take a run just under its nominal size for a run with room, and a tiering level of T
+   * such runs for a level that is not yet full: tiering would merge pairs of flushed runs and
+   * wait for T + 1 arrivals. Overwrites and deletes that shrink runs by half an arrival or more
+   * still delay fullness.
+   */
+  private static final double HALF = 0.5;
 
   // Changed only by reshape(), which runs on the policy's thread like every other call but
   // levelShape(); that one reads the volatile shape, published after the three fields.
@@ -184,6 +193,11 @@ public final class FluidMergePolicy implements MergePolicy {
     return flushSize * Math.pow(t, level - 1);
   }
 
+  /** Bytes at a level in arrivals of its nominal size. */
+  private double arrivals(long bytes, int level) {
+    return bytes / nominal(level);
+  }
+
   /** Recomputes the dynamic level sizes from the largest level (levels above it only). */
   private void updateDynamicSizes(List<RunInfo> runs, int largest) {
     dynamicNominal = new double[largest + 1];
@@ -284,7 +298,7 @@ public final class FluidMergePolicy implements MergePolicy {
   private boolean push(MergeContext index, List<RunInfo> runs, int level, List<RunInfo> here,
       boolean busy, int largest) {
     if (here.isEmpty() || StackPolicies.anyMerging(here)
-        || size(here) < t * nominal(level) * (1 - SLACK)) {
+        || arrivals(size(here), level) <= t - HALF) {
       return false;
     }
     List<RunInfo> window = new ArrayList<>(here);
@@ -302,7 +316,7 @@ public final class FluidMergePolicy implements MergePolicy {
       List<RunInfo> nextIdle = idlePrefix(next);
       boolean nextBusy = nextIdle.size() < next.size();
       if (preemptive && !nextBusy && !next.isEmpty()
-          && size(next) >= (t - 1) * nominal(target) * (1 - SLACK)) {
+          && arrivals(size(next), target) > t - 1 - HALF) {
         window.addAll(next); // the next level is full too: merge it along (preemptive)
         target++;
         continue;
@@ -311,8 +325,8 @@ public final class FluidMergePolicy implements MergePolicy {
       // runs are being pushed down, that run is the level's next component forming meanwhile (as
       // bLSM's C1' forms while C1 merges), so merges of different levels overlap. A full level
       // that is not merged along gets a new run and then pushes itself down.
-      if (!nextIdle.isEmpty() && nextIdle.get(0).sizeBytes()
-          < growth(target, Math.max(largest, target)) * nominal(target) * (1 - SLACK)) {
+      if (!nextIdle.isEmpty() && arrivals(nextIdle.get(0).sizeBytes(), target)
+          <= growth(target, Math.max(largest, target)) - HALF) {
         List<RunInfo> joined = new ArrayList<>(window);
         joined.add(nextIdle.get(0));
         if (contiguous(runs, joined)) {
@@ -333,8 +347,8 @@ public final class FluidMergePolicy implements MergePolicy {
     if (arrival.merging() || active.merging()) {
       return false;
     }
-    boolean single = arrival.sizeBytes() <= nominal(level) * (1 + SLACK);
-    boolean room = active.sizeBytes() < growth(level, largest) * nominal(level) * (1 - SLACK);
+    boolean single = arrivals(arrival.sizeBytes(), level) <= 1 + HALF;
+    boolean room = arrivals(active.sizeBytes(), level) <= growth(level, largest) - HALF;
     return single && room && contiguous(index.runs(), List.of(arrival, active))
         && index.scheduleMerge(List.of(arrival, active), level);
   }

@@ -65,6 +65,38 @@ class FluidMergePolicyTest {
   }
 
   @Test
+  void tieringCountsArrivalsWhenFlushedRunsDifferInSize() {
+    // Flushed runs are a little smaller than the largest one (M = 1000), as real flushes are.
+    // Read in exact bytes, the second flush (990) looks like a run with room and is merged with
+    // the third, and three flushes (2,970 < 3·M) do not fill level 1: tiering merged pairs and
+    // waited for a fourth arrival. Rounded to arrivals, every flushed run stays a run of its own
+    // until the third arrives, and all three move down together.
+    MergeSimulator sim = new MergeSimulator(policy("tiering", "size-ratio", "3"));
+    long[] flushes = {1000, 990, 985, 995, 980, 990, 1000, 985, 990};
+    String[] expected = {"1:1000", "1:990 1:1000", "2:2975", "1:995 2:2975",
+        "1:980 1:995 2:2975", "2:2965 2:2975", "1:1000 2:2965 2:2975",
+        "1:985 1:1000 2:2965 2:2975", "3:8915"};
+    for (int i = 0; i < flushes.length; i++) {
+      sim.flush(flushes[i]);
+      assertThat(shape(sim)).as("after flush %d", i + 1).isEqualTo(expected[i]);
+    }
+  }
+
+  @Test
+  void levelingAbsorbsTMinusOneArrivalsWhenFlushedRunsDifferInSize() {
+    // The same sizes under leveling, T = 3: level 1 takes two arrivals and the third carries it
+    // down. In exact bytes the level's run, 1,990 after two arrivals, is below 2·M = 2,000, has
+    // room for a third, and level 1 moves down only at the fourth arrival.
+    MergeSimulator sim = new MergeSimulator(policy("leveling", "size-ratio", "3"));
+    long[] flushes = {1000, 990, 985};
+    String[] expected = {"1:1000", "1:1990", "2:2975"};
+    for (int i = 0; i < flushes.length; i++) {
+      sim.flush(flushes[i]);
+      assertThat(shape(sim)).as("after flush %d", i + 1).isEqualTo(expected[i]);
+    }
+  }
+
+  @Test
   void levelingMergesEveryArrivalIntoTheLevelUntilItIsFull() {
     MergeSimulator sim = new MergeSimulator(policy("leveling", "size-ratio", "3"));
     String[] expected = {"1:1", "1:2", "2:3", "1:1 2:3", "1:2 2:3", "2:6", "1:1 2:6",
