@@ -67,14 +67,23 @@ public record LuoCareyConfig(Tree tree, double duration, double utilization,
    * @param queries AC-F9 and AC-F10: queries alongside the running phases
    * @param secondary AC-X1 to AC-X5: datasets with secondary indexes
    * @param partitionSizes AC-P5: {@code partitionedExactlyL0} at other file sizes
+   * @param device the device model every engine run's store writes and reads through (a store's
+   *     {@code device} section, set here once; no run may name its own), or null for none: the
+   *     OS file cache then serves every read
+   * @param deviceChoice why the device is what it is, set before any run on it; required with
+   *     a device
    */
   public record Engine(com.fasterxml.jackson.databind.JsonNode partitioned,
       com.fasterxml.jackson.databind.JsonNode partitionedExactlyL0,
       double fixedRatioTolerance,
       com.fasterxml.jackson.databind.JsonNode partitionedChooseBest,
       double outgrowFactor, String outgrowChoice, Queries queries, Secondary secondary,
-      PartitionSizes partitionSizes) {
+      PartitionSizes partitionSizes, com.fasterxml.jackson.databind.JsonNode device,
+      String deviceChoice) {
     public Engine {
+      device = DeviceSettings.device(device, "luo-carey engine");
+      check(device == null || deviceChoice != null && !deviceChoice.isBlank(),
+          "engine.deviceChoice must say why engine.device is what it is");
       check(partitioned != null && partitioned.isObject() && partitionedExactlyL0 != null
           && partitionedExactlyL0.isObject() && partitionedChooseBest != null
           && partitionedChooseBest.isObject(), "engine.partitioned,"
@@ -88,6 +97,38 @@ public record LuoCareyConfig(Tree tree, double duration, double utilization,
           + " why engine.outgrowFactor is " + outgrowFactor);
       check(queries != null && secondary != null && partitionSizes != null, "engine.queries,"
           + " engine.secondary and engine.partitionSizes are required");
+      Map<String, com.fasterxml.jackson.databind.JsonNode> runs = new java.util.LinkedHashMap<>();
+      runs.put("partitioned", partitioned);
+      runs.put("partitionedExactlyL0", partitionedExactlyL0);
+      runs.put("partitionedChooseBest", partitionedChooseBest);
+      runs.put("queries.tiering", queries.tiering());
+      runs.put("queries.leveling", queries.leveling());
+      runs.put("secondary.lazy", secondary.lazy());
+      runs.put("secondary.eager", secondary.eager());
+      runs.forEach((field, run) -> check(!run.path("dataset").has("device"), "engine." + field
+          + ".dataset names a device of its own; set engine.device once, for every engine run"));
+    }
+
+    /** {@code run}, a two-phase configuration of this section, on this section's device. */
+    com.fasterxml.jackson.databind.JsonNode onDevice(com.fasterxml.jackson.databind.JsonNode run) {
+      if (device == null) {
+        return run;
+      }
+      com.fasterxml.jackson.databind.node.ObjectNode copy =
+          (com.fasterxml.jackson.databind.node.ObjectNode) run.deepCopy();
+      copy.withObjectProperty("dataset").set("device", device.deepCopy());
+      return copy;
+    }
+
+    /** The device in words for a report, or null without one. */
+    String deviceText() {
+      if (device == null) {
+        return null;
+      }
+      org.strata.lsm.config.DeviceConfig d = DeviceSettings.model(device, "luo-carey engine");
+      return d.name() + " (writes " + device.path("write-bandwidth").asText() + "/s, reads "
+          + device.path("read-bandwidth").asText(device.path("write-bandwidth").asText())
+          + "/s, a force " + Numbers.format(d.forceLatencyMs()) + " ms): " + deviceChoice;
     }
   }
 

@@ -123,10 +123,14 @@ public final class LuoCareyReproduction implements PaperReproduction {
     if (cfg.engine() == null) {
       return new PaperResult(claims, figures, notes);
     }
-    return new PaperResult(claims, figures, notes, "none for the simulator (simulated time); the"
-        + " engine's runs write files under the output directory on no device model: the OS file"
-        + " cache holds their data, so reads do not wait for the disk, and each run's flushes and"
-        + " merges are throttled to its io.write-rate-limit");
+    String device = cfg.engine().deviceText();
+    return new PaperResult(claims, figures, notes, "none for the simulator (simulated time); "
+        + (device == null ? "the engine's runs write files under the output directory on no"
+            + " device model: the OS file cache holds their data, so reads do not wait for the"
+            + " disk, and each run's flushes and merges are throttled to its io.write-rate-limit"
+            : "the engine's runs write and read files under the output directory through the"
+            + " device model " + device + " Each run's flushes and merges are also throttled to"
+            + " its io.write-rate-limit."));
   }
 
   private Runs runs(ReproductionContext ctx, String label, DesSetup setup, String policy,
@@ -692,15 +696,22 @@ public final class LuoCareyReproduction implements PaperReproduction {
     return out;
   }
 
+  /** One two-phase run of the engine section, on the section's device if it names one. */
+  private static LuoCareyEngine.Run run(ReproductionContext ctx, LuoCareyConfig.Engine e,
+      com.fasterxml.jackson.databind.JsonNode json, String field, String name,
+      LuoCareyEngine.Turns turns) throws Exception {
+    return LuoCareyEngine.twoPhase(ctx, e.onDevice(json), field, name, turns);
+  }
+
   private static void engineRuns(ReproductionContext ctx, LuoCareyConfig cfg,
       Map<String, Claim> out, List<String> notes) throws Exception {
     LuoCareyConfig.Engine e = cfg.engine();
     // AC-P1 to AC-P4: partitioned leveling
-    LuoCareyEngine.Run unfixed = LuoCareyEngine.twoPhase(ctx, e.partitioned(), "partitioned",
+    LuoCareyEngine.Run unfixed = run(ctx, e, e.partitioned(), "partitioned",
         "partitioned-leveling", null);
-    LuoCareyEngine.Run fixed = LuoCareyEngine.twoPhase(ctx, e.partitionedExactlyL0(),
+    LuoCareyEngine.Run fixed = run(ctx, e, e.partitionedExactlyL0(),
         "partitionedExactlyL0", "partitioned-leveling-exactly-l0", null);
-    LuoCareyEngine.Run chooseBest = LuoCareyEngine.twoPhase(ctx, e.partitionedChooseBest(),
+    LuoCareyEngine.Run chooseBest = run(ctx, e, e.partitionedChooseBest(),
         "partitionedChooseBest", "partitioned-leveling-choose-best", null);
     String pWhere = " (engine, `strata two-phase`, " + phases(unfixed.config()) + ")";
     out.put("AC-P1", LuoCareyEngine.p1(LuoCareyEngine.testingSeries(unfixed.result()),
@@ -748,7 +759,7 @@ public final class LuoCareyReproduction implements PaperReproduction {
       String size = ps.fileSizes().get(i);
       long bytes = ps.bytes().get(i);
       String paperSize = LuoCareyEngine.sizeText(Math.round(bytes * toPaper));
-      LuoCareyEngine.Run r = bytes == fixedFileBytes ? fixed : LuoCareyEngine.twoPhase(ctx,
+      LuoCareyEngine.Run r = bytes == fixedFileBytes ? fixed : run(ctx, e,
           LuoCareyEngine.partitionSize(e.partitionedExactlyL0(), size, paperSize),
           "partitionSizes (" + size + ")", "partition-size-" + size, null);
       if (r != fixed) {
@@ -767,11 +778,11 @@ public final class LuoCareyReproduction implements PaperReproduction {
     // AC-F9, AC-F10: queries alongside the writes
     LuoCareyConfig.Queries q = e.queries();
     LuoCareyEngine.Turns f9Turns = LuoCareyEngine.f9Turns(q);
-    LuoCareyEngine.Run qTier = LuoCareyEngine.twoPhase(ctx, q.tiering(), "queries.tiering",
+    LuoCareyEngine.Run qTier = run(ctx, e, q.tiering(), "queries.tiering",
         "queries-tiering", f9Turns);
-    LuoCareyEngine.Run qLev = LuoCareyEngine.twoPhase(ctx, q.leveling(), "queries.leveling",
+    LuoCareyEngine.Run qLev = run(ctx, e, q.leveling(), "queries.leveling",
         "queries-leveling", f9Turns);
-    LuoCareyEngine.Run qEnd = LuoCareyEngine.twoPhase(ctx, LuoCareyEngine.forceAtEnd(
+    LuoCareyEngine.Run qEnd = run(ctx, e, LuoCareyEngine.forceAtEnd(
         q.leveling(), qLev), "queries.leveling (a force only at the end)",
         "queries-leveling-force-at-end", f9Turns);
     Map<String, Map<String, Map<String, LuoCareyEngine.QueryStat>>> byPolicy =
@@ -792,9 +803,9 @@ public final class LuoCareyReproduction implements PaperReproduction {
 
     // AC-X1 to AC-X3, AC-X5: secondary indexes
     LuoCareyConfig.Secondary x = e.secondary();
-    LuoCareyEngine.Run lazy = LuoCareyEngine.twoPhase(ctx, x.lazy(), "secondary.lazy",
+    LuoCareyEngine.Run lazy = run(ctx, e, x.lazy(), "secondary.lazy",
         "secondary-lazy", null);
-    LuoCareyEngine.Run eager = LuoCareyEngine.twoPhase(ctx, x.eager(), "secondary.eager",
+    LuoCareyEngine.Run eager = run(ctx, e, x.eager(), "secondary.eager",
         "secondary-eager", null);
     String xWhere = " (engine, `strata two-phase`, a primary and "
         + eager.config().dataset().secondaryIndexes().size() + " secondary indexes, "
@@ -828,10 +839,10 @@ public final class LuoCareyReproduction implements PaperReproduction {
     // AC-X4: secondary-index queries alongside lazy's and eager's running phases
     LuoCareyConfig.SecondaryQueries sq = x.queries();
     LuoCareyEngine.Turns x4Turns = LuoCareyEngine.x4Turns(sq);
-    LuoCareyEngine.Run lazyQ = LuoCareyEngine.twoPhase(ctx, LuoCareyEngine.secondaryQueries(
+    LuoCareyEngine.Run lazyQ = run(ctx, e, LuoCareyEngine.secondaryQueries(
         x.lazy(), lazy, cfg.utilization()), "secondary.lazy (with queries)",
         "secondary-lazy-queries", x4Turns);
-    LuoCareyEngine.Run eagerQ = LuoCareyEngine.twoPhase(ctx, LuoCareyEngine.secondaryQueries(
+    LuoCareyEngine.Run eagerQ = run(ctx, e, LuoCareyEngine.secondaryQueries(
         x.eager(), eager, cfg.utilization()), "secondary.eager (with queries)",
         "secondary-eager-queries", x4Turns);
     Map<String, Map<String, Map<String, LuoCareyEngine.QueryStat>>> x4 = new LinkedHashMap<>();

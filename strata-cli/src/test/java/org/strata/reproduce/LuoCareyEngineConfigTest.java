@@ -62,6 +62,36 @@ class LuoCareyEngineConfigTest {
   }
 
   @Test
+  void theDeviceIsSetOnceForEveryEngineRun() throws Exception {
+    LuoCareyConfig c = PaperConfigs.read(quick(), LuoCareyConfig.class, "luo-carey");
+    LuoCareyConfig.Engine e = c.engine();
+    for (com.fasterxml.jackson.databind.JsonNode run : java.util.List.of(e.partitioned(),
+        e.queries().leveling(), e.secondary().eager())) {
+      com.fasterxml.jackson.databind.JsonNode on = e.onDevice(run);
+      assertThat(on.get("dataset").get("device")).isEqualTo(e.device());
+      assertThat(run.get("dataset").has("device")).isFalse(); // the section's run is unchanged
+      // The run binds with the device as its store's device section.
+      assertThat(LuoCareyConfig.bind(on, "x", "x").dataset().store().device().name())
+          .isEqualTo("sata-ssd-tenth");
+    }
+    assertThat(e.deviceText()).startsWith("sata-ssd-tenth (writes 45MB/s, reads 50MB/s, a force"
+        + " 0 ms): The paper's");
+    refused(en -> en.put("deviceChoice", " "), "engine.deviceChoice must say why");
+    refused(en -> ((ObjectNode) en.get("queries").get("tiering").get("dataset"))
+        .putObject("device").put("write-bandwidth", "1MB"),
+        "engine.queries.tiering.dataset names a device of its own");
+    refused(en -> ((ObjectNode) en.get("device")).put("write-bandwidth", "1KB"),
+        "device.write-bandwidth");
+    // Without a device the runs are left as they are and no choice is needed.
+    ObjectNode none = quick();
+    ((ObjectNode) none.get("engine")).putNull("device").putNull("deviceChoice");
+    LuoCareyConfig.Engine plain = PaperConfigs.read(none, LuoCareyConfig.class, "luo-carey")
+        .engine();
+    assertThat(plain.onDevice(plain.partitioned())).isSameAs(plain.partitioned());
+    assertThat(plain.deviceText()).isNull();
+  }
+
+  @Test
   void thePartitionSweepAndTheSecondaryQueriesAreChecked() throws Exception {
     LuoCareyConfig c = PaperConfigs.read(quick(), LuoCareyConfig.class, "luo-carey");
     assertThat(c.engine().partitionSizes().fileSizes()).containsExactly("32KB", "128KB", "2MB",
