@@ -10,87 +10,51 @@ import org.junit.jupiter.api.Test;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.config.NamedPlugin;
-import org.strata.lsm.spi.ComponentInfo;
-import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
-import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.testing.PolicyTestHost;
 
 class ConstantMergePolicyTest {
 
   /** A stack of components where merges complete instantly (Mao et al.'s model). */
-  static final class Stack implements MergeContext {
-    final List<RunInfo> runs = new ArrayList<>();
-    long nextId = 1;
-    long bytesWritten;
-    long flushed;
-    long merges;
-
-    void flush(MergePolicy p, long size) {
-      runs.add(0, run(nextId, nextId, size));
-      nextId++;
-      flushed += size;
-      bytesWritten += size;
-      p.diskComponentAdded(this, false);
-    }
-
-    RunInfo run(long min, long max, long size) {
-      return new RunInfo(min, 0, List.of(new ComponentInfo("c" + min, min, max, size, size, 1,
-          new byte[] {0}, new byte[] {1})), false);
-    }
-
-    @Override
-    public List<RunInfo> runs() {
-      return List.copyOf(runs);
-    }
-
-    @Override
-    public boolean scheduleMerge(List<RunInfo> in, int level, long target) {
-      int start = runs.indexOf(in.get(0));
-      long size = in.stream().mapToLong(RunInfo::sizeBytes).sum();
-      RunInfo out = run(in.get(in.size() - 1).minComponentId(), in.get(0).maxComponentId(), size);
-      runs.subList(start, start + in.size()).clear();
-      runs.add(start, out);
-      bytesWritten += size;
-      merges++;
-      return true;
-    }
+  private static PolicyTestHost stack() {
+    return new PolicyTestHost().mergingAtOnce();
   }
 
   @Test
   void countCyclesOneToKAndMatchesTheSpecsWorkedValue() {
     MergePolicy p = Plugins.mergePolicy(new NamedPlugin("constant",
         Map.of("num-components", "3")));
-    Stack s = new Stack();
+    PolicyTestHost s = stack();
     List<Integer> counts = new ArrayList<>();
     for (int t = 0; t < 8; t++) {
       s.flush(p, 1);
-      counts.add(s.runs.size());
+      counts.add(s.runs().size());
     }
     assertThat(counts).containsExactly(1, 2, 3, 1, 2, 3, 1, 2);
     // docs/papers/mao.md#constant: k = 3, n = 20,000 uniform flushes give W = 3334.17 (written /
     // flushed - 1 counts only merge output; that W counts newly created SSTables over flushed,
     // where a flush merged at once counts only in the merged SSTable).
-    Stack big = new Stack();
+    PolicyTestHost big = stack();
     for (int t = 0; t < 20_000; t++) {
       big.flush(p, 1);
     }
     // Model WA: flushes that were merged immediately count only in the merged table.
     // Every merge here is triggered by the flush just before it, which counts only in the merge.
-    double modelWa = (big.bytesWritten - big.merges) / (double) big.flushed;
+    double modelWa = (big.bytesWritten() - big.requests().size()) / (double) big.bytesFlushed();
     assertThat(modelWa).isCloseTo(3334.17, org.assertj.core.data.Offset.offset(0.01));
   }
 
   @Test
   void fullMergeRequestAndNoMerge() {
     MergePolicy none = Plugins.mergePolicy(new NamedPlugin("no-merge", Map.of()));
-    Stack s = new Stack();
+    PolicyTestHost s = stack();
     for (int t = 0; t < 10; t++) {
       s.flush(none, 1);
     }
-    assertThat(s.runs).hasSize(10);
+    assertThat(s.runs()).hasSize(10);
     assertThat(none.isMergeLagging(s)).isFalse();
     none.diskComponentAdded(s, true);
-    assertThat(s.runs).hasSize(1);
+    assertThat(s.runs()).hasSize(1);
   }
 
   @Test

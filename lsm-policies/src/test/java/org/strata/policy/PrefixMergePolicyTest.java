@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.testing.PolicyTestHost;
 
 class PrefixMergePolicyTest {
   private static MergePolicy prefix(String max, String tolerance) {
@@ -19,40 +20,38 @@ class PrefixMergePolicyTest {
   void mergesOnceTheToleranceIsReachedAndNeverTouchesLargeRuns() {
     // Newest first: three 32 MB runs, 64 MB, and a run just above the 1 GB cap.
     long mb = 1L << 20;
-    SizeTieredMergePolicyTest.Recorder r = new SizeTieredMergePolicyTest.Recorder(32 * mb,
+    PolicyTestHost r = SizeTieredMergePolicyTest.host(32 * mb,
         32 * mb, 32 * mb, 64 * mb, 1024 * mb + 1);
     prefix("1GB", "3").diskComponentAdded(r, false);
-    assertThat(r.merges).containsExactly(List.of(32 * mb, 32 * mb, 32 * mb, 64 * mb));
+    assertThat(r.mergedSizes()).containsExactly(List.of(32 * mb, 32 * mb, 32 * mb, 64 * mb));
     // 192 MB is not below 1.2 x (32 + 32) MB, and two runs are under the tolerance: no merge.
-    SizeTieredMergePolicyTest.Recorder none = new SizeTieredMergePolicyTest.Recorder(32 * mb,
+    PolicyTestHost none = SizeTieredMergePolicyTest.host(32 * mb,
         32 * mb, 192 * mb);
     prefix("1GB", "3").diskComponentAdded(none, false);
-    assertThat(none.merges).isEmpty();
+    assertThat(none.mergedSizes()).isEmpty();
   }
 
   @Test
   void runsAlreadyBeingMergedDoNotCountTowardTheLag() {
     // Tolerance 3: three runs are being merged, one new run arrives. As in AsterixDB, only the
     // runs the policy could merge now count, so one new run does not hold writes back.
-    SizeTieredMergePolicyTest.Recorder r = new SizeTieredMergePolicyTest.Recorder(1, 1, 1, 2);
+    PolicyTestHost r = SizeTieredMergePolicyTest.host(1, 1, 1, 2);
     MergePolicy p = prefix("1000", "3");
     p.diskComponentAdded(r, false);
-    assertThat(r.merges).containsExactly(List.of(1L, 1L, 1L, 2L));
-    r.runs.add(0, new org.strata.lsm.spi.RunInfo(9, 0, List.of(new org.strata.lsm.spi
-        .ComponentInfo("c9", 9, 9, 1, 1, 1, new byte[0], new byte[0])), false));
+    assertThat(r.mergedSizes()).containsExactly(List.of(1L, 1L, 1L, 2L));
+    r.newest(0, 1);
     assertThat(p.isMergeLagging(r)).isFalse();
     // Three new runs while the merge runs: the policy would merge them, so writes wait.
     for (int id = 10; id < 12; id++) {
-      r.runs.add(0, new org.strata.lsm.spi.RunInfo(id, 0, List.of(new org.strata.lsm.spi
-          .ComponentInfo("c" + id, id, id, 1, 1, 1, new byte[0], new byte[0])), false));
+      r.newest(0, 1);
     }
     assertThat(p.isMergeLagging(r)).isTrue();
   }
 
   @Test
   void ratioCheckSkipsAnOldRunThatIsTooLarge() {
-    SizeTieredMergePolicyTest.Recorder r = new SizeTieredMergePolicyTest.Recorder(1, 1, 1, 100);
+    PolicyTestHost r = SizeTieredMergePolicyTest.host(1, 1, 1, 100);
     prefix("1000", "3").diskComponentAdded(r, false);
-    assertThat(r.merges).containsExactly(List.of(1L, 1L, 1L));
+    assertThat(r.mergedSizes()).containsExactly(List.of(1L, 1L, 1L));
   }
 }

@@ -16,11 +16,16 @@ import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.KeySketch;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.testing.PolicyTestHost;
 
 class TriadDiskPolicyTest {
   /** Level-0 files whose sketches hold the given key ranges. */
-  static final class Sketched extends PartitionedLevelingPolicyTest.Levels {
+  static final class Sketched extends PolicyTestHost {
     final Map<String, KeySketch> sketches = new HashMap<>();
+
+    Sketched() {
+      super(Capability.PARTITIONED_RUNS, Capability.KEY_RANGES, Capability.KEY_SKETCHES);
+    }
 
     Sketched file(String name, int from, int to) {
       KeySketchBuilder s = new KeySketchBuilder();
@@ -28,7 +33,7 @@ class TriadDiskPolicyTest {
         s.add(KeyHash.hash64(("key" + k).getBytes()));
       }
       sketches.put(name, s.build());
-      run(0, PartitionedLevelingPolicyTest.Levels.file(name, 0, 9999, to - from));
+      oldest(0, PolicyTestHost.file(name, 0, 9999, to - from));
       return this;
     }
 
@@ -73,17 +78,18 @@ class TriadDiskPolicyTest {
     for (int i = 4; i >= 1; i--) {
       l.file("f" + i, i * 10_000, i * 10_000 + 5_000);
     }
-    assertThat(TriadDiskPolicy.overlapRatio(l, l.runs).orElseThrow()).isCloseTo(0, within(0.05));
+    assertThat(TriadDiskPolicy.overlapRatio(l, l.runs()).orElseThrow())
+        .isCloseTo(0, within(0.05));
     MergePolicy p = triad();
     p.diskComponentAdded(l, false);
-    assertThat(l.merges).isEmpty(); // 4 files, overlap ~0: deferred
-    l.runs.clear();
+    assertThat(l.mergedFiles()).isEmpty(); // 4 files, overlap ~0: deferred
+    Sketched seven = new Sketched();
     for (int i = 7; i >= 1; i--) {
-      l.file("f" + i, i * 10_000, i * 10_000 + 5_000);
+      seven.file("f" + i, i * 10_000, i * 10_000 + 5_000);
     }
-    p.diskComponentAdded(l, false);
-    assertThat(l.merges).hasSize(1); // 7 > max-l0-files: merged whatever the overlap
-    assertThat(l.merges.get(0)).hasSize(7);
+    p.diskComponentAdded(seven, false);
+    assertThat(seven.mergedFiles()).hasSize(1); // 7 > max-l0-files: merged whatever the overlap
+    assertThat(seven.mergedFiles().get(0)).hasSize(7);
   }
 
   @Test
@@ -92,9 +98,9 @@ class TriadDiskPolicyTest {
     for (int i = 4; i >= 1; i--) {
       l.file("f" + i, 0, 5_000); // the same keys in every file
     }
-    assertThat(TriadDiskPolicy.overlapRatio(l, l.runs).orElseThrow())
+    assertThat(TriadDiskPolicy.overlapRatio(l, l.runs()).orElseThrow())
         .isCloseTo(0.75, within(0.03));
     triad().diskComponentAdded(l, false);
-    assertThat(l.merges).hasSize(1);
+    assertThat(l.mergedFiles()).hasSize(1);
   }
 }

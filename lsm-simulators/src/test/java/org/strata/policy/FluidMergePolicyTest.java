@@ -9,6 +9,7 @@ import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.testing.PolicyTestHost;
 import org.strata.policy.sim.MergeSimulator;
 
 class FluidMergePolicyTest {
@@ -38,17 +39,17 @@ class FluidMergePolicyTest {
     // stretch of it is contiguous, the newest run has no room to absorb, and no merge is ever
     // scheduled while flushes pile up (seen on the engine: 54 level-1 runs, nothing merging).
     MergePolicy leveling = policy("leveling", "size-ratio", "2");
-    PendingRuns tree = new PendingRuns().add(1, 1).add(2, 2);
+    PolicyTestHost tree = new PolicyTestHost().largestFlush(1).newest(1, 1).newest(2, 2);
     for (int f = 0; f < 10; f++) {
-      tree.add(0, 1);
+      tree.newest(0, 1);
     }
     leveling.diskComponentAdded(tree, false);
     // The old run belongs to level 2 by position: it is absorbed into the level-2 run.
-    assertThat(tree.merges).containsExactly("2:2 1:1 -> 2");
+    assertThat(tree.mergeShapes()).containsExactly("2:2 1:1 -> 2");
     leveling.diskComponentAdded(tree, false);
     // Level 1, now contiguous, is pushed down beside the level-2 merge under way.
-    assertThat(tree.merges).hasSize(2);
-    assertThat(tree.merges.get(1)).isEqualTo("0:1 ".repeat(10).strip() + " -> 2");
+    assertThat(tree.mergeShapes()).hasSize(2);
+    assertThat(tree.mergeShapes().get(1)).isEqualTo("0:1 ".repeat(10).strip() + " -> 2");
   }
 
   @Test

@@ -10,6 +10,7 @@ import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.testing.PolicyTestHost;
 
 /**
  * {@code constraint-counts=luo-carey}: the component constraints as Luo & Carey count them (their
@@ -30,15 +31,16 @@ class LuoCareyConstraintCountsTest {
     MergePolicy strata = policy("tiering", "size-ratio", "3", "preemptive", "false");
     MergePolicy paper = policy("tiering", "size-ratio", "3", "preemptive", "false",
         "constraint-counts", "luo-carey");
-    PendingRuns five = new PendingRuns().add(3, 27).add(2, 3).add(2, 3);
+    PolicyTestHost five = new PolicyTestHost().largestFlush(1).newest(3, 27).newest(2, 3)
+        .newest(2, 3);
     for (int i = 0; i < 5; i++) {
-      five.add(0, 1); // flushed runs belong to level 1
+      five.newest(0, 1); // flushed runs belong to level 1
     }
     strata.diskComponentAdded(five, false); // schedules a merge of level 1's oldest runs
-    assertThat(five.merges).isNotEmpty();
+    assertThat(five.mergeShapes()).isNotEmpty();
     assertThat(strata.isMergeLaggingLocally(five)).as("5 > 2(T-1) = 4").isTrue();
     assertThat(paper.isMergeLaggingLocally(five)).as("5 <= 2T = 6").isFalse();
-    five.add(0, 1).add(0, 1);
+    five.newest(0, 1).newest(0, 1);
     assertThat(paper.isMergeLaggingLocally(five)).as("7 > 2T = 6").isTrue();
     // The global constraint with three levels seen: 2(T-1)L = 12 against 2TL = 18.
     strata.isMergeLagging(five);
@@ -57,9 +59,10 @@ class LuoCareyConstraintCountsTest {
     MergePolicy strata = policy("leveling", "size-ratio", "10", "pairwise", "true");
     MergePolicy paper = policy("leveling", "size-ratio", "10", "pairwise", "true",
         "constraint-counts", "luo-carey");
-    PendingRuns tree = new PendingRuns().add(3, 500).add(2, 50).add(1, 5).add(0, 1).add(0, 1);
+    PolicyTestHost tree = new PolicyTestHost().largestFlush(1).newest(3, 500).newest(2, 50)
+        .newest(1, 5).newest(0, 1).newest(0, 1);
     strata.diskComponentAdded(tree, false);
-    assertThat(tree.merges).containsExactly("0:1 1:5 -> 1");
+    assertThat(tree.mergeShapes()).containsExactly("0:1 1:5 -> 1");
     assertThat(strata.isMergeLaggingLocally(tree)).isFalse();
     assertThat(paper.isMergeLaggingLocally(tree)).as("three runs in level 1").isTrue();
     paper.isMergeLagging(tree); // both have now seen three levels: 2L = 6 either way
@@ -69,7 +72,8 @@ class LuoCareyConstraintCountsTest {
   /** Fluid leveling counts alike either way; other corners and unknown values are refused. */
   @Test
   void otherPoliciesAndValuesAreRefused() {
-    PendingRuns tree = new PendingRuns().add(2, 9).add(1, 1).add(1, 1).add(1, 1);
+    PolicyTestHost tree = new PolicyTestHost().largestFlush(1).newest(2, 9).newest(1, 1)
+        .newest(1, 1).newest(1, 1);
     MergePolicy strata = policy("leveling", "size-ratio", "3", "preemptive", "false");
     MergePolicy paper = policy("leveling", "size-ratio", "3", "preemptive", "false",
         "constraint-counts", "luo-carey");

@@ -16,6 +16,7 @@ import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.testing.PolicyTestHost;
 import org.strata.policy.sim.MergeSimulator;
 
 /** Luo & Carey's leveling ({@code leveling} with {@code pairwise=true}). */
@@ -48,7 +49,7 @@ class PairwiseLevelingPolicyTest {
 
         @Override
         public boolean scheduleMerge(List<RunInfo> runs, int level, long target) {
-          merges.add(PendingRuns.shape(runs) + " -> " + level);
+          merges.add(PolicyTestHost.shape(runs) + " -> " + level);
           return index.scheduleMerge(runs, level, target);
         }
       }, full);
@@ -67,10 +68,10 @@ class PairwiseLevelingPolicyTest {
     // T = 3, M = 1: level 1 holds 2, level 2 holds 6. Merges complete at once here.
     String[] expected = {"2:2", "1:1 2:2", "2:4", "1:1 2:4", "3:6", "1:1 3:6", "2:2 3:6"};
     sim.flush(1);
-    assertThat(PendingRuns.shape(sim.runs())).isEqualTo("1:1");
+    assertThat(PolicyTestHost.shape(sim.runs())).isEqualTo("1:1");
     for (String e : expected) {
       sim.flush(1);
-      assertThat(PendingRuns.shape(sim.runs())).isEqualTo(e);
+      assertThat(PolicyTestHost.shape(sim.runs())).isEqualTo(e);
     }
     // The first flush becomes level 1 alone; each later flush merges with level 1's component;
     // a full level 1 joins level 2 (or becomes it) on its own, never with the arrival.
@@ -83,14 +84,15 @@ class PairwiseLevelingPolicyTest {
   void aNewComponentFormsWhileTheOldOneMergesDownAndEachLevelHasOneMergeLeavingIt() {
     MergePolicy p = pairwise("size-ratio", "10");
     // Oldest first: level 3 (not full), level 2 (50 of 90 units), level 1 full (9 of 9), a flush.
-    PendingRuns tree = new PendingRuns().add(3, 500).add(2, 50).add(1, 9).add(0, 1);
+    PolicyTestHost tree = new PolicyTestHost().largestFlush(1).newest(3, 500).newest(2, 50)
+        .newest(1, 9).newest(0, 1);
     p.diskComponentAdded(tree, false);
     // Level 1 joins level 2; the flush becomes level 1's new component meanwhile (bLSM's C1').
-    assertThat(tree.merges).containsExactly("1:9 2:50 -> 2", "0:1 -> 1");
+    assertThat(tree.mergeShapes()).containsExactly("1:9 2:50 -> 2", "0:1 -> 1");
     // The next flush waits: level 0 already has a merge leaving it, and so does level 1.
-    tree.add(0, 1);
+    tree.newest(0, 1);
     p.diskComponentAdded(tree, false);
-    assertThat(tree.merges).hasSize(2);
+    assertThat(tree.mergeShapes()).hasSize(2);
   }
 
   @Test
@@ -98,23 +100,24 @@ class PairwiseLevelingPolicyTest {
     MergePolicy p = pairwise("size-ratio", "10");
     // Level 2 full (90 of 90) and level 1 full: level 2 goes first, level 1 then becomes level
     // 2's new component, and the flush level 1's.
-    PendingRuns tree = new PendingRuns().add(3, 500).add(2, 90).add(1, 9).add(0, 1);
+    PolicyTestHost tree = new PolicyTestHost().largestFlush(1).newest(3, 500).newest(2, 90)
+        .newest(1, 9).newest(0, 1);
     p.diskComponentAdded(tree, false);
-    assertThat(tree.merges).containsExactly("2:90 3:500 -> 3", "1:9 -> 2", "0:1 -> 1");
+    assertThat(tree.mergeShapes()).containsExactly("2:90 3:500 -> 3", "1:9 -> 2", "0:1 -> 1");
   }
 
   @Test
   void aSourceWaitsWhileTheNextLevelIsFullAndCannotLeaveYet() {
     MergePolicy p = pairwise("size-ratio", "10");
-    PendingRuns tree = new PendingRuns().add(3, 500).add(2, 90);
+    PolicyTestHost tree = new PolicyTestHost().largestFlush(1).newest(3, 500).newest(2, 90);
     p.diskComponentAdded(tree, false);
-    assertThat(tree.merges).containsExactly("2:90 3:500 -> 3");
+    assertThat(tree.mergeShapes()).containsExactly("2:90 3:500 -> 3");
     // A new level-2 component filled up while the old one is still merging down; a full level 1
     // and a flush arrive. Level 2 has its one merge leaving it, so level 1 cannot join the full
     // new component, and the flush cannot join the full level 1: both wait.
-    tree.add(2, 90).add(1, 9).add(0, 1);
+    tree.newest(2, 90).newest(1, 9).newest(0, 1);
     p.diskComponentAdded(tree, false);
-    assertThat(tree.merges).hasSize(1);
+    assertThat(tree.mergeShapes()).hasSize(1);
   }
 
   /** On random flush sizes, every merge takes one component of level i and one of level i+1. */
@@ -130,7 +133,7 @@ class PairwiseLevelingPolicyTest {
       assertThat(sim.rejectedMerges()).isZero();
       int previous = 0;
       for (RunInfo r : sim.runs()) {
-        assertThat(r.level()).as("levels grow with age: %s", PendingRuns.shape(sim.runs()))
+        assertThat(r.level()).as("levels grow with age: %s", PolicyTestHost.shape(sim.runs()))
             .isGreaterThanOrEqualTo(previous);
         previous = r.level();
       }
@@ -149,12 +152,14 @@ class PairwiseLevelingPolicyTest {
   @Test
   void theConstraintsAreTwiceTheLevelsAndTwoRunsPerLevel() {
     MergePolicy p = pairwise("size-ratio", "10");
-    PendingRuns tree = new PendingRuns().add(3, 500).add(2, 50).add(1, 5);
+    PolicyTestHost tree = new PolicyTestHost().largestFlush(1).newest(3, 500).newest(2, 50)
+        .newest(1, 5);
     p.diskComponentAdded(tree, false);
     assertThat(p.componentConstraint()).isEqualTo(6);
     assertThat(pairwise("max-components", "9").componentConstraint()).isEqualTo(9);
-    PendingRuns crowded = new PendingRuns().add(3, 500).add(2, 50).add(1, 5).add(0, 1).add(0, 1)
-        .add(0, 1);
+    PolicyTestHost crowded = new PolicyTestHost().largestFlush(1).newest(3, 500).newest(2, 50)
+        .newest(1, 5).newest(0, 1).newest(0, 1)
+        .newest(0, 1);
     assertThat(p.isMergeLaggingLocally(crowded)).isFalse(); // nothing merging: writes go on
     p.diskComponentAdded(crowded, false);
     assertThat(p.isMergeLaggingLocally(crowded)).isTrue(); // three flushed runs, a merge pending

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,10 +19,8 @@ import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.io.FileIo;
-import org.strata.lsm.spi.ComponentInfo;
-import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
-import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.testing.PolicyTestHost;
 import org.strata.lsm.testing.VirtualClock;
 
 /** Write admission (asap, limit, graded) and the local component constraint. */
@@ -100,31 +97,19 @@ class FlowControlTest {
     MergePolicy tiering = Plugins.mergePolicy(new NamedPlugin("tiering",
         Map.of("size-ratio", "3")));
     // Level 1 holds five runs (more than 2(T-1) = 4) while a level-2 merge runs.
-    List<RunInfo> runs = new java.util.ArrayList<>();
-    for (int i = 0; i < 5; i++) {
-      runs.add(run(100 - i, 1, false));
-    }
-    runs.add(run(10, 2, true));
-    MergeContext ctx = new MergeContext() {
-      @Override
-      public List<RunInfo> runs() {
-        return runs;
-      }
-
-      @Override
-      public boolean scheduleMerge(List<RunInfo> r, int level, long target) {
-        return false;
-      }
-    };
+    PolicyTestHost ctx = levelOneRuns(5);
     assertThat(tiering.isMergeLaggingLocally(ctx)).isTrue();
     assertThat(tiering.isMergeLagging(ctx)).isFalse(); // 6 runs are within the global 2(T-1)L
-    runs.remove(0);
-    assertThat(tiering.isMergeLaggingLocally(ctx)).isFalse();
+    assertThat(tiering.isMergeLaggingLocally(levelOneRuns(4))).isFalse();
   }
 
-  private static RunInfo run(long id, int level, boolean merging) {
-    return new RunInfo(id, level, List.of(new ComponentInfo("c" + id, id, id, 1, 1, 1,
-        new byte[] {0}, new byte[] {1})), merging);
+  /** {@code n} runs at level 1 over one level-2 run that is merging. */
+  private static PolicyTestHost levelOneRuns(int n) {
+    PolicyTestHost h = new PolicyTestHost().newest(2, 1).markMerging(0);
+    for (int i = 0; i < n; i++) {
+      h.newest(1, 1);
+    }
+    return h;
   }
 
   @Test

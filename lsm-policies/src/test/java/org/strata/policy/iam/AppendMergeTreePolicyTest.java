@@ -1,7 +1,7 @@
 package org.strata.policy.iam;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.strata.policy.iam.TreeContext.key;
+import static org.strata.lsm.testing.PolicyTestHost.key;
 
 import java.util.Arrays;
 import java.util.List;
@@ -33,9 +33,9 @@ class AppendMergeTreePolicyTest {
       ctx.seq(2, 0, i * 100, i * 100 + 50, 100);
     }
     lsa().diskComponentAdded(ctx, false);
-    assertThat(ctx.moves).isEmpty();
-    assertThat(ctx.merges).hasSize(1);
-    MergeRequest.Routed split = ctx.merges.get(0);
+    assertThat(ctx.moves()).isEmpty();
+    assertThat(ctx.merges()).hasSize(1);
+    MergeRequest.Routed split = ctx.merges().get(0);
     assertThat(split.componentNames()).containsExactly(p.name());
     assertThat(split.routes()).extracting(MergeRequest.Route::outputLevel)
         .containsExactly(TreeLayout.code(1, 0), TreeLayout.code(1, 0));
@@ -51,9 +51,10 @@ class AppendMergeTreePolicyTest {
     ctx.seq(2, 0, 2000, 2050, 10);
     AppendMergeTreePolicy policy = lsa();
     policy.diskComponentAdded(ctx, false);
-    MergeRequest.Routed flush = ctx.merges.get(0);
-    ctx.list = ctx.list.apply(flush, List.of(new ComponentInfo("out", 1, 1, C, 10, 1, key(0),
-        key(1000))), () -> 500L); // the flush completes: the parent's data is in its child
+    MergeRequest.Routed flush = ctx.merges().get(0);
+    // The flush completes: the parent's data is in its child.
+    ctx.runList(ctx.runList().apply(flush, List.of(new ComponentInfo("out", 1, 1, C, 10, 1,
+        key(0), key(1000))), () -> 500L));
     List<TreeLayout.Node> level1 = policy.tree(ctx).nodes(1);
     assertThat(level1).hasSize(2);
     assertThat(level1.get(0).sequences()).isEmpty();
@@ -87,10 +88,10 @@ class AppendMergeTreePolicyTest {
     ComponentInfo young = ctx.seq(1, 1, 10, 90, 500);
     ctx.seq(2, 0, 500, 600, 100);
     lsa().diskComponentAdded(ctx, false);
-    assertThat(ctx.merges).isEmpty();
-    assertThat(ctx.moves).hasSize(1);
-    assertThat(ctx.moves.get(0).componentNames()).containsExactly(young.name(), old.name());
-    assertThat(ctx.moves.get(0).toLevels())
+    assertThat(ctx.merges()).isEmpty();
+    assertThat(ctx.moves()).hasSize(1);
+    assertThat(ctx.moves().get(0).componentNames()).containsExactly(young.name(), old.name());
+    assertThat(ctx.moves().get(0).toLevels())
         .containsExactly(TreeLayout.code(2, 1), TreeLayout.code(2, 0));
     TreeLayout after = ctx.tree();
     assertThat(after.nodes(1)).isEmpty();
@@ -111,8 +112,8 @@ class AppendMergeTreePolicyTest {
     ctx.seq(2, 1, 800, 900, 30);
     ctx.seq(2, 2, 800, 900, 30);
     lsa().diskComponentAdded(ctx, false);
-    assertThat(ctx.merges).hasSize(1);
-    MergeRequest.Routed r = ctx.merges.get(0);
+    assertThat(ctx.merges()).hasSize(1);
+    MergeRequest.Routed r = ctx.merges().get(0);
     assertThat(r.componentNames()).containsExactlyInAnyOrder(p0.name(), p1.name(), b0.name(),
         b1.name());
     List<MergeRequest.Route> routes = r.routes();
@@ -136,9 +137,9 @@ class AppendMergeTreePolicyTest {
     ctx.seq(2, 0, 400, 500, 10);
     ctx.seq(3, 0, 0, 1000, 10);
     lsa().diskComponentAdded(ctx, false);
-    assertThat(ctx.merges).hasSize(1);
-    assertThat(ctx.merges.get(0).componentNames()).hasSize(1); // the parent's only
-    assertThat(ctx.merges.get(0).routes()).extracting(MergeRequest.Route::outputLevel)
+    assertThat(ctx.merges()).hasSize(1);
+    assertThat(ctx.merges().get(0).componentNames()).hasSize(1); // the parent's only
+    assertThat(ctx.merges().get(0).routes()).extracting(MergeRequest.Route::outputLevel)
         .containsExactly(TreeLayout.code(2, 2), TreeLayout.code(2, 1));
   }
 
@@ -151,7 +152,7 @@ class AppendMergeTreePolicyTest {
     ComponentInfo y1 = ctx.seq(2, 1, 400, 500, 10);
     ctx.seq(3, 0, 0, 1000, 10);
     iam(2, 2).diskComponentAdded(ctx, false);
-    MergeRequest.Routed r = ctx.merges.get(0);
+    MergeRequest.Routed r = ctx.merges().get(0);
     assertThat(r.componentNames()).contains(y0.name(), y1.name()).hasSize(3);
     assertThat(r.routes()).extracting(MergeRequest.Route::outputLevel)
         .containsExactly(TreeLayout.code(2, 1), TreeLayout.code(2, 0));
@@ -171,8 +172,8 @@ class AppendMergeTreePolicyTest {
     ComponentInfo z0 = ctx.seq(2, 0, 700, 800, 500); // Z: 960 bytes, full (95% of 1000)
     ComponentInfo z1 = ctx.seq(2, 1, 700, 800, 460);
     iam(2, 2).diskComponentAdded(ctx, false);
-    assertThat(ctx.merges).hasSize(1);
-    MergeRequest.Routed r = ctx.merges.get(0);
+    assertThat(ctx.merges()).hasSize(1);
+    MergeRequest.Routed r = ctx.merges().get(0);
     assertThat(r.componentNames()).contains(y0.name(), y1.name(), z0.name(), z1.name());
     List<MergeRequest.Route> routes = r.routes();
     assertThat(routes).extracting(MergeRequest.Route::outputLevel).containsExactly(
@@ -185,7 +186,7 @@ class AppendMergeTreePolicyTest {
     merging.seq(1, 0, 0, 1000, C);
     ComponentInfo child = merging.seq(2, 0, 100, 200, 500);
     iam(1, 1).diskComponentAdded(merging, false);
-    MergeRequest.Routed m = merging.merges.get(0);
+    MergeRequest.Routed m = merging.merges().get(0);
     assertThat(m.componentNames()).contains(child.name());
     assertThat(m.routes()).hasSize(1);
     assertThat(m.routes().get(0).outputLevel()).isEqualTo(TreeLayout.code(2, 0));
@@ -199,8 +200,8 @@ class AppendMergeTreePolicyTest {
     ctx.seq(2, 0, 0, 1000, C); // full node in level 2 (m = 2), children in merging level 3
     ComponentInfo child = ctx.seq(3, 0, 100, 200, 10);
     iam(2, 2).diskComponentAdded(ctx, false);
-    assertThat(ctx.merges.get(0).componentNames()).contains(child.name());
-    assertThat(ctx.merges.get(0).routes().get(0).outputLevel()).isEqualTo(TreeLayout.code(3, 0));
+    assertThat(ctx.merges().get(0).componentNames()).contains(child.name());
+    assertThat(ctx.merges().get(0).routes().get(0).outputLevel()).isEqualTo(TreeLayout.code(3, 0));
 
     TreeContext above = new TreeContext();
     above.seq(1, 0, 0, 1000, C);
@@ -209,7 +210,7 @@ class AppendMergeTreePolicyTest {
     above.seq(2, 2, 100, 200, 10);
     above.seq(3, 0, 0, 1000, 10);
     iam(3, 1).diskComponentAdded(above, false); // level 2 is an appending level
-    assertThat(above.merges.get(0).routes().get(0).outputLevel())
+    assertThat(above.merges().get(0).routes().get(0).outputLevel())
         .isEqualTo(TreeLayout.code(2, 3));
   }
 
@@ -219,8 +220,8 @@ class AppendMergeTreePolicyTest {
     ctx.seq(0, 0, 0, 1000, 300); // a flushed memory component
     ComponentInfo child = ctx.seq(1, 0, 100, 200, 10);
     iam(1, 1).diskComponentAdded(ctx, false);
-    assertThat(ctx.merges.get(0).componentNames()).contains(child.name());
-    assertThat(ctx.merges.get(0).routes()).extracting(MergeRequest.Route::outputLevel)
+    assertThat(ctx.merges().get(0).componentNames()).contains(child.name());
+    assertThat(ctx.merges().get(0).routes()).extracting(MergeRequest.Route::outputLevel)
         .containsOnly(TreeLayout.code(1, 0));
     TreeContext lsa = new TreeContext();
     ComponentInfo flushed = lsa.seq(0, 0, 0, 1000, 300);
@@ -228,9 +229,9 @@ class AppendMergeTreePolicyTest {
     lsa().diskComponentAdded(lsa, false);
     // m = n+1 appends: the flushed file lies in the one level-1 node's route and joins it as its
     // newest sequence by a move, rewriting nothing
-    assertThat(lsa.merges).isEmpty();
-    assertThat(lsa.moves.get(0).componentNames()).containsExactly(flushed.name());
-    assertThat(lsa.moves.get(0).toLevels()).containsExactly(TreeLayout.code(1, 1));
+    assertThat(lsa.merges()).isEmpty();
+    assertThat(lsa.moves().get(0).componentNames()).containsExactly(flushed.name());
+    assertThat(lsa.moves().get(0).toLevels()).containsExactly(TreeLayout.code(1, 1));
   }
 
   @Test
@@ -253,11 +254,12 @@ class AppendMergeTreePolicyTest {
     cut.seq(2, 0, 0, 1000, 10);
     ComponentInfo a = new ComponentInfo("a", 1, 1, 50, 1, 1, key(0), key(250));
     ComponentInfo b = new ComponentInfo("b", 1, 1, 50, 1, 1, key(450), key(900));
-    cut.list = cut.list.addNewest(new org.strata.lsm.spi.RunInfo(999, 0, List.of(a, b), false));
+    cut.runList(cut.runList().addNewest(new org.strata.lsm.spi.RunInfo(999, 0, List.of(a, b),
+        false)));
     p.diskComponentAdded(cut, false);
-    assertThat(cut.merges).isEmpty();
-    assertThat(cut.moves.get(0).componentNames()).containsExactly("a", "b");
-    assertThat(cut.moves.get(0).toLevels())
+    assertThat(cut.merges()).isEmpty();
+    assertThat(cut.moves().get(0).componentNames()).containsExactly("a", "b");
+    assertThat(cut.moves().get(0).toLevels())
         .containsExactly(TreeLayout.code(1, 1), TreeLayout.code(1, 2));
     // a file across the cut cannot be moved: the flushed run is merged and routed instead
     TreeContext across = new TreeContext();
@@ -266,8 +268,8 @@ class AppendMergeTreePolicyTest {
     across.seq(2, 0, 0, 1000, 10);
     across.seq(0, 0, 0, 900, 50);
     p.diskComponentAdded(across, false);
-    assertThat(across.moves).isEmpty();
-    assertThat(across.merges).hasSize(1);
+    assertThat(across.moves()).isEmpty();
+    assertThat(across.merges()).hasSize(1);
   }
 
   @Test
@@ -277,8 +279,8 @@ class AppendMergeTreePolicyTest {
     ComponentInfo child = ctx.seq(2, 0, 100, 200, C); // full internal child
     ctx.seq(3, 0, 150, 160, 10);
     lsa().diskComponentAdded(ctx, false);
-    assertThat(ctx.merges).hasSize(1);
-    assertThat(ctx.merges.get(0).componentNames()).containsExactly(child.name());
+    assertThat(ctx.merges()).hasSize(1);
+    assertThat(ctx.merges().get(0).componentNames()).containsExactly(child.name());
   }
 
   @Test
@@ -296,8 +298,8 @@ class AppendMergeTreePolicyTest {
     // T_cn: node1 3+1+0=4, node2 1+0+0=1, node3 0+0+2=2, node4 0+2+5=7
     assertThat(p.combineVictim(tree, 1).minKey()).isEqualTo(key(200));
     p.diskComponentAdded(ctx, false); // 6 > t nodes in level 1: node 2 goes (no children: moves)
-    assertThat(ctx.moves.get(0).componentNames()).hasSize(1);
-    assertThat(ctx.moves.get(0).toLevels()).containsExactly(TreeLayout.code(2, 0));
+    assertThat(ctx.moves().get(0).componentNames()).hasSize(1);
+    assertThat(ctx.moves().get(0).toLevels()).containsExactly(TreeLayout.code(2, 0));
     assertThat(ctx.tree().nodes(1)).hasSizeLessThanOrEqualTo(T);
   }
 
@@ -310,7 +312,7 @@ class AppendMergeTreePolicyTest {
     AppendMergeTreePolicy p = lsa();
     assertThat(p.leafLevel(ctx.tree())).isEqualTo(2);
     p.diskComponentAdded(ctx, false);
-    assertThat(ctx.moves).hasSize(1); // the full node of the old leaf level moves down
+    assertThat(ctx.moves()).hasSize(1); // the full node of the old leaf level moves down
     assertThat(ctx.tree().nodes(2)).hasSize(1);
   }
 
@@ -325,9 +327,9 @@ class AppendMergeTreePolicyTest {
     AppendMergeTreePolicy p = lsa();
     assertThat(p.isMergeLagging(ctx)).isFalse();
     p.diskComponentAdded(ctx, false);
-    assertThat(ctx.merges).hasSize(1);
+    assertThat(ctx.merges()).hasSize(1);
     assertThat(p.isMergeLagging(ctx)).isTrue();
     p.diskComponentAdded(ctx, false); // one operation at a time
-    assertThat(ctx.merges).hasSize(1);
+    assertThat(ctx.merges()).hasSize(1);
   }
 }

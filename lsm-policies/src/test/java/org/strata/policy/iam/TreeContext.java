@@ -2,26 +2,22 @@ package org.strata.policy.iam;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.strata.lsm.spi.ComponentInfo;
-import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.lsm.spi.RunList;
+import org.strata.lsm.testing.PolicyTestHost;
 
 /**
- * A run list laid out as an LSA/IAM tree for policy tests: moves are applied to the list (as the
- * engine does), routed merges are recorded and left scheduled.
+ * A run list laid out as an LSA/IAM tree for policy tests, on the shared test host: moves are
+ * applied to the list (as the engine does), routed merges are recorded and left scheduled.
  */
-final class TreeContext implements MergeContext {
-  RunList list = RunList.EMPTY;
-  final List<MergeRequest.Routed> merges = new ArrayList<>();
-  final List<MergeRequest.Move> moves = new ArrayList<>();
-  private long nextRun = 1;
+final class TreeContext extends PolicyTestHost {
+  private long nextRun = 1_000_000;
   private int nextFile = 1;
 
-  static byte[] key(int k) {
-    return String.format("%06d", k).getBytes();
+  TreeContext() {
+    super(Capability.KEY_RANGES, Capability.ROUTED_MERGES);
   }
 
   /** Adds a sequence of {@code bytes} over keys lo..hi to tree level {@code level}, slot. */
@@ -29,8 +25,7 @@ final class TreeContext implements MergeContext {
     ComponentInfo c = new ComponentInfo("f" + nextFile++, 1, 1, bytes, bytes / 100, 1, key(lo),
         key(hi));
     int code = level == 0 ? 0 : TreeLayout.code(level, slot);
-    MergeRequest.Move place = null;
-    List<RunInfo> runs = new ArrayList<>(list.runs());
+    List<RunInfo> runs = new ArrayList<>(runList().runs());
     RunInfo existing = null;
     for (RunInfo r : runs) {
       if (r.level() == code && code != 0) {
@@ -55,53 +50,28 @@ final class TreeContext implements MergeContext {
       }
       runs.add(at, new RunInfo(nextRun++, code, List.of(c), false));
     }
-    list = RunList.of(runs);
+    runList(RunList.of(runs));
     return c;
   }
 
   TreeLayout tree() {
-    return TreeLayout.of(list.runs());
+    return TreeLayout.of(runList().runs());
   }
 
-  @Override
-  public List<RunInfo> runs() {
-    return list.runs();
+  /** The routed merges the policy asked for and the host accepted, in order. */
+  List<MergeRequest.Routed> merges() {
+    return requests().stream().filter(r -> r instanceof MergeRequest.Routed)
+        .map(r -> (MergeRequest.Routed) r).toList();
+  }
+
+  /** The moves the host did, in order. */
+  List<MergeRequest.Move> moves() {
+    return requests().stream().filter(r -> r instanceof MergeRequest.Move)
+        .map(r -> (MergeRequest.Move) r).toList();
   }
 
   @Override
   public boolean scheduleMerge(List<RunInfo> runs, int outputLevel, long targetFileSize) {
     throw new AssertionError("the LSA/IAM policy merges no whole runs");
-  }
-
-  @Override
-  public boolean scheduleRoutedMerge(List<ComponentInfo> components,
-      List<MergeRequest.Route> routes) {
-    List<String> names = new ArrayList<>();
-    components.forEach(c -> names.add(c.name()));
-    MergeRequest.Routed r = new MergeRequest.Routed(names, routes);
-    if (list.check(r).isPresent()) {
-      return false;
-    }
-    list = list.markMerging(r);
-    merges.add(r);
-    return true;
-  }
-
-  @Override
-  public boolean moveComponents(List<ComponentInfo> components, List<Integer> toLevels) {
-    List<String> names = new ArrayList<>();
-    components.forEach(c -> names.add(c.name()));
-    MergeRequest.Move m = new MergeRequest.Move(names, toLevels);
-    if (list.check(m).isPresent()) {
-      return false;
-    }
-    list = list.apply(m, List.of(), () -> nextRun++);
-    moves.add(m);
-    return true;
-  }
-
-  @Override
-  public Set<Capability> capabilities() {
-    return Set.of(Capability.KEY_RANGES, Capability.ROUTED_MERGES);
   }
 }
