@@ -31,6 +31,15 @@ class FluidMergePolicyTest {
     return b.toString();
   }
 
+  /** Flushes {@code flushes} one by one; after each the runs must have the next shape. */
+  private static void assertShapes(MergeSimulator sim, long[] flushes, String[] expected) {
+    assertThat(expected).hasSameSizeAs(flushes);
+    for (int i = 0; i < flushes.length; i++) {
+      sim.flush(flushes[i]);
+      assertThat(shape(sim)).as("after flush %d", i + 1).isEqualTo(expected[i]);
+    }
+  }
+
   @Test
   void aRunLeftBelowADeeperRunIsMergedWithThatLevelNotStranded() {
     // Leveling, T = 2, M = 1 unit. A level-1 run (1 unit) was still being merged when the newer
@@ -77,10 +86,7 @@ class FluidMergePolicyTest {
     String[] expected = {"1:1000", "1:990 1:1000", "2:2975", "1:995 2:2975",
         "1:980 1:995 2:2975", "2:2965 2:2975", "1:1000 2:2965 2:2975",
         "1:985 1:1000 2:2965 2:2975", "3:8915"};
-    for (int i = 0; i < flushes.length; i++) {
-      sim.flush(flushes[i]);
-      assertThat(shape(sim)).as("after flush %d", i + 1).isEqualTo(expected[i]);
-    }
+    assertShapes(sim, flushes, expected);
   }
 
   @Test
@@ -91,10 +97,7 @@ class FluidMergePolicyTest {
     MergeSimulator sim = new MergeSimulator(policy("leveling", "size-ratio", "3"));
     long[] flushes = {1000, 990, 985};
     String[] expected = {"1:1000", "1:1990", "2:2975"};
-    for (int i = 0; i < flushes.length; i++) {
-      sim.flush(flushes[i]);
-      assertThat(shape(sim)).as("after flush %d", i + 1).isEqualTo(expected[i]);
-    }
+    assertShapes(sim, flushes, expected);
   }
 
   @Test

@@ -119,6 +119,11 @@ public class PolicyTestHost implements MergeContext {
     return this;
   }
 
+  /** A run id no run of the list has had from this host, for layouts a subclass builds. */
+  protected final long newRunId() {
+    return nextRun++;
+  }
+
   /** Flushes a run of {@code bytes} (level 0, newest) and calls {@code policy} as a host does. */
   public void flush(MergePolicy policy, long bytes) {
     newest(0, bytes);

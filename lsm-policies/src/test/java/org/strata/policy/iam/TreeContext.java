@@ -13,7 +13,6 @@ import org.strata.lsm.testing.PolicyTestHost;
  * applied to the list (as the engine does), routed merges are recorded and left scheduled.
  */
 final class TreeContext extends PolicyTestHost {
-  private long nextRun = 1_000_000;
   private int nextFile = 1;
 
   TreeContext() {
@@ -48,7 +47,7 @@ final class TreeContext extends PolicyTestHost {
       if (code == 0) {
         at = 0; // a flush is the newest run
       }
-      runs.add(at, new RunInfo(nextRun++, code, List.of(c), false));
+      runs.add(at, new RunInfo(newRunId(), code, List.of(c), false));
     }
     runList(RunList.of(runs));
     return c;
