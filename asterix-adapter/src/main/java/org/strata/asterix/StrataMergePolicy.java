@@ -8,6 +8,7 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndex;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMMergePolicy;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.PolicyDriver;
 
 /**
@@ -55,12 +56,20 @@ final class StrataMergePolicy implements ILSMMergePolicy {
       HyracksMergeContext context = e.context();
       try {
         context.refresh();
-        e.driver().diskComponentAdded(context, fullMergeIsRequested, () -> {
-          boolean again = context.takeChangedAtOnce() && !context.hasFailure();
-          if (again) {
-            context.refresh();
+        e.driver().diskComponentAdded(context, fullMergeIsRequested, new PolicyDriver.Host() {
+          @Override
+          public boolean start(MergeRequest request) {
+            return context.start(request);
           }
-          return again;
+
+          @Override
+          public boolean takeChangedAtOnce() {
+            boolean again = context.takeChangedAtOnce() && !context.hasFailure();
+            if (again) {
+              context.refresh();
+            }
+            return again;
+          }
         });
       } catch (RuntimeException ex) {
         throw HyracksDataException.create(ex);

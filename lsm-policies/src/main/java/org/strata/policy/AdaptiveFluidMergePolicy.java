@@ -8,6 +8,7 @@ import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.LevelShape;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.OperationCounts;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.policy.tuning.AdaptiveTuning;
@@ -80,10 +81,16 @@ public final class AdaptiveFluidMergePolicy implements MergePolicy {
   }
 
   @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+  public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
     adapt(index);
-    fluid.diskComponentAdded(index, fullMergeRequested);
+    List<MergeRequest> merges = fluid.findMerges(index, fullMergeRequested);
     constraint = currentConstraint();
+    return merges;
+  }
+
+  @Override
+  public void mergeStarted(MergeRequest request) {
+    fluid.mergeStarted(request);
   }
 
   @Override

@@ -2,6 +2,7 @@ package org.strata.policy;
 
 import java.util.List;
 import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
 
 /**
@@ -17,15 +18,14 @@ public final class BigtableMergePolicy extends BoundedDepthPolicy {
   }
 
   @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+  public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
     List<RunInfo> runs = index.runs();
     if (fullMergeRequested) {
-      StackPolicies.mergeDownTo(index, runs, 1);
-      return;
+      return StackPolicies.mergeDownTo(runs, 1);
     }
     int n = runs.size();
     if (n <= k) {
-      return;
+      return List.of();
     }
     long[] s = StackPolicies.sizesOldestFirst(runs);
     long[] suffix = new long[n + 1];
@@ -39,6 +39,6 @@ public final class BigtableMergePolicy extends BoundedDepthPolicy {
         break;
       }
     }
-    StackPolicies.mergeOldestFirstRange(index, runs, j, n);
+    return StackPolicies.mergeOldestFirstRange(runs, j, n);
   }
 }

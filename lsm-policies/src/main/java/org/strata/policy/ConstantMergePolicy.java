@@ -1,6 +1,8 @@
 package org.strata.policy;
 
+import java.util.List;
 import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.MergeRequest;
 
 /**
  * Mao et al.'s CONSTANT policy (AsterixDB before 0.9.4): keep at most k disk components. When a
@@ -24,9 +26,10 @@ public final class ConstantMergePolicy extends BoundedDepthPolicy {
   }
 
   @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+  public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
     if (fullMergeRequested || index.diskComponentCount() > k) {
-      MergeAll.mergeAllIfIdle(index);
+      return MergeAll.mergeAllIfIdle(index);
     }
+    return List.of();
   }
 }

@@ -2,6 +2,7 @@ package org.strata.policy;
 
 import java.util.List;
 import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
 
 /**
@@ -30,15 +31,14 @@ public final class ExploringMergePolicy extends BoundedDepthPolicy {
   }
 
   @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+  public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
     List<RunInfo> runs = index.runs();
     if (fullMergeRequested) {
-      StackPolicies.mergeDownTo(index, runs, 1);
-      return;
+      return StackPolicies.mergeDownTo(runs, 1);
     }
     long t = StackPolicies.newestFlush(runs);
     if (t <= handledFlush || StackPolicies.anyMerging(runs)) {
-      return;
+      return List.of();
     }
     handledFlush = t;
     long[] s = StackPolicies.sizesOldestFirst(runs);
@@ -65,7 +65,7 @@ public final class ExploringMergePolicy extends BoundedDepthPolicy {
       }
     }
     if (bestA >= 0) {
-      StackPolicies.mergeOldestFirstRange(index, runs, bestA, bestB);
+      return StackPolicies.mergeOldestFirstRange(runs, bestA, bestB);
     } else if (stuck && n >= minWindow) {
       int a0 = 0;
       long min = Long.MAX_VALUE;
@@ -79,8 +79,9 @@ public final class ExploringMergePolicy extends BoundedDepthPolicy {
           a0 = a;
         }
       }
-      StackPolicies.mergeOldestFirstRange(index, runs, a0, a0 + minWindow);
+      return StackPolicies.mergeOldestFirstRange(runs, a0, a0 + minWindow);
     }
+    return List.of();
   }
 
   private static boolean better(boolean stuck, int a, int b, long sum, int bestA, int bestB,

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.strata.lsm.spi.LevelShape;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
 
 /**
@@ -216,7 +217,7 @@ public final class FluidMergePolicy implements MergePolicy {
   }
 
   @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+  public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
     List<RunInfo> runs = index.runs();
     rankByPosition(runs);
     if (fullMergeRequested) {
@@ -225,9 +226,9 @@ public final class FluidMergePolicy implements MergePolicy {
         for (RunInfo r : runs) {
           deepest = Math.max(deepest, level(r));
         }
-        index.scheduleMerge(runs, deepest);
+        return List.of(MergeRequest.ofRuns(runs, deepest));
       }
-      return;
+      return List.of();
     }
     // M survives restarts through the context; the flushed runs in view cover contexts that do
     // not keep it.
@@ -238,7 +239,7 @@ public final class FluidMergePolicy implements MergePolicy {
       }
     }
     if (flushSize == 0 || runs.isEmpty()) {
-      return;
+      return List.of();
     }
     int largest = 1;
     for (RunInfo r : runs) {
@@ -261,10 +262,15 @@ public final class FluidMergePolicy implements MergePolicy {
       boolean busy = here.size() < all.size();
       // One merge per call: the engine calls again after every flush and merge, so merges at
       // other levels start then, concurrently with this one.
-      if (push(index, runs, level, here, busy, largest) || absorb(index, level, here, largest)) {
-        return;
+      MergeRequest r = push(runs, level, here, busy, largest);
+      if (r == null) {
+        r = absorb(runs, level, here, largest);
+      }
+      if (r != null) {
+        return List.of(r);
       }
     }
+    return List.of();
   }
 
   /** Runs of one level, newest first (flushed runs count as level 1). */
@@ -295,21 +301,22 @@ public final class FluidMergePolicy implements MergePolicy {
     return s;
   }
 
-  private boolean push(MergeContext index, List<RunInfo> runs, int level, List<RunInfo> here,
-      boolean busy, int largest) {
+  /** The merge pushing level {@code level} down, if it is full, else null. */
+  private MergeRequest push(List<RunInfo> runs, int level, List<RunInfo> here, boolean busy,
+      int largest) {
     if (here.isEmpty() || StackPolicies.anyMerging(here)
         || arrivals(size(here), level) <= t - HALF) {
-      return false;
+      return null;
     }
     List<RunInfo> window = new ArrayList<>(here);
     int target = level + 1;
     if (!contiguous(runs, window)) {
-      return false; // a run of another level sits between them; wait for it to move on
+      return null; // a run of another level sits between them; wait for it to move on
     }
     if (busy) {
       // Older runs of this level are still merging down, so nothing below is contiguous with
       // the window: its output becomes a new run of the next level.
-      return index.scheduleMerge(window, target);
+      return MergeRequest.ofRuns(window, target);
     }
     while (true) {
       List<RunInfo> next = levelRuns(runs, target);
@@ -335,22 +342,23 @@ public final class FluidMergePolicy implements MergePolicy {
       }
       break;
     }
-    return index.scheduleMerge(window, target);
+    return MergeRequest.ofRuns(window, target);
   }
 
-  private boolean absorb(MergeContext index, int level, List<RunInfo> here, int largest) {
+  /** The merge of a level's newest run (one arrival) into the run before it, if it has room. */
+  private MergeRequest absorb(List<RunInfo> runs, int level, List<RunInfo> here, int largest) {
     if (here.size() < 2) {
-      return false;
+      return null;
     }
     RunInfo arrival = here.get(0);
     RunInfo active = here.get(1);
     if (arrival.merging() || active.merging()) {
-      return false;
+      return null;
     }
     boolean single = arrivals(arrival.sizeBytes(), level) <= 1 + HALF;
     boolean room = arrivals(active.sizeBytes(), level) <= growth(level, largest) - HALF;
-    return single && room && contiguous(index.runs(), List.of(arrival, active))
-        && index.scheduleMerge(List.of(arrival, active), level);
+    return single && room && contiguous(runs, List.of(arrival, active))
+        ? MergeRequest.ofRuns(List.of(arrival, active), level) : null;
   }
 
   /** Whether {@code window} is a contiguous stretch of {@code runs} (newest first). */

@@ -1,7 +1,9 @@
 package org.strata.policy;
 
+import java.util.List;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeRequest;
 
 /**
  * Never merges on its own; honours an explicit full-merge request (a user's compaction) by merging
@@ -9,10 +11,8 @@ import org.strata.lsm.spi.MergePolicy;
  */
 public final class NoMergePolicy implements MergePolicy {
   @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
-    if (fullMergeRequested) {
-      MergeAll.mergeAllIfIdle(index);
-    }
+  public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
+    return fullMergeRequested ? MergeAll.mergeAllIfIdle(index) : List.of();
   }
 
   @Override

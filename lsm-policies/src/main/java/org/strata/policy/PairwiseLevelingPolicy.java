@@ -1,5 +1,6 @@
 package org.strata.policy;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -7,7 +8,9 @@ import java.util.Optional;
 import org.strata.lsm.spi.LevelShape;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.spi.RunList;
 
 /**
  * Luo & Carey's leveling with full merges (their sections 2.2 and 5.1.3), the {@code leveling}
@@ -86,13 +89,13 @@ public final class PairwiseLevelingPolicy implements MergePolicy {
   }
 
   @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+  public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
     List<RunInfo> runs = index.runs();
     if (fullMergeRequested) {
       if (!StackPolicies.anyMerging(runs) && runs.size() > 1) {
-        index.scheduleMerge(runs, Math.max(1, largestLevel(runs)));
+        return List.of(MergeRequest.ofRuns(runs, Math.max(1, largestLevel(runs))));
       }
-      return;
+      return List.of();
     }
     flushSize = Math.max(flushSize, index.largestFlushBytes());
     for (RunInfo r : runs) {
@@ -101,19 +104,27 @@ public final class PairwiseLevelingPolicy implements MergePolicy {
       }
     }
     if (flushSize == 0 || runs.isEmpty()) {
-      return;
+      return List.of();
     }
     int largest = largestLevel(runs);
     levelsSeen = Math.max(levelsSeen, largest);
     double[] capacity = capacities(runs, largest);
+    // Each level decides on the list with the merges chosen above it marked merging, as the host
+    // will start them; every level may merge down at once.
+    RunList view = RunList.of(runs);
+    List<MergeRequest> out = new ArrayList<>();
     for (int level = largest; level >= 0; level--) {
-      mergeDown(index, level, capacity);
+      MergeRequest r = mergeDown(view.runs(), level, capacity);
+      if (r != null) {
+        out.add(r);
+        view = view.markMerging(r);
+      }
     }
+    return out;
   }
 
-  /** Schedules level {@code i}'s merge down if its source is ready (rules 1-4 above). */
-  private void mergeDown(MergeContext index, int i, double[] capacity) {
-    List<RunInfo> runs = index.runs();
+  /** Level {@code i}'s merge down if its source is ready (rules 1-4 above), else null. */
+  private MergeRequest mergeDown(List<RunInfo> runs, int i, double[] capacity) {
     int at = -1;
     for (int j = 0; j < runs.size(); j++) {
       if (runs.get(j).level() == i && !runs.get(j).merging()) {
@@ -121,20 +132,20 @@ public final class PairwiseLevelingPolicy implements MergePolicy {
       }
     }
     if (at < 0) {
-      return;
+      return null;
     }
     RunInfo source = runs.get(at);
     if (i >= 1 && !full(source.sizeBytes(), capacity(capacity, i))) {
-      return;
+      return null;
     }
     RunInfo next = at + 1 < runs.size() ? runs.get(at + 1) : null;
     if (next != null && next.level() <= i) {
-      return; // an older run of level i is still merging down: one merge leaves a level at once
+      return null; // an older run of level i is still merging down: one merge leaves at once
     }
     List<RunInfo> window;
     if (next != null && next.level() == i + 1 && !next.merging()) {
       if (full(next.sizeBytes(), capacity(capacity, i + 1))) {
-        return; // level i+1 is full: its own merge down comes first
+        return null; // level i+1 is full: its own merge down comes first
       }
       window = List.of(source, next);
     } else {
@@ -142,7 +153,7 @@ public final class PairwiseLevelingPolicy implements MergePolicy {
       // component.
       window = List.of(source);
     }
-    index.scheduleMerge(window, i + 1);
+    return MergeRequest.ofRuns(window, i + 1);
   }
 
   private static boolean full(long size, double capacity) {

@@ -10,6 +10,7 @@ import org.strata.lsm.spi.LevelShape;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
 
 /**
@@ -36,6 +37,14 @@ public class PartitionedLevelingPolicy implements MergePolicy {
   private final boolean chooseBest;
   private final boolean exactlyL0Trigger;
   private final Map<Integer, byte[]> cursors = new HashMap<>();
+  /**
+   * The file merge {@link #findMerges} returned last, its level and the largest key of the file it
+   * picked; the cursor moves past that key only once the host starts the merge ({@link
+   * #mergeStarted}).
+   */
+  private MergeRequest pickedFile;
+  private int pickedLevel;
+  private byte[] pickedMaxKey;
   private long flushSize;
 
   public PartitionedLevelingPolicy(long fileSize, long level1Size, int ratio, int l0Trigger,
@@ -92,7 +101,7 @@ public class PartitionedLevelingPolicy implements MergePolicy {
   }
 
   @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+  public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
     List<RunInfo> runs = index.runs();
     for (RunInfo r : runs) {
       if (r.level() == 0) {
@@ -100,7 +109,7 @@ public class PartitionedLevelingPolicy implements MergePolicy {
       }
     }
     if (runs.isEmpty() || StackPolicies.anyMerging(runs)) {
-      return;
+      return List.of();
     }
     if (fullMergeRequested) {
       List<ComponentInfo> all = new ArrayList<>();
@@ -109,10 +118,19 @@ public class PartitionedLevelingPolicy implements MergePolicy {
         all.addAll(r.components());
         deepest = Math.max(deepest, r.level());
       }
-      index.scheduleComponentMerge(all, deepest, fileSize);
-      return;
+      return List.of(MergeRequest.ofComponents(all, deepest, fileSize));
     }
-    pickAndMerge(index, runs, deferLevelZero(index, runs));
+    MergeRequest r = pick(runs, deferLevelZero(index, runs));
+    return r == null ? List.of() : List.of(r);
+  }
+
+  /** Advances the level's round-robin cursor past the file whose merge the host started. */
+  @Override
+  public void mergeStarted(MergeRequest request) {
+    if (request == pickedFile) {
+      cursors.put(pickedLevel, pickedMaxKey);
+    }
+    pickedFile = null;
   }
 
   /** Whether a due level-0 merge waits; never here, TRIAD-DISK overrides it. */
@@ -121,10 +139,10 @@ public class PartitionedLevelingPolicy implements MergePolicy {
   }
 
   /**
-   * Merges the level with the highest score of at least 1; with {@code skipLevelZero} level 0 is
-   * not considered (TRIAD-DISK's deferral). Returns whether a merge was scheduled.
+   * The merge of the level with the highest score of at least 1, or null; with {@code
+   * skipLevelZero} level 0 is not considered (TRIAD-DISK's deferral).
    */
-  boolean pickAndMerge(MergeContext index, List<RunInfo> runs, boolean skipLevelZero) {
+  private MergeRequest pick(List<RunInfo> runs, boolean skipLevelZero) {
     List<RunInfo> l0 = levelZero(runs);
     int deepest = 0;
     for (RunInfo r : runs) {
@@ -151,9 +169,9 @@ public class PartitionedLevelingPolicy implements MergePolicy {
       }
     }
     if (bestLevel < 0) {
-      return false;
+      return null;
     }
-    return bestLevel == 0 ? mergeLevelZero(index, runs, l0) : mergeFile(index, runs, bestLevel);
+    return bestLevel == 0 ? mergeLevelZero(runs, l0) : mergeFile(runs, bestLevel);
   }
 
   /** Whether level 0 has reached its trigger. */
@@ -161,7 +179,7 @@ public class PartitionedLevelingPolicy implements MergePolicy {
     return levelZero(runs).size() >= l0Trigger;
   }
 
-  private boolean mergeLevelZero(MergeContext index, List<RunInfo> runs, List<RunInfo> l0) {
+  private MergeRequest mergeLevelZero(List<RunInfo> runs, List<RunInfo> l0) {
     List<RunInfo> chosen = exactlyL0Trigger
         ? l0.subList(Math.max(0, l0.size() - l0Trigger), l0.size()) : l0; // the oldest
     List<ComponentInfo> inputs = new ArrayList<>();
@@ -175,10 +193,10 @@ public class PartitionedLevelingPolicy implements MergePolicy {
       }
     }
     inputs.addAll(overlapping(level(runs, 1), min, max));
-    return index.scheduleComponentMerge(inputs, 1, fileSize);
+    return MergeRequest.ofComponents(inputs, 1, fileSize);
   }
 
-  private boolean mergeFile(MergeContext index, List<RunInfo> runs, int level) {
+  private MergeRequest mergeFile(List<RunInfo> runs, int level) {
     RunInfo here = level(runs, level);
     RunInfo next = level(runs, level + 1);
     List<ComponentInfo> files = here.components();
@@ -207,11 +225,10 @@ public class PartitionedLevelingPolicy implements MergePolicy {
     List<ComponentInfo> inputs = new ArrayList<>();
     inputs.add(pick);
     inputs.addAll(overlapping(next, pick.minKey(), pick.maxKey()));
-    boolean scheduled = index.scheduleComponentMerge(inputs, level + 1, fileSize);
-    if (scheduled) {
-      cursors.put(level, pick.maxKey());
-    }
-    return scheduled;
+    pickedFile = MergeRequest.ofComponents(inputs, level + 1, fileSize);
+    pickedLevel = level;
+    pickedMaxKey = pick.maxKey();
+    return pickedFile;
   }
 
   /**

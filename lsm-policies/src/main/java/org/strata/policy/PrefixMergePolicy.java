@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
 
 /**
@@ -63,21 +64,18 @@ public final class PrefixMergePolicy implements MergePolicy {
   }
 
   @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+  public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
     List<RunInfo> runs = index.runs();
     if (StackPolicies.anyMerging(runs)) {
-      return;
+      return List.of();
     }
     if (fullMergeRequested) {
-      StackPolicies.mergeDownTo(index, runs, 1);
-      return;
+      return StackPolicies.mergeDownTo(runs, 1);
     }
     List<RunInfo> oldestFirst = new ArrayList<>(runs);
     java.util.Collections.reverse(oldestFirst);
     int[] w = choose(oldestFirst);
-    if (w != null) {
-      StackPolicies.mergeOldestFirstRange(index, runs, w[0], w[1] + 1);
-    }
+    return w == null ? List.of() : StackPolicies.mergeOldestFirstRange(runs, w[0], w[1] + 1);
   }
 
   /**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
 
 /**
@@ -38,18 +39,17 @@ public final class SizeTieredMergePolicy implements MergePolicy {
   }
 
   @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+  public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
     List<RunInfo> runs = index.runs();
     if (fullMergeRequested) {
-      StackPolicies.mergeDownTo(index, runs, 1);
-      return;
+      return StackPolicies.mergeDownTo(runs, 1);
     }
     int count = 0;
     while (count < runs.size() && !runs.get(count).merging()) {
       count++;
     }
     if (count < minMerge) {
-      return;
+      return List.of();
     }
     int window = exactlyMin ? minMerge : maxMerge;
     for (int end = count - 1; end >= minMerge - 1; end--) {
@@ -59,10 +59,10 @@ public final class SizeTieredMergePolicy implements MergePolicy {
         younger += runs.get(i).sizeBytes();
       }
       if (runs.get(end).sizeBytes() <= ratio * younger) {
-        index.scheduleMerge(new ArrayList<>(runs.subList(start, end + 1)), 0);
-        return;
+        return List.of(MergeRequest.ofRuns(new ArrayList<>(runs.subList(start, end + 1)), 0));
       }
     }
+    return List.of();
   }
 
   @Override

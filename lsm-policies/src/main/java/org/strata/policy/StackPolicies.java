@@ -2,7 +2,7 @@ package org.strata.policy;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
 
 /** Helpers shared by the stack-based (one component per run) policies of Mao et al. */
@@ -33,22 +33,21 @@ final class StackPolicies {
    * Merges the runs at oldest-first positions [from, to) (to exclusive), if that is at least two
    * runs and none is merging.
    */
-  static boolean mergeOldestFirstRange(MergeContext index, List<RunInfo> newestFirst, int from,
-      int to) {
+  static List<MergeRequest> mergeOldestFirstRange(List<RunInfo> newestFirst, int from, int to) {
     int n = newestFirst.size();
     if (to - from < 2 || from < 0 || to > n) {
-      return false;
+      return List.of();
     }
     List<RunInfo> window = new ArrayList<>(newestFirst.subList(n - to, n - from));
     if (anyMerging(window)) {
-      return false;
+      return List.of();
     }
-    return index.scheduleMerge(window, 0);
+    return List.of(MergeRequest.ofRuns(window, 0));
   }
 
   /** Keeps the {@code keep} oldest runs as they are and merges every newer run into one. */
-  static boolean mergeDownTo(MergeContext index, List<RunInfo> newestFirst, int keep) {
-    return mergeOldestFirstRange(index, newestFirst, keep - 1, newestFirst.size());
+  static List<MergeRequest> mergeDownTo(List<RunInfo> newestFirst, int keep) {
+    return mergeOldestFirstRange(newestFirst, keep - 1, newestFirst.size());
   }
 
   /** The flush ordinal of the newest run (component ids are flush ordinals), 0 if none. */

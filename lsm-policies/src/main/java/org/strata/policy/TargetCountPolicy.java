@@ -2,6 +2,7 @@ package org.strata.policy;
 
 import java.util.List;
 import org.strata.lsm.spi.MergeContext;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
 
 /**
@@ -19,19 +20,16 @@ abstract class TargetCountPolicy extends BoundedDepthPolicy {
   abstract int target(long t);
 
   @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+  public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
     List<RunInfo> runs = index.runs();
     if (fullMergeRequested) {
-      StackPolicies.mergeDownTo(index, runs, 1);
-      return;
+      return StackPolicies.mergeDownTo(runs, 1);
     }
     long t = StackPolicies.newestFlush(runs);
     if (t <= 0) {
-      return;
+      return List.of();
     }
     int keep = target(t);
-    if (runs.size() > keep) {
-      StackPolicies.mergeDownTo(index, runs, keep);
-    }
+    return runs.size() > keep ? StackPolicies.mergeDownTo(runs, keep) : List.of();
   }
 }

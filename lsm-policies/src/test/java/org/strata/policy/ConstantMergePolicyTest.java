@@ -53,7 +53,7 @@ class ConstantMergePolicyTest {
     }
     assertThat(s.runs()).hasSize(10);
     assertThat(none.isMergeLagging(s)).isFalse();
-    none.diskComponentAdded(s, true);
+    s.decide(none, true);
     assertThat(s.runs()).hasSize(1);
   }
 

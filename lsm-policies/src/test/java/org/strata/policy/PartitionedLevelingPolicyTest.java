@@ -47,7 +47,7 @@ class PartitionedLevelingPolicyTest {
         .oldest(0, file("f2", 12, 25, 10)).oldest(0, file("f1", 11, 29, 10))
         .oldest(1, file("a", 0, 9, 10), file("b", 10, 19, 10),
             file("c", 25, 40, 10), file("d", 50, 60, 10));
-    policy("level1-size", "1000").diskComponentAdded(l, false);
+    l.decide(policy("level1-size", "1000"), false);
     assertThat(merges(l)).containsExactly(List.of("f4", "f3", "f2", "f1", "b", "c"));
     assertThat(levels(l)).containsExactly(1);
   }
@@ -58,8 +58,7 @@ class PartitionedLevelingPolicyTest {
     for (int i = 6; i >= 1; i--) {
       l.oldest(0, file("f" + i, i, i + 1, 10));
     }
-    policy("merge-exactly-l0-trigger", "true", "level1-size", "1000")
-        .diskComponentAdded(l, false);
+    l.decide(policy("merge-exactly-l0-trigger", "true", "level1-size", "1000"), false);
     assertThat(merges(l)).containsExactly(List.of("f4", "f3", "f2", "f1"));
   }
 
@@ -72,7 +71,7 @@ class PartitionedLevelingPolicyTest {
             file("z", 30, 40, 10));
     MergePolicy rr = policy("level1-size", "100", "size-ratio", "10");
     for (int i = 0; i < 4; i++) {
-      rr.diskComponentAdded(l, false);
+      l.decide(rr, false);
       l.abandonMerges(); // the cursor moves on whatever became of the last merge
     }
     assertThat(merges(l)).containsExactly(List.of("a", "x", "y"), List.of("b", "y"), List.of("c"),
@@ -81,7 +80,7 @@ class PartitionedLevelingPolicyTest {
     PolicyTestHost best = host()
         .oldest(1, l.runs().get(0).components().toArray(new ComponentInfo[0]))
         .oldest(2, l.runs().get(1).components().toArray(new ComponentInfo[0]));
-    policy("level1-size", "100", "selection", "choose-best").diskComponentAdded(best, false);
+    best.decide(policy("level1-size", "100", "selection", "choose-best"), false);
     assertThat(merges(best)).containsExactly(List.of("c"));
   }
 

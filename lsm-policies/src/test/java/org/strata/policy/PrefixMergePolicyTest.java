@@ -22,12 +22,12 @@ class PrefixMergePolicyTest {
     long mb = 1L << 20;
     PolicyTestHost r = SizeTieredMergePolicyTest.host(32 * mb,
         32 * mb, 32 * mb, 64 * mb, 1024 * mb + 1);
-    prefix("1GB", "3").diskComponentAdded(r, false);
+    r.decide(prefix("1GB", "3"), false);
     assertThat(r.mergedSizes()).containsExactly(List.of(32 * mb, 32 * mb, 32 * mb, 64 * mb));
     // 192 MB is not below 1.2 x (32 + 32) MB, and two runs are under the tolerance: no merge.
     PolicyTestHost none = SizeTieredMergePolicyTest.host(32 * mb,
         32 * mb, 192 * mb);
-    prefix("1GB", "3").diskComponentAdded(none, false);
+    none.decide(prefix("1GB", "3"), false);
     assertThat(none.mergedSizes()).isEmpty();
   }
 
@@ -37,7 +37,7 @@ class PrefixMergePolicyTest {
     // runs the policy could merge now count, so one new run does not hold writes back.
     PolicyTestHost r = SizeTieredMergePolicyTest.host(1, 1, 1, 2);
     MergePolicy p = prefix("1000", "3");
-    p.diskComponentAdded(r, false);
+    r.decide(p, false);
     assertThat(r.mergedSizes()).containsExactly(List.of(1L, 1L, 1L, 2L));
     r.newest(0, 1);
     assertThat(p.isMergeLagging(r)).isFalse();
@@ -51,7 +51,7 @@ class PrefixMergePolicyTest {
   @Test
   void ratioCheckSkipsAnOldRunThatIsTooLarge() {
     PolicyTestHost r = SizeTieredMergePolicyTest.host(1, 1, 1, 100);
-    prefix("1000", "3").diskComponentAdded(r, false);
+    r.decide(prefix("1000", "3"), false);
     assertThat(r.mergedSizes()).containsExactly(List.of(1L, 1L, 1L));
   }
 }

@@ -36,20 +36,20 @@ class SizeTieredMergePolicyTest {
     PolicyTestHost r = host(64 * mb, 64 * mb, 128 * mb, gb, 5 * gb, 6 * gb, 8 * gb, 10 * gb,
         100 * gb);
     MergePolicy p = policy("size-ratio", "1.2", "min-merge", "2", "max-merge", "4");
-    p.diskComponentAdded(r, false);
+    r.decide(p, false);
     assertThat(r.mergedSizes()).containsExactly(List.of(5 * gb, 6 * gb, 8 * gb, 10 * gb));
     // The next execution only sees the prefix that is not merging: 64, 64, 128 MB, 1 GB.
-    p.diskComponentAdded(r, false);
+    r.decide(p, false);
     assertThat(r.mergedSizes().get(1)).containsExactly(64 * mb, 64 * mb, 128 * mb);
   }
 
   @Test
   void mergeExactlyMinTakesTwo() {
     PolicyTestHost r = host(10, 10, 10, 10, 10);
-    policy("merge-exactly-min", "true").diskComponentAdded(r, false);
+    r.decide(policy("merge-exactly-min", "true"), false);
     assertThat(r.mergedSizes()).containsExactly(List.of(10L, 10L));
     PolicyTestHost all = host(10, 10, 10, 10, 10);
-    policy().diskComponentAdded(all, false);
+    all.decide(policy(), false);
     assertThat(all.mergedSizes()).containsExactly(List.of(10L, 10L, 10L, 10L, 10L));
   }
 

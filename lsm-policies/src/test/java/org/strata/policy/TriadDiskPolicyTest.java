@@ -81,13 +81,13 @@ class TriadDiskPolicyTest {
     assertThat(TriadDiskPolicy.overlapRatio(l, l.runs()).orElseThrow())
         .isCloseTo(0, within(0.05));
     MergePolicy p = triad();
-    p.diskComponentAdded(l, false);
+    l.decide(p, false);
     assertThat(l.mergedFiles()).isEmpty(); // 4 files, overlap ~0: deferred
     Sketched seven = new Sketched();
     for (int i = 7; i >= 1; i--) {
       seven.file("f" + i, i * 10_000, i * 10_000 + 5_000);
     }
-    p.diskComponentAdded(seven, false);
+    seven.decide(p, false);
     assertThat(seven.mergedFiles()).hasSize(1); // 7 > max-l0-files: merged whatever the overlap
     assertThat(seven.mergedFiles().get(0)).hasSize(7);
   }
@@ -100,7 +100,7 @@ class TriadDiskPolicyTest {
     }
     assertThat(TriadDiskPolicy.overlapRatio(l, l.runs()).orElseThrow())
         .isCloseTo(0.75, within(0.03));
-    triad().diskComponentAdded(l, false);
+    l.decide(triad(), false);
     assertThat(l.mergedFiles()).hasSize(1);
   }
 }

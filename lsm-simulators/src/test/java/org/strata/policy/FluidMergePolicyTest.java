@@ -52,10 +52,10 @@ class FluidMergePolicyTest {
     for (int f = 0; f < 10; f++) {
       tree.newest(0, 1);
     }
-    leveling.diskComponentAdded(tree, false);
+    tree.decide(leveling, false);
     // The old run belongs to level 2 by position: it is absorbed into the level-2 run.
     assertThat(tree.mergeShapes()).containsExactly("2:2 1:1 -> 2");
-    leveling.diskComponentAdded(tree, false);
+    tree.decide(leveling, false);
     // Level 1, now contiguous, is pushed down beside the level-2 merge under way.
     assertThat(tree.mergeShapes()).hasSize(2);
     assertThat(tree.mergeShapes().get(1)).isEqualTo("0:1 ".repeat(10).strip() + " -> 2");

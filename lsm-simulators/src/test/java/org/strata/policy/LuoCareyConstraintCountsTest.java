@@ -36,7 +36,7 @@ class LuoCareyConstraintCountsTest {
     for (int i = 0; i < 5; i++) {
       five.newest(0, 1); // flushed runs belong to level 1
     }
-    strata.diskComponentAdded(five, false); // schedules a merge of level 1's oldest runs
+    five.decide(strata, false); // schedules a merge of level 1's oldest runs
     assertThat(five.mergeShapes()).isNotEmpty();
     assertThat(strata.isMergeLaggingLocally(five)).as("5 > 2(T-1) = 4").isTrue();
     assertThat(paper.isMergeLaggingLocally(five)).as("5 <= 2T = 6").isFalse();
@@ -61,7 +61,7 @@ class LuoCareyConstraintCountsTest {
         "constraint-counts", "luo-carey");
     PolicyTestHost tree = new PolicyTestHost().largestFlush(1).newest(3, 500).newest(2, 50)
         .newest(1, 5).newest(0, 1).newest(0, 1);
-    strata.diskComponentAdded(tree, false);
+    tree.decide(strata, false);
     assertThat(tree.mergeShapes()).containsExactly("0:1 1:5 -> 1");
     assertThat(strata.isMergeLaggingLocally(tree)).isFalse();
     assertThat(paper.isMergeLaggingLocally(tree)).as("three runs in level 1").isTrue();
@@ -77,7 +77,7 @@ class LuoCareyConstraintCountsTest {
     MergePolicy strata = policy("leveling", "size-ratio", "3", "preemptive", "false");
     MergePolicy paper = policy("leveling", "size-ratio", "3", "preemptive", "false",
         "constraint-counts", "luo-carey");
-    strata.diskComponentAdded(tree, false);
+    tree.decide(strata, false);
     assertThat(paper.isMergeLaggingLocally(tree)).isEqualTo(strata.isMergeLaggingLocally(tree));
     assertThatThrownBy(() -> policy("tiering", "constraint-counts", "paper"))
         .isInstanceOf(InvalidConfigurationException.class)

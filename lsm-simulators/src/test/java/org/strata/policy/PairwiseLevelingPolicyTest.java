@@ -15,6 +15,7 @@ import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.lsm.testing.PolicyTestHost;
 import org.strata.policy.sim.MergeSimulator;
@@ -40,19 +41,21 @@ class PairwiseLevelingPolicyTest {
     }
 
     @Override
-    public void diskComponentAdded(MergeContext index, boolean full) {
-      inner.diskComponentAdded(new MergeContext() {
-        @Override
-        public List<RunInfo> runs() {
-          return index.runs();
+    public List<MergeRequest> findMerges(MergeContext index, boolean full) {
+      List<MergeRequest> requests = inner.findMerges(index, full);
+      for (MergeRequest r : requests) {
+        List<RunInfo> runs = new ArrayList<>();
+        for (long id : ((MergeRequest.Runs) r).runIds()) {
+          index.runs().stream().filter(run -> run.runId() == id).forEach(runs::add);
         }
+        merges.add(PolicyTestHost.shape(runs) + " -> " + r.outputLevel());
+      }
+      return requests;
+    }
 
-        @Override
-        public boolean scheduleMerge(List<RunInfo> runs, int level, long target) {
-          merges.add(PolicyTestHost.shape(runs) + " -> " + level);
-          return index.scheduleMerge(runs, level, target);
-        }
-      }, full);
+    @Override
+    public void mergeStarted(MergeRequest request) {
+      inner.mergeStarted(request);
     }
 
     @Override
@@ -86,12 +89,12 @@ class PairwiseLevelingPolicyTest {
     // Oldest first: level 3 (not full), level 2 (50 of 90 units), level 1 full (9 of 9), a flush.
     PolicyTestHost tree = new PolicyTestHost().largestFlush(1).newest(3, 500).newest(2, 50)
         .newest(1, 9).newest(0, 1);
-    p.diskComponentAdded(tree, false);
+    tree.decide(p, false);
     // Level 1 joins level 2; the flush becomes level 1's new component meanwhile (bLSM's C1').
     assertThat(tree.mergeShapes()).containsExactly("1:9 2:50 -> 2", "0:1 -> 1");
     // The next flush waits: level 0 already has a merge leaving it, and so does level 1.
     tree.newest(0, 1);
-    p.diskComponentAdded(tree, false);
+    tree.decide(p, false);
     assertThat(tree.mergeShapes()).hasSize(2);
   }
 
@@ -102,7 +105,7 @@ class PairwiseLevelingPolicyTest {
     // 2's new component, and the flush level 1's.
     PolicyTestHost tree = new PolicyTestHost().largestFlush(1).newest(3, 500).newest(2, 90)
         .newest(1, 9).newest(0, 1);
-    p.diskComponentAdded(tree, false);
+    tree.decide(p, false);
     assertThat(tree.mergeShapes()).containsExactly("2:90 3:500 -> 3", "1:9 -> 2", "0:1 -> 1");
   }
 
@@ -110,13 +113,13 @@ class PairwiseLevelingPolicyTest {
   void aSourceWaitsWhileTheNextLevelIsFullAndCannotLeaveYet() {
     MergePolicy p = pairwise("size-ratio", "10");
     PolicyTestHost tree = new PolicyTestHost().largestFlush(1).newest(3, 500).newest(2, 90);
-    p.diskComponentAdded(tree, false);
+    tree.decide(p, false);
     assertThat(tree.mergeShapes()).containsExactly("2:90 3:500 -> 3");
     // A new level-2 component filled up while the old one is still merging down; a full level 1
     // and a flush arrive. Level 2 has its one merge leaving it, so level 1 cannot join the full
     // new component, and the flush cannot join the full level 1: both wait.
     tree.newest(2, 90).newest(1, 9).newest(0, 1);
-    p.diskComponentAdded(tree, false);
+    tree.decide(p, false);
     assertThat(tree.mergeShapes()).hasSize(1);
   }
 
@@ -154,14 +157,14 @@ class PairwiseLevelingPolicyTest {
     MergePolicy p = pairwise("size-ratio", "10");
     PolicyTestHost tree = new PolicyTestHost().largestFlush(1).newest(3, 500).newest(2, 50)
         .newest(1, 5);
-    p.diskComponentAdded(tree, false);
+    tree.decide(p, false);
     assertThat(p.componentConstraint()).isEqualTo(6);
     assertThat(pairwise("max-components", "9").componentConstraint()).isEqualTo(9);
     PolicyTestHost crowded = new PolicyTestHost().largestFlush(1).newest(3, 500).newest(2, 50)
         .newest(1, 5).newest(0, 1).newest(0, 1)
         .newest(0, 1);
     assertThat(p.isMergeLaggingLocally(crowded)).isFalse(); // nothing merging: writes go on
-    p.diskComponentAdded(crowded, false);
+    crowded.decide(p, false);
     assertThat(p.isMergeLaggingLocally(crowded)).isTrue(); // three flushed runs, a merge pending
   }
 

@@ -9,6 +9,8 @@ import org.strata.lsm.engine.Plugins;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeRequest;
+import org.strata.lsm.spi.PolicyDriver;
 import org.strata.lsm.spi.RunInfo;
 
 /**
@@ -133,8 +135,9 @@ final class Figure18Run {
         "min-merge", Integer.toString(cfg.minMerge()),
         "max-merge", Integer.toString(cfg.maxMerge()))));
     Components ctx = new Components(sizes);
-    policy.diskComponentAdded(ctx, false);
-    policy.diskComponentAdded(ctx, false);
+    PolicyDriver driver = new PolicyDriver("size-tiered", policy);
+    driver.diskComponentAdded(ctx, false, ctx);
+    driver.diskComponentAdded(ctx, false, ctx);
     return ctx.merges;
   }
 
@@ -192,7 +195,7 @@ final class Figure18Run {
   }
 
   /** The components as a policy sees them: runs newest first; merges recorded, not applied. */
-  private static final class Components implements MergeContext {
+  private static final class Components implements MergeContext, PolicyDriver.Host {
     private final List<RunInfo> runs = new ArrayList<>();
     private final int count;
     final List<List<Integer>> merges = new ArrayList<>();
@@ -211,22 +214,38 @@ final class Figure18Run {
       return List.copyOf(runs);
     }
 
+    /** Marks the runs of a merge of whole runs merging and records their positions. */
     @Override
-    public boolean scheduleMerge(List<RunInfo> window, int outputLevel, long targetFileSize) {
-      List<Integer> positions = new ArrayList<>();
-      for (RunInfo r : window) {
-        int i = runs.indexOf(r);
-        if (i < 0 || r.merging()) {
+    public boolean start(MergeRequest request) {
+      if (!(request instanceof MergeRequest.Runs merge)) {
+        return false;
+      }
+      List<Integer> at = new ArrayList<>();
+      for (long id : merge.runIds()) {
+        int i = indexOf(id);
+        if (i < 0 || runs.get(i).merging()) {
           return false;
         }
-        positions.add((int) r.runId());
+        at.add(i);
       }
-      for (RunInfo r : window) {
-        runs.set(runs.indexOf(r), new RunInfo(r.runId(), r.level(), r.components(), true));
+      List<Integer> positions = new ArrayList<>();
+      for (int i : at) {
+        RunInfo r = runs.get(i);
+        runs.set(i, new RunInfo(r.runId(), r.level(), r.components(), true));
+        positions.add((int) r.runId());
       }
       positions.sort(null);
       merges.add(positions);
       return true;
+    }
+
+    private int indexOf(long runId) {
+      for (int i = 0; i < runs.size(); i++) {
+        if (runs.get(i).runId() == runId) {
+          return i;
+        }
+      }
+      return -1;
     }
   }
 }

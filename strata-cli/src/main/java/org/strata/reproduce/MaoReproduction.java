@@ -17,6 +17,7 @@ import java.util.function.UnaryOperator;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.policy.sim.MergeSimulator;
 import org.strata.scheduler.des.DiscreteEventSimulator;
@@ -295,8 +296,13 @@ public final class MaoReproduction implements PaperReproduction {
    */
   private record WritesWaitForMerges(MergePolicy policy) implements MergePolicy {
     @Override
-    public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
-      policy.diskComponentAdded(index, fullMergeRequested);
+    public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
+      return policy.findMerges(index, fullMergeRequested);
+    }
+
+    @Override
+    public void mergeStarted(MergeRequest request) {
+      policy.mergeStarted(request);
     }
 
     @Override

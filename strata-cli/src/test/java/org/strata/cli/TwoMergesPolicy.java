@@ -6,6 +6,7 @@ import java.util.Set;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergePolicyFactory;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.RunInfo;
 
 /**
@@ -15,13 +16,13 @@ import org.strata.lsm.spi.RunInfo;
  */
 public final class TwoMergesPolicy implements MergePolicy {
   @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+  public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
     List<RunInfo> runs = index.runs();
     if (runs.size() < 4 || runs.stream().anyMatch(RunInfo::merging)) {
-      return;
+      return List.of();
     }
-    index.scheduleMerge(runs.subList(0, 2), 0);
-    index.scheduleMerge(runs.subList(runs.size() - 2, runs.size()), 0);
+    return List.of(MergeRequest.ofRuns(runs.subList(0, 2), 0),
+        MergeRequest.ofRuns(runs.subList(runs.size() - 2, runs.size()), 0));
   }
 
   @Override

@@ -12,20 +12,18 @@ import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.KeySketch;
 import org.strata.lsm.spi.MergeContext;
-import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.OperationCounts;
 import org.strata.lsm.spi.PolicyHost;
 import org.strata.lsm.spi.RunInfo;
 
 /**
- * The engine's {@link MergeContext} for one index, what its merge policy sees and calls: the run
- * list is the version set's ({@link VersionSet#runList()}), and the merges and moves it schedules
- * go to the index's {@link MergeCoordinator}. Every read of the version set or the statistics
+ * The engine's {@link MergeContext} for one index, what its merge policy sees: the run list is the
+ * version set's ({@link VersionSet#runList()}); the merges and moves the policy returns go to the
+ * index's {@link MergeCoordinator}. Every read of the version set or the statistics
  * takes the tree lock; {@link #savePolicyState} runs with the coordinator's policy lock held by
  * its caller (the policy).
  */
 final class EngineMergeContext implements MergeContext {
-  private final MergeCoordinator coordinator;
   private final String name;
   private final Logger log;
   private final ReentrantLock lock;
@@ -34,12 +32,11 @@ final class EngineMergeContext implements MergeContext {
   private final OperationCounter operations;
 
   /**
-   * The context of the merges {@code coordinator} runs for index {@code name}, reading the
-   * version set and statistics under the tree lock {@code lock}.
+   * The context of the policy of index {@code name}, reading the version set and statistics under
+   * the tree lock {@code lock}.
    */
-  EngineMergeContext(MergeCoordinator coordinator, String name, Logger log, ReentrantLock lock,
+  EngineMergeContext(String name, Logger log, ReentrantLock lock,
       VersionSet versions, EngineStats stats, OperationCounter operations) {
-    this.coordinator = coordinator;
     this.name = name;
     this.log = log;
     this.lock = lock;
@@ -56,32 +53,6 @@ final class EngineMergeContext implements MergeContext {
     } finally {
       lock.unlock();
     }
-  }
-
-  @Override
-  public boolean scheduleMerge(List<RunInfo> runs, int outputLevel, long targetFileSize) {
-    return coordinator.schedule(MergeRequest.ofRuns(runs, outputLevel, targetFileSize));
-  }
-
-  @Override
-  public boolean scheduleComponentMerge(List<ComponentInfo> components, int outputLevel,
-      long targetFileSize) {
-    return coordinator.schedule(MergeRequest.ofComponents(components, outputLevel, targetFileSize));
-  }
-
-  @Override
-  public boolean scheduleRoutedMerge(List<ComponentInfo> components,
-      List<MergeRequest.Route> routes) {
-    List<String> names = new ArrayList<>(components.size());
-    components.forEach(c -> names.add(c.name()));
-    return coordinator.schedule(new MergeRequest.Routed(names, routes));
-  }
-
-  @Override
-  public boolean moveComponents(List<ComponentInfo> components, List<Integer> toLevels) {
-    List<String> names = new ArrayList<>(components.size());
-    components.forEach(c -> names.add(c.name()));
-    return coordinator.move(new MergeRequest.Move(names, toLevels));
   }
 
   @Override

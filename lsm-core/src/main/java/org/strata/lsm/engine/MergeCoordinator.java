@@ -54,6 +54,8 @@ final class MergeCoordinator implements MergeOperation.Host {
   private final RepeatedFailures failures;
   // What the policy sees and calls (the engine's MergeContext).
   private final EngineMergeContext context;
+  /** Where the policy's requests go; used under {@code policyLock}. */
+  private final EngineHost host = new EngineHost();
   /** Serializes calls into the policy. Taken before the tree lock. */
   private final Object policyLock = new Object();
 
@@ -88,7 +90,7 @@ final class MergeCoordinator implements MergeOperation.Host {
     this.clock = clock;
     this.operations = operations;
     this.failures = new RepeatedFailures(log, "merge in " + name);
-    this.context = new EngineMergeContext(this, name, log, lock, versions, stats, operations);
+    this.context = new EngineMergeContext(name, log, lock, versions, stats, operations);
   }
 
   /** The merge policy. */
@@ -141,7 +143,7 @@ final class MergeCoordinator implements MergeOperation.Host {
       } finally {
         lock.unlock();
       }
-      driver.diskComponentAdded(context, fullMerge);
+      driver.diskComponentAdded(context, fullMerge, host);
       lagging = WriteAdmission.constraintViolated(constraint, policy, context);
     }
     lock.lock();
@@ -366,6 +368,32 @@ final class MergeCoordinator implements MergeOperation.Host {
       return closing;
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * The engine's side of the {@link PolicyDriver}: merges go to the scheduler and complete in the
+   * background (the policy is asked again when one completes); a move is done at once, so the
+   * driver asks again at once. Used under {@code policyLock} only.
+   */
+  private final class EngineHost implements PolicyDriver.Host {
+    private boolean moved;
+
+    @Override
+    public boolean start(MergeRequest request) {
+      if (request instanceof MergeRequest.Move m) {
+        boolean done = move(m);
+        moved |= done;
+        return done;
+      }
+      return schedule(request);
+    }
+
+    @Override
+    public boolean takeChangedAtOnce() {
+      boolean m = moved;
+      moved = false;
+      return m;
     }
   }
 }

@@ -6,19 +6,21 @@ import java.util.OptionalDouble;
 import java.util.Set;
 
 /**
- * The view of one index that a {@link MergePolicy} works on. The engine, the merge-policy
- * simulator, the discrete-event simulator and the Hyracks adapter all implement it over a {@link
- * RunList}, so a policy cannot tell them apart beyond the {@linkplain #capabilities() capabilities}
- * a context offers. A policy's factory declares the capabilities the policy needs ({@link
- * MergePolicyFactory#requiredCapabilities()}), and a context refuses, when it is created, a policy
- * that needs one it lacks ({@link PolicyHost#check}).
+ * The view of one index that a {@link MergePolicy} works on: what it reads to decide, never a way
+ * to act (a policy returns its merges from {@link MergePolicy#findMerges}). The engine, the
+ * merge-policy simulator, the discrete-event simulator and the Hyracks adapter all implement it
+ * over a {@link RunList}, so a policy cannot tell them apart beyond the {@linkplain #capabilities()
+ * capabilities} a context offers. A policy's factory declares the capabilities the policy needs
+ * ({@link MergePolicyFactory#requiredCapabilities()}), and a context refuses, when it is created, a
+ * policy that needs one it lacks ({@link PolicyHost#check}).
  */
 public interface MergeContext {
   /** What a context may offer beyond whole runs of one component each. */
   enum Capability {
     /**
-     * Runs of many files with disjoint key ranges, and {@link #scheduleComponentMerge}: the engine
-     * has them; the simulators and Hyracks components do not.
+     * Runs of many files with disjoint key ranges, and partitioned merges of chosen files ({@link
+     * MergeRequest.Components}): the engine has them; the simulators and Hyracks components do
+     * not.
      */
     PARTITIONED_RUNS("partitioned runs"),
     /** {@link ComponentInfo#minKey()} and {@link ComponentInfo#maxKey()} hold the real keys. */
@@ -26,8 +28,8 @@ public interface MergeContext {
     /** {@link #distinctKeys} answers from HyperLogLog sketches of the components' keys. */
     KEY_SKETCHES("key sketches"),
     /**
-     * {@link #scheduleRoutedMerge} and {@link #moveComponents}: merges whose output goes to
-     * several runs, and metadata-only moves of files between runs (the engine only).
+     * Merges whose output goes to several runs ({@link MergeRequest.Routed}) and metadata-only
+     * moves of files between runs ({@link MergeRequest.Move}): the engine only.
      */
     ROUTED_MERGES("routed merges");
 
@@ -45,88 +47,6 @@ public interface MergeContext {
 
   /** The index's runs, newest first. The list is an immutable snapshot. */
   List<RunInfo> runs();
-
-  /**
-   * Asks for a merge of {@code runs}, which must be contiguous in {@link #runs()} (newest first)
-   * and none of them merging: a {@link MergeRequest.Runs}. The output is one run at {@code
-   * outputLevel}, split into files of at most {@code targetFileSize} bytes ({@link Long#MAX_VALUE}
-   * for a single file), in the place of the inputs.
-   *
-   * @return true if the merge was scheduled (or, in a simulator, done); false if {@link
-   *     RunList#check} refuses it: the runs are gone, not contiguous or already merging
-   * @throws IllegalArgumentException if {@code runs} is empty or names a run twice, or {@code
-   *     targetFileSize <= 0}
-   */
-  boolean scheduleMerge(List<RunInfo> runs, int outputLevel, long targetFileSize);
-
-  /** Same as {@link #scheduleMerge(List, int, long)} with a single output file. */
-  default boolean scheduleMerge(List<RunInfo> runs, int outputLevel) {
-    return scheduleMerge(runs, outputLevel, Long.MAX_VALUE);
-  }
-
-  /**
-   * Asks for a partitioned merge (LevelDB style), a {@link MergeRequest.Components}: {@code
-   * components} are disk components of one or more runs, none merging, for example one file of
-   * level i and every file of level i+1 that overlaps its key range, or whole level-0 runs and the
-   * level-1 files they overlap. The output is split into files of at most {@code targetFileSize}
-   * bytes that join the run of {@code outputLevel} in key order (or form it, after every run of a
-   * lower level); runs left empty disappear ({@link RunList#apply}). The caller must include every
-   * file of the output level that overlaps the inputs. Only contexts that offer {@link
-   * Capability#PARTITIONED_RUNS} implement it, and policies that call it declare that capability,
-   * so the default, which refuses, is never reached by a correctly declared policy.
-   *
-   * @return true if the merge was scheduled; false if a component is gone or already merging
-   * @throws IllegalArgumentException if {@code components} is empty or names a component twice, or
-   *     {@code targetFileSize <= 0}
-   * @throws UnsupportedOperationException where partitioned runs are not modelled
-   */
-  default boolean scheduleComponentMerge(List<ComponentInfo> components, int outputLevel,
-      long targetFileSize) {
-    throw new UnsupportedOperationException("this index does not offer partitioned runs; a"
-        + " policy that merges files declares " + Capability.PARTITIONED_RUNS
-        + " in its factory's requiredCapabilities()");
-  }
-
-  /**
-   * Asks for a routed merge, a {@link MergeRequest.Routed}: {@code components} (none merging) are
-   * k-way merged and the output is cut at the routes' keys; each route's files, of at most its
-   * target size, join the run of its level in key order (or form it after every run of a lower
-   * level). The inputs leave their runs; files of runs that are not inputs stay. This is the node
-   * flush of an LSA- or IAM-tree: the parent's sequences, and those of the children it merges
-   * with, go in; each child's part goes to the run that makes it that child's newest sequence.
-   * The caller must make sure no output overlaps a file of the run it joins. Only contexts that
-   * offer {@link Capability#ROUTED_MERGES} implement it.
-   *
-   * @return true if the merge was scheduled; false if a component is gone or already merging
-   * @throws IllegalArgumentException if {@code components} is empty or names a component twice,
-   *     or the routes are not as {@link MergeRequest.Routed} requires
-   * @throws UnsupportedOperationException where routed merges are not modelled
-   */
-  default boolean scheduleRoutedMerge(List<ComponentInfo> components,
-      List<MergeRequest.Route> routes) {
-    throw new UnsupportedOperationException("this index does not offer routed merges; a policy"
-        + " that routes merges declares " + Capability.ROUTED_MERGES
-        + " in its factory's requiredCapabilities()");
-  }
-
-  /**
-   * Moves {@code components} (none merging) to other runs without rewriting them, a {@link
-   * MergeRequest.Move}: each leaves its run and joins the run of its level in {@code toLevels}
-   * (same order) in key order, or forms it. Done at once and durable when it returns true (the
-   * engine writes its manifest); no merge is scheduled. Only contexts that offer {@link
-   * Capability#ROUTED_MERGES} implement it.
-   *
-   * @return true if moved; false if a component is gone or merging, or the move would overlap
-   *     files of a run it joins (nothing moved)
-   * @throws IllegalArgumentException if the lists are empty, differ in length or name a
-   *     component twice
-   * @throws UnsupportedOperationException where moves are not modelled
-   */
-  default boolean moveComponents(List<ComponentInfo> components, List<Integer> toLevels) {
-    throw new UnsupportedOperationException("this index does not offer moves; a policy that"
-        + " moves files declares " + Capability.ROUTED_MERGES
-        + " in its factory's requiredCapabilities()");
-  }
 
   /** The capabilities this context offers; none by default. */
   default Set<Capability> capabilities() {

@@ -12,13 +12,35 @@ import java.util.Optional;
  */
 public interface MergePolicy {
   /**
-   * Called after a flush or a merge has added a disk component, and when a user asks for a full
-   * merge. Schedule zero or more merges with {@link MergeContext#scheduleMerge}.
+   * Returns the merges to start now. Called after a flush or a merge has added a disk component,
+   * and when a user asks for a full merge; again at once while the host reports that what it
+   * applied changed the run list before it returned (a move, a simulator's instant merge), so the
+   * policy sees the list its requests produced ({@link PolicyDriver}). The host checks each
+   * request against the run list as it is then ({@link RunList#check}), with the inputs of the
+   * requests before it in the list already merging, starts the ones it accepts and tells the
+   * policy through {@link #mergeStarted}. A policy never schedules anything itself.
    *
-   * @param index the index's runs and the means to schedule merges
+   * <p>Build requests with {@link MergeRequest#ofRuns} (whole runs, contiguous, newest first),
+   * {@link MergeRequest#ofComponents} (partitioned merges: contexts with {@link
+   * MergeContext.Capability#PARTITIONED_RUNS}), {@link MergeRequest#ofRouted} and {@link
+   * MergeRequest#ofMove} (contexts with {@link MergeContext.Capability#ROUTED_MERGES}).
+   *
+   * @param index the index's runs and what the host knows of them
    * @param fullMergeRequested true when a user asked to merge everything (a compaction request)
+   * @return the requests in the order to start them; empty for none, never null
    */
-  void diskComponentAdded(MergeContext index, boolean fullMergeRequested);
+  List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested);
+
+  /**
+   * The acceptance callback: the host started {@code request}, one {@link #findMerges} returned
+   * (a move: did it). Called before the next call of {@link #findMerges}, in the order of the
+   * requests; never for a request the host refused (the runs were gone, merging or not
+   * contiguous). A policy with state that must follow only what actually runs (partitioned
+   * leveling's round-robin cursor) updates it here. Does nothing by default.
+   *
+   * @param request the very object {@link #findMerges} returned
+   */
+  default void mergeStarted(MergeRequest request) {}
 
   /**
    * The component constraint: true while merges lag so far behind that writes must wait. The engine

@@ -28,10 +28,11 @@ public interface MergePolicyFactory {
    * The capabilities a policy of this factory needs from its {@link MergeContext} beyond whole runs
    * of one component each; none by default. A context that lacks one refuses the policy when it is
    * created ({@link PolicyHost#check}), so a policy may rely on what it declares: a policy that
-   * calls {@link MergeContext#scheduleComponentMerge} declares {@link
-   * MergeContext.Capability#PARTITIONED_RUNS}, one that compares key ranges {@link
-   * MergeContext.Capability#KEY_RANGES}, one that reads {@link MergeContext#distinctKeys} {@link
-   * MergeContext.Capability#KEY_SKETCHES}.
+   * returns {@link MergeRequest.Components} declares {@link
+   * MergeContext.Capability#PARTITIONED_RUNS}, one that returns {@link MergeRequest.Routed} or
+   * {@link MergeRequest.Move} {@link MergeContext.Capability#ROUTED_MERGES}, one that compares key
+   * ranges {@link MergeContext.Capability#KEY_RANGES}, one that reads {@link
+   * MergeContext#distinctKeys} {@link MergeContext.Capability#KEY_SKETCHES}.
    */
   default Set<MergeContext.Capability> requiredCapabilities() {
     return Set.of();

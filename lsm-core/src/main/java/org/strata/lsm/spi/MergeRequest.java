@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A merge a policy asked for, as every {@link MergeContext} records it: which runs or files it
- * reads, the level of its output and the size of its output files. A {@link RunList} checks a
- * request ({@link RunList#check}), names the window it covers ({@link RunList#window}) and applies
- * it once the merge completed ({@link RunList#apply}).
+ * A merge a policy asks for by returning it from {@link MergePolicy#findMerges}: which runs or
+ * files it reads, the level of its output and the size of its output files. A {@link RunList}
+ * checks a request ({@link RunList#check}), names the window it covers ({@link RunList#window}) and
+ * applies it once the merge completed ({@link RunList#apply}).
  */
 public sealed interface MergeRequest
     permits MergeRequest.Runs, MergeRequest.Components, MergeRequest.Routed, MergeRequest.Move {
@@ -21,8 +21,9 @@ public sealed interface MergeRequest
   long targetFileSize();
 
   /**
-   * A merge of whole runs that are contiguous in the run list, given newest first (what {@link
-   * MergeContext#scheduleMerge} asks for). Its output run takes their place.
+   * A merge of whole runs that are contiguous in the run list, given newest first ({@link
+   * #ofRuns}), none of them merging. Its output is one run at {@code outputLevel}, split into
+   * files of at most {@code targetFileSize} bytes, in the place of the inputs.
    *
    * @param runIds the input runs' ids, newest first; not empty, no id twice
    * @param outputLevel level of the output run
@@ -39,9 +40,13 @@ public sealed interface MergeRequest
   }
 
   /**
-   * A partitioned merge of chosen files of one or more runs (what {@link
-   * MergeContext#scheduleComponentMerge} asks for). The files leave their runs, and the output
-   * files join the run of the output level in key order.
+   * A partitioned merge (LevelDB style) of chosen files of one or more runs ({@link
+   * #ofComponents}), none merging: for example one file of level i and every file of level i+1
+   * that overlaps its key range, or whole level-0 runs and the level-1 files they overlap. The
+   * files leave their runs, and the output files join the run of the output level in key order
+   * (or form it, after every run of a lower level); runs left empty disappear. The request must
+   * include every file of the output level that overlaps the inputs. Only for contexts with
+   * {@link MergeContext.Capability#PARTITIONED_RUNS}.
    *
    * @param componentNames the input components' names; not empty, no name twice
    * @param outputLevel level of the run the output joins or forms
@@ -99,8 +104,9 @@ public sealed interface MergeRequest
   }
 
   /**
-   * A merge of chosen files whose output is cut at key boundaries and sent to several runs (what
-   * {@link MergeContext#scheduleRoutedMerge} asks for; the node flush of an LSA- or IAM-tree): the
+   * A merge of chosen files whose output is cut at key boundaries and sent to several runs ({@link
+   * #ofRouted}; the node flush of an LSA- or IAM-tree, only for contexts with {@link
+   * MergeContext.Capability#ROUTED_MERGES}): the
    * k-way merge of the inputs is split by {@code routes}, and each route's files join (or form)
    * the run of its own level. The inputs leave their runs. Files of runs that are not inputs keep
    * their place, so a route into a run that holds other files of the same key range appends a
@@ -165,9 +171,11 @@ public sealed interface MergeRequest
   }
 
   /**
-   * A metadata-only move (what {@link MergeContext#moveComponents} asks for): each named file
-   * leaves its run and joins (or forms) the run of its level in key order; no byte is read or
-   * written.
+   * A metadata-only move ({@link #ofMove}): each named file leaves its run and joins (or forms)
+   * the run of its level in key order; no byte is read or written. Done at once and durable when
+   * the host accepts it (the engine writes its manifest), so the host asks the policy again
+   * ({@link PolicyDriver}); refused if a file is gone or merging or would overlap a file of the
+   * run it joins. Only for contexts with {@link MergeContext.Capability#ROUTED_MERGES}.
    *
    * @param componentNames the components to move; not empty, no name twice
    * @param toLevels the level each component goes to, in the same order
@@ -212,14 +220,33 @@ public sealed interface MergeRequest
     return new Runs(ids, outputLevel, targetFileSize);
   }
 
+  /** {@link #ofRuns(List, int, long)} with a single output file. */
+  static Runs ofRuns(List<RunInfo> runs, int outputLevel) {
+    return ofRuns(runs, outputLevel, Long.MAX_VALUE);
+  }
+
   /** The request for a partitioned merge of components, given as the policy sees them. */
   static Components ofComponents(List<ComponentInfo> components, int outputLevel,
       long targetFileSize) {
+    return new Components(names(components), outputLevel, targetFileSize);
+  }
+
+  /** The request for a routed merge of components, given as the policy sees them. */
+  static Routed ofRouted(List<ComponentInfo> components, List<Route> routes) {
+    return new Routed(names(components), routes);
+  }
+
+  /** The request for a move of components to {@code toLevels} (same order). */
+  static Move ofMove(List<ComponentInfo> components, List<Integer> toLevels) {
+    return new Move(names(components), toLevels);
+  }
+
+  private static List<String> names(List<ComponentInfo> components) {
     List<String> names = new ArrayList<>(components.size());
     for (ComponentInfo c : components) {
       names.add(c.name());
     }
-    return new Components(names, outputLevel, targetFileSize);
+    return names;
   }
 
   /** An immutable copy of {@code inputs}, which must be non-empty and distinct. */

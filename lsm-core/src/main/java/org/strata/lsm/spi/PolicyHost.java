@@ -56,6 +56,25 @@ public record PolicyHost(String name, Set<Capability> offered, String advice) {
         + (advice.isEmpty() ? "" : "; " + advice));
   }
 
+  /**
+   * Refuses a request of a kind this kind of context does not model: a partitioned merge without
+   * {@link Capability#PARTITIONED_RUNS}, a routed merge or a move without {@link
+   * Capability#ROUTED_MERGES}. A policy that declares its capabilities never meets the refusal.
+   *
+   * @throws UnsupportedOperationException naming the capability the policy should declare
+   */
+  public void requireModelled(MergeRequest request) {
+    Capability needed = request instanceof MergeRequest.Components
+        ? Capability.PARTITIONED_RUNS
+        : request instanceof MergeRequest.Routed || request instanceof MergeRequest.Move
+            ? Capability.ROUTED_MERGES : null;
+    if (needed != null && !offered.contains(needed)) {
+      throw new UnsupportedOperationException(name + " does not offer " + needed.description()
+          + "; a policy that returns a " + request.getClass().getSimpleName() + " request"
+          + " declares " + needed + " in its factory's requiredCapabilities()");
+    }
+  }
+
   private static String join(List<String> items) {
     if (items.size() == 1) {
       return items.get(0);

@@ -5,13 +5,13 @@ import java.util.Set;
 
 /**
  * A {@link MergeContext} over a {@link RunList}, for contexts called from one thread at a time (the
- * simulators, the Hyracks adapter): it shows the list to the policy, turns what the policy asks
- * for into a {@link MergeRequest}, refuses what {@link RunList#check} refuses (and counts it) and
- * hands the rest to {@link #start}, the one thing a subclass decides. A subclass whose merges
- * change the list before {@link #start} returns calls {@link #changedAtOnce()}, so that a {@link
- * PolicyDriver} asks the policy again.
+ * simulators, the Hyracks adapter), and the {@link PolicyDriver.Host} of its policy's requests: it
+ * shows the list to the policy, refuses what {@link RunList#check} refuses (and counts it) and
+ * hands the rest to {@link #start(MergeRequest, RunList.Window)}, the one thing a subclass
+ * decides. A subclass whose merges change the list before that returns calls {@link
+ * #changedAtOnce()}, so that the {@link PolicyDriver} asks the policy again.
  */
-public abstract class RunListContext implements MergeContext {
+public abstract class RunListContext implements MergeContext, PolicyDriver.Host {
   private final PolicyHost host;
   private RunList runList = RunList.EMPTY;
   private boolean changed;
@@ -50,6 +50,7 @@ public abstract class RunListContext implements MergeContext {
    * Whether the run list changed at once since the last call, and clears it: the question a
    * {@link PolicyDriver} asks after every policy call.
    */
+  @Override
   public final boolean takeChangedAtOnce() {
     boolean c = changed;
     changed = false;
@@ -74,22 +75,15 @@ public abstract class RunListContext implements MergeContext {
     return host.offered();
   }
 
+  /**
+   * Offers a request of the policy: refuses (and counts) what {@link RunList#check} refuses and
+   * hands the rest to {@link #start(MergeRequest, RunList.Window)}.
+   *
+   * @throws UnsupportedOperationException for a kind of request this context does not model
+   */
   @Override
-  public final boolean scheduleMerge(List<RunInfo> runs, int outputLevel, long targetFileSize) {
-    return schedule(MergeRequest.ofRuns(runs, outputLevel, targetFileSize));
-  }
-
-  /** Refused, as by default, unless the host offers {@link Capability#PARTITIONED_RUNS}. */
-  @Override
-  public boolean scheduleComponentMerge(List<ComponentInfo> components, int outputLevel,
-      long targetFileSize) {
-    if (!host.offered().contains(Capability.PARTITIONED_RUNS)) {
-      return MergeContext.super.scheduleComponentMerge(components, outputLevel, targetFileSize);
-    }
-    return schedule(MergeRequest.ofComponents(components, outputLevel, targetFileSize));
-  }
-
-  private boolean schedule(MergeRequest request) {
+  public final boolean start(MergeRequest request) {
+    host.requireModelled(request);
     if (runList.check(request).isPresent()) {
       rejectedMerges++;
       return false;

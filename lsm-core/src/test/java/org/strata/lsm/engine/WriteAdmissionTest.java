@@ -199,7 +199,10 @@ class WriteAdmissionTest {
   void theConfiguredConstraintAsksItsOwnQuestionOfThePolicyAndABadSlowdownIsRefused() {
     org.strata.lsm.spi.MergePolicy policy = new org.strata.lsm.spi.MergePolicy() {
       @Override
-      public void diskComponentAdded(org.strata.lsm.spi.MergeContext index, boolean full) {}
+      public java.util.List<org.strata.lsm.spi.MergeRequest> findMerges(
+          org.strata.lsm.spi.MergeContext index, boolean full) {
+        return java.util.List.of();
+      }
 
       @Override
       public boolean isMergeLagging(org.strata.lsm.spi.MergeContext index) {

@@ -38,18 +38,19 @@ class RunListContextTest {
   void acceptedRequestsStartAndRefusedOnesAreCounted() {
     Instant ctx = new Instant(NONE, RunListTest.stack());
     assertThat(ctx.takeChangedAtOnce()).isFalse();
-    assertThat(ctx.scheduleMerge(ctx.runs().subList(1, 3), 2)).isTrue();
+    assertThat(ctx.start(MergeRequest.ofRuns(ctx.runs().subList(1, 3), 2))).isTrue();
     assertThat(ctx.started).containsExactly(new MergeRequest.Runs(List.of(4L, 3L), 2,
         Long.MAX_VALUE));
     assertThat(RunListTest.ids(ctx.runList())).containsExactly(5L, 100L, 2L, 1L);
     assertThat(ctx.takeChangedAtOnce()).isTrue();
     assertThat(ctx.takeChangedAtOnce()).as("cleared when taken").isFalse();
     List<RunInfo> gone = RunListTest.stack().runs().subList(1, 3); // runs 4 and 3 were merged
-    assertThat(ctx.scheduleMerge(gone, 1)).isFalse();
-    assertThat(ctx.scheduleMerge(List.of(ctx.runs().get(0), ctx.runs().get(2)), 1)).isFalse();
+    assertThat(ctx.start(MergeRequest.ofRuns(gone, 1))).isFalse();
+    List<RunInfo> apart = List.of(ctx.runs().get(0), ctx.runs().get(2));
+    assertThat(ctx.start(MergeRequest.ofRuns(apart, 1))).isFalse();
     assertThat(ctx.rejectedMerges()).isEqualTo(2);
     assertThat(ctx.started).hasSize(1);
-    assertThatThrownBy(() -> ctx.scheduleMerge(List.of(), 1))
+    assertThatThrownBy(() -> ctx.start(MergeRequest.ofRuns(List.of(), 1)))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
@@ -57,14 +58,14 @@ class RunListContextTest {
   void partitionedMergesGoThroughOnlyWhereTheHostOffersThem() {
     Instant without = new Instant(NONE, RunListTest.levels());
     List<ComponentInfo> d = List.of(without.runList().component("d").orElseThrow());
-    assertThatThrownBy(() -> without.scheduleComponentMerge(d, 2, 1000))
+    assertThatThrownBy(() -> without.start(MergeRequest.ofComponents(d, 2, 1000)))
         .isInstanceOf(UnsupportedOperationException.class);
     assertThat(without.capabilities()).isEmpty();
     Instant with = new Instant(new PolicyHost("a ranged model",
         EnumSet.of(Capability.PARTITIONED_RUNS, Capability.KEY_RANGES), ""), RunListTest.levels());
-    assertThat(with.scheduleComponentMerge(d, 2, 1000)).isTrue();
+    assertThat(with.start(MergeRequest.ofComponents(d, 2, 1000))).isTrue();
     assertThat(with.started).containsExactly(new MergeRequest.Components(List.of("d"), 2, 1000));
-    assertThat(with.scheduleComponentMerge(d, 2, 1000)).as("d is gone").isFalse();
+    assertThat(with.start(MergeRequest.ofComponents(d, 2, 1000))).as("d is gone").isFalse();
     assertThat(with.rejectedMerges()).isEqualTo(1);
     assertThat(with.capabilities()).contains(Capability.PARTITIONED_RUNS);
   }

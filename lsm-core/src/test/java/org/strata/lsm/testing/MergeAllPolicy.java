@@ -6,6 +6,7 @@ import java.util.Set;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergePolicyFactory;
+import org.strata.lsm.spi.MergeRequest;
 import org.strata.lsm.spi.Parameters;
 import org.strata.lsm.spi.RunInfo;
 
@@ -26,14 +27,15 @@ public final class MergeAllPolicy implements MergePolicy {
   }
 
   @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+  public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
     List<RunInfo> runs = index.runs();
     if (runs.isEmpty() || runs.stream().anyMatch(RunInfo::merging)) {
-      return;
+      return List.of();
     }
     if (fullMergeRequested || runs.size() > max) {
-      index.scheduleMerge(runs, 1, targetFileSize);
+      return List.of(MergeRequest.ofRuns(runs, 1, targetFileSize));
     }
+    return List.of();
   }
 
   @Override

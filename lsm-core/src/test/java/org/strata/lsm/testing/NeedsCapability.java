@@ -1,11 +1,13 @@
 package org.strata.lsm.testing;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergeContext.Capability;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergePolicyFactory;
+import org.strata.lsm.spi.MergeRequest;
 
 /**
  * A policy factory named {@code needs-<capability>} that declares one capability and creates a
@@ -38,7 +40,9 @@ public final class NeedsCapability implements MergePolicyFactory {
   public MergePolicy create(Map<String, String> parameters) {
     return new MergePolicy() {
       @Override
-      public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {}
+      public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
+        return List.of();
+      }
 
       @Override
       public boolean isMergeLagging(MergeContext index) {

@@ -7,6 +7,8 @@ import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.MergeContext;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergeRequest;
+import org.strata.lsm.spi.PolicyDriver;
+import org.strata.lsm.spi.PolicyHost;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.lsm.spi.RunList;
 
@@ -18,12 +20,13 @@ import org.strata.lsm.spi.RunList;
  * output one run of the inputs' bytes). Moves are always done at once, as the engine does them.
  * Subclasses add layouts (an LSA/IAM tree's, for instance); the checks and the records stay here.
  */
-public class PolicyTestHost implements MergeContext {
+public class PolicyTestHost implements MergeContext, PolicyDriver.Host {
   private RunList list = RunList.EMPTY;
   private final List<MergeRequest> requests = new ArrayList<>();
   private final List<List<RunInfo>> mergedRuns = new ArrayList<>();
   private final Set<Capability> capabilities;
   private boolean atOnce;
+  private boolean moved;
   private long largestFlush;
   private long nextRun = 1;
   private int nextFile = 1;
@@ -129,7 +132,17 @@ public class PolicyTestHost implements MergeContext {
     newest(0, bytes);
     bytesFlushed += bytes;
     bytesWritten += bytes;
-    policy.diskComponentAdded(this, false);
+    decide(policy, false);
+  }
+
+  /**
+   * Asks {@code policy} for merges through the {@link PolicyDriver}, as every host does after a
+   * disk component was added (or, with {@code fullMerge}, a full merge was asked for), and starts
+   * what it returns; returns the requests started.
+   */
+  public List<MergeRequest> decide(MergePolicy policy, boolean fullMerge) {
+    return new PolicyDriver("the policy under test", policy).diskComponentAdded(this, fullMerge,
+        this);
   }
 
   /** The run list as it is now. */
@@ -215,47 +228,54 @@ public class PolicyTestHost implements MergeContext {
     return largestFlush;
   }
 
+  /**
+   * Checks a request as every host does ({@link RunList#check}) and records it: a merge is left
+   * running or done at once ({@link #mergingAtOnce()}), a move is done at once.
+   */
   @Override
-  public boolean scheduleMerge(List<RunInfo> runs, int outputLevel, long targetFileSize) {
-    List<Long> ids = new ArrayList<>();
-    runs.forEach(r -> ids.add(r.runId()));
-    if (!accept(new MergeRequest.Runs(ids, outputLevel, targetFileSize))) {
+  public boolean start(MergeRequest request) {
+    new PolicyHost("the policy test host", capabilities, "").requireModelled(request);
+    if (request instanceof MergeRequest.Move m) {
+      if (list.check(m).isPresent()) {
+        return false;
+      }
+      list = list.apply(m, List.of(), () -> nextRun++);
+      requests.add(m);
+      moved = true;
+      return true;
+    }
+    List<RunInfo> inputs = request instanceof MergeRequest.Runs r ? runsOf(r) : null;
+    if (!accept(request)) {
       return false;
     }
-    mergedRuns.add(List.copyOf(runs));
+    if (inputs != null) {
+      mergedRuns.add(inputs);
+    }
     return true;
   }
 
+  /**
+   * A move changed the list at once, so the policy is asked again, as the engine asks it; merges
+   * done at once ({@link #mergingAtOnce()}) are not followed by another call.
+   */
   @Override
-  public boolean scheduleComponentMerge(List<ComponentInfo> components, int outputLevel,
-      long targetFileSize) {
-    if (!capabilities.contains(Capability.PARTITIONED_RUNS)) {
-      return MergeContext.super.scheduleComponentMerge(components, outputLevel, targetFileSize);
-    }
-    return accept(new MergeRequest.Components(names(components), outputLevel, targetFileSize));
+  public boolean takeChangedAtOnce() {
+    boolean m = moved;
+    moved = false;
+    return m;
   }
 
-  @Override
-  public boolean scheduleRoutedMerge(List<ComponentInfo> components,
-      List<MergeRequest.Route> routes) {
-    if (!capabilities.contains(Capability.ROUTED_MERGES)) {
-      return MergeContext.super.scheduleRoutedMerge(components, routes);
+  /** The runs a request of whole runs names, as the list holds them now (gone ones left out). */
+  private List<RunInfo> runsOf(MergeRequest.Runs r) {
+    List<RunInfo> out = new ArrayList<>();
+    for (long id : r.runIds()) {
+      for (RunInfo run : list.runs()) {
+        if (run.runId() == id) {
+          out.add(run);
+        }
+      }
     }
-    return accept(new MergeRequest.Routed(names(components), routes));
-  }
-
-  @Override
-  public boolean moveComponents(List<ComponentInfo> components, List<Integer> toLevels) {
-    if (!capabilities.contains(Capability.ROUTED_MERGES)) {
-      return MergeContext.super.moveComponents(components, toLevels);
-    }
-    MergeRequest.Move m = new MergeRequest.Move(names(components), toLevels);
-    if (list.check(m).isPresent()) {
-      return false;
-    }
-    list = list.apply(m, List.of(), () -> nextRun++);
-    requests.add(m);
-    return true;
+    return out;
   }
 
   private boolean accept(MergeRequest r) {
@@ -283,9 +303,4 @@ public class PolicyTestHost implements MergeContext {
     return true;
   }
 
-  private static List<String> names(List<ComponentInfo> components) {
-    List<String> out = new ArrayList<>();
-    components.forEach(c -> out.add(c.name()));
-    return out;
-  }
 }

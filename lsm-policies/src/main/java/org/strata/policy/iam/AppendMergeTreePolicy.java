@@ -48,7 +48,7 @@ import org.strata.lsm.spi.RunInfo;
 public final class AppendMergeTreePolicy implements MergePolicy {
   private static final Logger LOG = LogManager.getLogger(AppendMergeTreePolicy.class);
 
-  /** Bound on the moves done in one call; each move lowers a node by one level. */
+  /** Bound on the nodes combined away (nothing to write) in one call. */
   private static final int MAX_STEPS_PER_CALL = 10_000;
 
   private final int t;
@@ -98,12 +98,12 @@ public final class AppendMergeTreePolicy implements MergePolicy {
   }
 
   @Override
-  public void diskComponentAdded(MergeContext index, boolean fullMergeRequested) {
+  public List<MergeRequest> findMerges(MergeContext index, boolean fullMergeRequested) {
     for (int step = 0; step < MAX_STEPS_PER_CALL; step++) {
       List<RunInfo> runs = index.runs();
       for (RunInfo r : runs) {
         if (r.merging()) {
-          return; // one operation at a time
+          return List.of(); // one operation at a time
         }
       }
       TreeLayout tree = TreeLayout.of(runs, kept);
@@ -114,7 +114,7 @@ public final class AppendMergeTreePolicy implements MergePolicy {
       }
       Step next = next(tree);
       if (next == null) {
-        return;
+        return List.of();
       }
       if (next.node != null && next.node.level() >= 1) {
         forget(next.node);
@@ -127,14 +127,12 @@ public final class AppendMergeTreePolicy implements MergePolicy {
         continue; // an empty node combined away: nothing to write
       }
       if (next.routes == null) {
-        if (!index.moveComponents(next.inputs, next.moveLevels)) {
-          return;
-        }
-        continue; // a move writes nothing; look again
+        // A move writes nothing and is done at once; the host then asks again.
+        return List.of(MergeRequest.ofMove(next.inputs, next.moveLevels));
       }
-      index.scheduleRoutedMerge(next.inputs, next.routes);
-      return;
+      return List.of(MergeRequest.ofRouted(next.inputs, next.routes));
     }
+    return List.of();
   }
 
   @Override

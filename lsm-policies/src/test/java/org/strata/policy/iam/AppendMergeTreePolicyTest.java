@@ -32,7 +32,7 @@ class AppendMergeTreePolicyTest {
     for (int i = 0; i < 2 * T; i++) {
       ctx.seq(2, 0, i * 100, i * 100 + 50, 100);
     }
-    lsa().diskComponentAdded(ctx, false);
+    ctx.decide(lsa(), false);
     assertThat(ctx.moves()).isEmpty();
     assertThat(ctx.merges()).hasSize(1);
     MergeRequest.Routed split = ctx.merges().get(0);
@@ -50,7 +50,7 @@ class AppendMergeTreePolicyTest {
     ctx.seq(2, 0, 100, 200, 10);
     ctx.seq(2, 0, 2000, 2050, 10);
     AppendMergeTreePolicy policy = lsa();
-    policy.diskComponentAdded(ctx, false);
+    ctx.decide(policy, false);
     MergeRequest.Routed flush = ctx.merges().get(0);
     // The flush completes: the parent's data is in its child.
     ctx.runList(ctx.runList().apply(flush, List.of(new ComponentInfo("out", 1, 1, C, 10, 1,
@@ -87,7 +87,7 @@ class AppendMergeTreePolicyTest {
     ComponentInfo old = ctx.seq(1, 0, 0, 100, 500);
     ComponentInfo young = ctx.seq(1, 1, 10, 90, 500);
     ctx.seq(2, 0, 500, 600, 100);
-    lsa().diskComponentAdded(ctx, false);
+    ctx.decide(lsa(), false);
     assertThat(ctx.merges()).isEmpty();
     assertThat(ctx.moves()).hasSize(1);
     assertThat(ctx.moves().get(0).componentNames()).containsExactly(young.name(), old.name());
@@ -111,7 +111,7 @@ class AppendMergeTreePolicyTest {
     ctx.seq(2, 0, 800, 900, 30); // C with three sequences
     ctx.seq(2, 1, 800, 900, 30);
     ctx.seq(2, 2, 800, 900, 30);
-    lsa().diskComponentAdded(ctx, false);
+    ctx.decide(lsa(), false);
     assertThat(ctx.merges()).hasSize(1);
     MergeRequest.Routed r = ctx.merges().get(0);
     assertThat(r.componentNames()).containsExactlyInAnyOrder(p0.name(), p1.name(), b0.name(),
@@ -136,7 +136,7 @@ class AppendMergeTreePolicyTest {
     ctx.seq(2, 1, 100, 200, 10);
     ctx.seq(2, 0, 400, 500, 10);
     ctx.seq(3, 0, 0, 1000, 10);
-    lsa().diskComponentAdded(ctx, false);
+    ctx.decide(lsa(), false);
     assertThat(ctx.merges()).hasSize(1);
     assertThat(ctx.merges().get(0).componentNames()).hasSize(1); // the parent's only
     assertThat(ctx.merges().get(0).routes()).extracting(MergeRequest.Route::outputLevel)
@@ -151,7 +151,7 @@ class AppendMergeTreePolicyTest {
     ComponentInfo y0 = ctx.seq(2, 0, 400, 500, 10); // Y: k = 2 sequences -> merge
     ComponentInfo y1 = ctx.seq(2, 1, 400, 500, 10);
     ctx.seq(3, 0, 0, 1000, 10);
-    iam(2, 2).diskComponentAdded(ctx, false);
+    ctx.decide(iam(2, 2), false);
     MergeRequest.Routed r = ctx.merges().get(0);
     assertThat(r.componentNames()).contains(y0.name(), y1.name()).hasSize(3);
     assertThat(r.routes()).extracting(MergeRequest.Route::outputLevel)
@@ -171,7 +171,7 @@ class AppendMergeTreePolicyTest {
     ComponentInfo y1 = ctx.seq(2, 1, 400, 500, 300);
     ComponentInfo z0 = ctx.seq(2, 0, 700, 800, 500); // Z: 960 bytes, full (95% of 1000)
     ComponentInfo z1 = ctx.seq(2, 1, 700, 800, 460);
-    iam(2, 2).diskComponentAdded(ctx, false);
+    ctx.decide(iam(2, 2), false);
     assertThat(ctx.merges()).hasSize(1);
     MergeRequest.Routed r = ctx.merges().get(0);
     assertThat(r.componentNames()).contains(y0.name(), y1.name(), z0.name(), z1.name());
@@ -185,7 +185,7 @@ class AppendMergeTreePolicyTest {
     TreeContext merging = new TreeContext();
     merging.seq(1, 0, 0, 1000, C);
     ComponentInfo child = merging.seq(2, 0, 100, 200, 500);
-    iam(1, 1).diskComponentAdded(merging, false);
+    merging.decide(iam(1, 1), false);
     MergeRequest.Routed m = merging.merges().get(0);
     assertThat(m.componentNames()).contains(child.name());
     assertThat(m.routes()).hasSize(1);
@@ -199,7 +199,7 @@ class AppendMergeTreePolicyTest {
     TreeContext ctx = new TreeContext();
     ctx.seq(2, 0, 0, 1000, C); // full node in level 2 (m = 2), children in merging level 3
     ComponentInfo child = ctx.seq(3, 0, 100, 200, 10);
-    iam(2, 2).diskComponentAdded(ctx, false);
+    ctx.decide(iam(2, 2), false);
     assertThat(ctx.merges().get(0).componentNames()).contains(child.name());
     assertThat(ctx.merges().get(0).routes().get(0).outputLevel()).isEqualTo(TreeLayout.code(3, 0));
 
@@ -209,7 +209,7 @@ class AppendMergeTreePolicyTest {
     above.seq(2, 1, 100, 200, 10);
     above.seq(2, 2, 100, 200, 10);
     above.seq(3, 0, 0, 1000, 10);
-    iam(3, 1).diskComponentAdded(above, false); // level 2 is an appending level
+    above.decide(iam(3, 1), false); // level 2 is an appending level
     assertThat(above.merges().get(0).routes().get(0).outputLevel())
         .isEqualTo(TreeLayout.code(2, 3));
   }
@@ -219,14 +219,14 @@ class AppendMergeTreePolicyTest {
     TreeContext ctx = new TreeContext();
     ctx.seq(0, 0, 0, 1000, 300); // a flushed memory component
     ComponentInfo child = ctx.seq(1, 0, 100, 200, 10);
-    iam(1, 1).diskComponentAdded(ctx, false);
+    ctx.decide(iam(1, 1), false);
     assertThat(ctx.merges().get(0).componentNames()).contains(child.name());
     assertThat(ctx.merges().get(0).routes()).extracting(MergeRequest.Route::outputLevel)
         .containsOnly(TreeLayout.code(1, 0));
     TreeContext lsa = new TreeContext();
     ComponentInfo flushed = lsa.seq(0, 0, 0, 1000, 300);
     lsa.seq(1, 0, 100, 200, 10);
-    lsa().diskComponentAdded(lsa, false);
+    lsa.decide(lsa(), false);
     // m = n+1 appends: the flushed file lies in the one level-1 node's route and joins it as its
     // newest sequence by a move, rewriting nothing
     assertThat(lsa.merges()).isEmpty();
@@ -256,7 +256,7 @@ class AppendMergeTreePolicyTest {
     ComponentInfo b = new ComponentInfo("b", 1, 1, 50, 1, 1, key(450), key(900));
     cut.runList(cut.runList().addNewest(new org.strata.lsm.spi.RunInfo(999, 0, List.of(a, b),
         false)));
-    p.diskComponentAdded(cut, false);
+    cut.decide(p, false);
     assertThat(cut.merges()).isEmpty();
     assertThat(cut.moves().get(0).componentNames()).containsExactly("a", "b");
     assertThat(cut.moves().get(0).toLevels())
@@ -267,7 +267,7 @@ class AppendMergeTreePolicyTest {
     across.seq(1, 0, 400, 500, 10);
     across.seq(2, 0, 0, 1000, 10);
     across.seq(0, 0, 0, 900, 50);
-    p.diskComponentAdded(across, false);
+    across.decide(p, false);
     assertThat(across.moves()).isEmpty();
     assertThat(across.merges()).hasSize(1);
   }
@@ -278,7 +278,7 @@ class AppendMergeTreePolicyTest {
     ctx.seq(1, 0, 0, 1000, C); // full parent
     ComponentInfo child = ctx.seq(2, 0, 100, 200, C); // full internal child
     ctx.seq(3, 0, 150, 160, 10);
-    lsa().diskComponentAdded(ctx, false);
+    ctx.decide(lsa(), false);
     assertThat(ctx.merges()).hasSize(1);
     assertThat(ctx.merges().get(0).componentNames()).containsExactly(child.name());
   }
@@ -297,7 +297,7 @@ class AppendMergeTreePolicyTest {
     TreeLayout tree = ctx.tree();
     // T_cn: node1 3+1+0=4, node2 1+0+0=1, node3 0+0+2=2, node4 0+2+5=7
     assertThat(p.combineVictim(tree, 1).minKey()).isEqualTo(key(200));
-    p.diskComponentAdded(ctx, false); // 6 > t nodes in level 1: node 2 goes (no children: moves)
+    ctx.decide(p, false); // 6 > t nodes in level 1: node 2 goes (no children: moves)
     assertThat(ctx.moves().get(0).componentNames()).hasSize(1);
     assertThat(ctx.moves().get(0).toLevels()).containsExactly(TreeLayout.code(2, 0));
     assertThat(ctx.tree().nodes(1)).hasSizeLessThanOrEqualTo(T);
@@ -311,7 +311,7 @@ class AppendMergeTreePolicyTest {
     }
     AppendMergeTreePolicy p = lsa();
     assertThat(p.leafLevel(ctx.tree())).isEqualTo(2);
-    p.diskComponentAdded(ctx, false);
+    ctx.decide(p, false);
     assertThat(ctx.moves()).hasSize(1); // the full node of the old leaf level moves down
     assertThat(ctx.tree().nodes(2)).hasSize(1);
   }
@@ -326,10 +326,10 @@ class AppendMergeTreePolicyTest {
     }
     AppendMergeTreePolicy p = lsa();
     assertThat(p.isMergeLagging(ctx)).isFalse();
-    p.diskComponentAdded(ctx, false);
+    ctx.decide(p, false);
     assertThat(ctx.merges()).hasSize(1);
     assertThat(p.isMergeLagging(ctx)).isTrue();
-    p.diskComponentAdded(ctx, false); // one operation at a time
+    ctx.decide(p, false); // one operation at a time
     assertThat(ctx.merges()).hasSize(1);
   }
 }

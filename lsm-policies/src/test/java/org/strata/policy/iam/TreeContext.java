@@ -70,7 +70,10 @@ final class TreeContext extends PolicyTestHost {
   }
 
   @Override
-  public boolean scheduleMerge(List<RunInfo> runs, int outputLevel, long targetFileSize) {
-    throw new AssertionError("the LSA/IAM policy merges no whole runs");
+  public boolean start(MergeRequest request) {
+    if (request instanceof MergeRequest.Runs) {
+      throw new AssertionError("the LSA/IAM policy merges no whole runs");
+    }
+    return super.start(request);
   }
 }

@@ -82,7 +82,7 @@ public final class MergeSimulator extends RunListContext {
     currentFlushRunId = id;
     currentFlushSize = size;
     currentFlushAbsorbed = false;
-    driver.diskComponentAdded(this, false, this::takeChangedAtOnce);
+    driver.diskComponentAdded(this, false, this);
     componentCountSum += runs().size();
   }
 

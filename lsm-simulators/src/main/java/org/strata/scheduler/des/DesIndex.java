@@ -105,7 +105,7 @@ final class DesIndex extends RunListContext {
    * merges completed at once.
    */
   void diskComponentAdded() {
-    driver.diskComponentAdded(this, false, this::takeChangedAtOnce);
+    driver.diskComponentAdded(this, false, this);
   }
 
   /** Adds a flushed run at the newest end. */
