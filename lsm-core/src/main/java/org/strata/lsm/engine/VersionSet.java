@@ -19,10 +19,11 @@ import org.strata.lsm.spi.RunInfo;
 import org.strata.lsm.spi.RunList;
 
 /**
- * The current {@link Version} of an index, its id counters (component file numbers, flush
- * ordinals, run ids), its flushed log sequence number, the policy's {@link RunList} view of the
- * runs, and {@link #logAndApply} that installs a {@link VersionEdit} and writes the manifest, as
- * LevelDB's {@code VersionSet} does.
+ * The current {@link Version} of an index (its memory components and its one {@link RunList}),
+ * its id counters (component file numbers, flush ordinals, run ids), its flushed log sequence
+ * number, and {@link #logAndApply} that installs a {@link VersionEdit} and writes the manifest, as
+ * LevelDB's {@code VersionSet} does. Every version is made here: a seal, a flush, a merge or move,
+ * and a change of merging marks.
  *
  * <p>Locks. Lock order: {@code manifestLock} (declared here) before the tree lock (passed in,
  * declared by {@link LsmTree}) before the switch lock of {@link MemoryComponents}. {@code
@@ -57,9 +58,6 @@ final class VersionSet {
   /** Lowest LSN of a flushed component whose manifest is not yet written; MAX_VALUE if none. */
   @GuardedBy("lock")
   private long becomingDurableMinLsn = Long.MAX_VALUE;
-  /** The policy's view of {@code current.runs}, with the components that are merging. */
-  @GuardedBy("lock")
-  private RunList runList = RunList.EMPTY;
 
   /**
    * @param lock the tree lock, which guards the counters and the run list
@@ -97,15 +95,13 @@ final class VersionSet {
       logId = m.logId();
       logDir = m.logDir();
       stats.restore(m.counters());
-      List<Run> numbered = new ArrayList<>(runs.size());
       List<RunInfo> infos = new ArrayList<>(runs.size());
+      Map<String, DiskComponent> open = new HashMap<>();
       for (Run r : runs) {
-        Run n = new Run(nextRunId++, r.level(), r.components());
-        numbered.add(n);
-        infos.add(n.info(false));
+        infos.add(new Run(nextRunId++, r.level(), r.components()).info(false));
+        r.components().forEach(c -> open.put(componentName(c), c));
       }
-      current = new Version(List.of(active), numbered);
-      runList = RunList.of(infos);
+      current = new Version(List.of(active), RunList.of(infos), open);
       for (Run r : runs) {
         r.components().forEach(DiskComponent::release); // the version holds them now
       }
@@ -141,7 +137,7 @@ final class VersionSet {
     List<MemoryComponent> mem = new ArrayList<>(v.memory.size() + 1);
     mem.add(fresh);
     mem.addAll(v.memory);
-    install(new Version(mem, v.runs)).release();
+    install(v.withMemory(mem)).release();
   }
 
   /** Makes {@code v} current; returns the previous version, which the caller must release. */
@@ -233,18 +229,19 @@ final class VersionSet {
     return becomingDurableMinLsn;
   }
 
-  /** The policy's run list. Caller holds the tree lock. */
-  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
+  /** The run list of the current version. Caller holds the tree lock. */
   RunList runList() {
     assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
-    return runList;
+    return current.runList;
   }
 
-  /** Replaces the run list (merging marks only). Caller holds the tree lock. */
-  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
-  void runList(RunList next) {
+  /**
+   * Installs a version whose run list differs from the current one in its merging marks only.
+   * Caller holds the tree lock.
+   */
+  void runList(RunList marked) {
     assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
-    runList = next;
+    install(current.withMarks(marked)).release();
   }
 
   /**
@@ -291,13 +288,11 @@ final class VersionSet {
       becomingDurableMinLsn = Math.min(becomingDurableMinLsn, mc.minLsn());
       flushedLsn = Math.max(flushedLsn, mc.maxLsn());
       stats.flushSkipped(mc.userBytes());
-      return new Version(mem, current.runs);
+      return current.withMemory(mem);
     }
-    List<Run> runs = new ArrayList<>(current.runs.size() + 1);
-    Run flushed = new Run(nextRunId++, 0, dcs);
-    runs.add(flushed);
-    runs.addAll(current.runs);
-    runList = runList.addNewest(flushed.info(false));
+    RunList next = current.runList.addNewest(new Run(nextRunId++, 0, dcs).info(false));
+    Map<String, DiskComponent> open = new HashMap<>(current.files());
+    dcs.forEach(c -> open.put(componentName(c), c));
     becomingDurableMinLsn = Math.min(becomingDurableMinLsn, mc.minLsn());
     flushedLsn = Math.max(flushedLsn, mc.maxLsn());
     long dataBytes = 0;
@@ -310,7 +305,7 @@ final class VersionSet {
       }
     }
     stats.flushed(mc.userBytes(), edit.outputBytes(), dataBytes, logBytes);
-    return new Version(mem, runs);
+    return new Version(mem, next, open);
   }
 
   @GuardedBy("lock")
@@ -320,17 +315,12 @@ final class VersionSet {
       outputInfos.add(c.info());
     }
     long[] runIds = {nextRunId}; // the supplier runs inside apply, on this thread
-    RunList next = runList.apply(edit.merge(), outputInfos, () -> runIds[0]++);
+    RunList next = current.runList.apply(edit.merge(), outputInfos, () -> runIds[0]++);
     nextRunId = runIds[0];
-    Map<String, DiskComponent> byName = componentsByName(current.runs);
+    Map<String, DiskComponent> open = new HashMap<>(current.files());
     for (DiskComponent c : edit.outputs()) {
-      byName.put(componentName(c), c);
+      open.put(componentName(c), c);
     }
-    List<Run> runs = new ArrayList<>(next.runs().size());
-    for (RunInfo r : next.runs()) {
-      runs.add(engineRun(r, byName));
-    }
-    runList = next;
     if (!(edit.merge() instanceof MergeRequest.Move)) { // a move rewrites nothing
       long dataBytes = 0;
       for (DiskComponent c : edit.outputs()) {
@@ -338,7 +328,7 @@ final class VersionSet {
       }
       stats.merged(edit.outputBytes(), dataBytes, edit.record());
     }
-    return new Version(current.memory, runs);
+    return new Version(current.memory, next, open);
   }
 
   /** The manifest of the current version. Caller holds the tree lock. */
@@ -374,56 +364,24 @@ final class VersionSet {
   }
 
   /** The engine's runs for the runs of a request's window. Caller holds the tree lock. */
-  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   List<Run> runsOf(List<RunInfo> infos) {
     assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
-    Map<String, DiskComponent> byName = componentsByName(current.runs);
+    Version v = current;
     List<Run> out = new ArrayList<>(infos.size());
     for (RunInfo r : infos) {
-      out.add(engineRun(r, byName));
+      out.add(v.resolve(r));
     }
     return out;
   }
 
   /** The disk component named {@code name} in the current version, or null. Caller holds lock. */
-  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   DiskComponent component(String name) {
     assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
-    for (Run r : current.runs) {
-      for (DiskComponent c : r.components()) {
-        if (componentName(c).equals(name)) {
-          return c;
-        }
-      }
-    }
-    return null;
-  }
-
-  private static Map<String, DiskComponent> componentsByName(List<Run> runs) {
-    Map<String, DiskComponent> out = new HashMap<>();
-    for (Run r : runs) {
-      for (DiskComponent c : r.components()) {
-        out.put(componentName(c), c);
-      }
-    }
-    return out;
+    return current.file(name);
   }
 
   private static String componentName(DiskComponent c) {
     return c.path().getFileName().toString();
   }
 
-  /** The engine's run for a run of the run list, its components found by name. */
-  private static Run engineRun(RunInfo info, Map<String, DiskComponent> byName) {
-    List<DiskComponent> cs = new ArrayList<>(info.components().size());
-    for (ComponentInfo c : info.components()) {
-      DiskComponent dc = byName.get(c.name());
-      if (dc == null) {
-        throw new IllegalStateException("the run list names component " + c.name()
-            + ", which the engine does not hold");
-      }
-      cs.add(dc);
-    }
-    return new Run(info.runId(), info.level(), cs);
-  }
 }
