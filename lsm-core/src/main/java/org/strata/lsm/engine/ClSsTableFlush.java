@@ -41,15 +41,17 @@ import org.strata.lsm.wal.WriteAheadLog;
  *
  * <p>A memory component whose versions are not all in one sealed segment (one rebuilt by recovery
  * from several segments), or whose segment has a damaged record (one recovery skipped), is not
- * indexed: {@link #write} returns null and the caller writes a
- * B+-tree component, as it does when hard links are not supported in the log directory.
+ * indexed: it is written as a B+-tree component by the {@link BTreeFlush} this flush falls back
+ * to, as it is when hard links are not supported in the log directory or the merge policy cuts the
+ * flush into several files.
  */
-final class ClSsTableFlush {
+final class ClSsTableFlush implements FlushWriter {
   private final Path dir;
   private final Logger log;
   private final ComponentFiles files;
   private final VersionSet versions;
   private final Supplier<WriteAheadLog> wal;
+  private final BTreeFlush fallback;
   private volatile boolean linksUnsupported;
 
   /**
@@ -60,14 +62,32 @@ final class ClSsTableFlush {
 
   /**
    * @param wal the index's own log (set once the log has been replayed)
+   * @param fallback the writer of what cannot be a CL-SSTable (and whose cut keys are asked)
    */
   ClSsTableFlush(Path dir, Logger log, ComponentFiles files, VersionSet versions,
-      Supplier<WriteAheadLog> wal) {
+      Supplier<WriteAheadLog> wal, BTreeFlush fallback) {
     this.dir = dir;
     this.log = log;
     this.files = files;
     this.versions = versions;
     this.wal = wal;
+    this.fallback = fallback;
+  }
+
+  /**
+   * A CL-SSTable when the policy cuts nothing and {@code mc} is indexed over one sealed segment;
+   * otherwise the fallback's B+-tree component(s).
+   */
+  @Override
+  public List<DiskComponent> write(MemoryComponent mc, long componentId) throws IOException {
+    List<byte[]> cuts = fallback.cutKeys();
+    if (cuts.isEmpty()) {
+      DiskComponent cl = writeIndex(mc, componentId);
+      if (cl != null) {
+        return List.of(cl);
+      }
+    }
+    return fallback.write(mc, componentId, cuts);
   }
 
   /**
@@ -76,7 +96,7 @@ final class ClSsTableFlush {
    * @return the installed (renamed and opened) component holding one reference, or null if
    *     {@code mc} cannot be indexed over one sealed segment (the caller flushes it as a B+-tree)
    */
-  DiskComponent write(MemoryComponent mc, long componentId) throws IOException {
+  private DiskComponent writeIndex(MemoryComponent mc, long componentId) throws IOException {
     if (linksUnsupported || mc.isEmpty()) {
       return null;
     }

@@ -3,8 +3,6 @@ package org.strata.lsm.engine;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -12,15 +10,15 @@ import org.apache.logging.log4j.Logger;
 import org.strata.lsm.StorageException;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.component.DiskComponent;
-import org.strata.lsm.component.EntryCursor;
 import org.strata.lsm.io.CrashPoint;
 import org.strata.lsm.io.RepeatedFailures;
 import org.strata.lsm.memory.MemoryComponent;
 
 /**
  * Flushes the sealed memory components of one index, oldest first, on its group's {@link
- * FlushExecutor}: writes the component through {@link ComponentFiles}, installs it with {@link
- * VersionSet#logAndApply}, lets the log drop what is now on disk, and tells the merge policy.
+ * FlushExecutor}: has the log's owner hold the log through the component ({@link LogHold}),
+ * writes it with the tree's {@link FlushWriter}, installs it with {@link VersionSet#logAndApply},
+ * lets the log drop what is now on disk, and tells the merge policy.
  *
  * <p>Errors. A failed flush is never retried on its own. If a {@link LsmTree#flush()} caller was
  * waiting for that component, the error is thrown to that caller (and writers that find every
@@ -32,49 +30,16 @@ import org.strata.lsm.memory.MemoryComponent;
  * <p>State is guarded by the tree lock, and waiters are woken through the tree's condition.
  */
 final class Flusher {
-  /** What happens around a flush, outside the tree lock. */
-  interface Listener {
-    /**
-     * Before the sealed memory component {@code mc} is written (or retired): the log must hold its
-     * operations in closed segments, on disk unless durability is none
-     * (WriteAheadLog#holdThrough), and the records TRIAD-MEM re-logged for the keys it carried out
-     * of {@code mc} must be on disk whatever the durability (recovery skips mc's segment once the
-     * manifest lists the flush).
-     */
-    void beforeFlush(MemoryComponent mc);
-
-    /** A flush is durable: the log may drop what {@code manifest} lists as flushed. */
-    void durable(Manifest manifest);
-
-    /** A flush is installed and durable: the merge policy may react (a failure is logged). */
-    void flushed();
-
-    /** A flush failed (its error is recorded). */
-    void failed();
-
-    /** Keys at which the flush about to be written cuts its file (the policy's); none here. */
-    default List<byte[]> cutKeys() {
-      return List.of();
-    }
-
-    /**
-     * TRIAD-LOG: writes {@code mc} as a CL-SSTable (an index over its sealed log segment) and
-     * returns it installed, or returns null for a flush that writes a B+-tree component.
-     */
-    default DiskComponent logIndexFlush(MemoryComponent mc, long componentId) throws IOException {
-      return null;
-    }
-  }
-
   private final Path dir;
   private final Logger log;
   private final ReentrantLock lock;
   private final Condition changed;
   private final MemoryComponents memory;
   private final VersionSet versions;
-  private final ComponentFiles files;
   private final FlushExecutor executor;
-  private final Listener listener;
+  private final FlushWriter writer;
+  private final LogHold logHold;
+  private final Runnable afterFlush;
   private final RepeatedFailures failures;
 
   // Guarded by lock.
@@ -98,17 +63,25 @@ final class Flusher {
   @GuardedBy("lock")
   private boolean executorDead;
 
+  /**
+   * @param writer how a memory component is written, chosen when the tree opened
+   * @param logHold the log's side of each flush, kept by the log's owner
+   * @param afterFlush runs after a flush is installed and durable, outside the tree lock (the
+   *     merge policy's turn; it logs its own failures)
+   */
   Flusher(Path dir, Logger log, ReentrantLock lock, Condition changed, MemoryComponents memory,
-      VersionSet versions, ComponentFiles files, FlushExecutor executor, Listener listener) {
+      VersionSet versions, FlushExecutor executor, FlushWriter writer, LogHold logHold,
+      Runnable afterFlush) {
     this.dir = dir;
     this.log = log;
     this.lock = lock;
     this.changed = changed;
     this.memory = memory;
     this.versions = versions;
-    this.files = files;
     this.executor = executor;
-    this.listener = listener;
+    this.writer = writer;
+    this.logHold = logHold;
+    this.afterFlush = afterFlush;
     this.failures = new RepeatedFailures(log, "flush of " + dir);
     executor.register(this);
   }
@@ -223,7 +196,7 @@ final class Flusher {
       lock.unlock();
     }
     try {
-      listener.flushed();
+      afterFlush.run();
     } finally {
       // flush() returns only after the policy has seen the new component, so that a caller's
       // awaitMerges() covers the merges this flush triggers.
@@ -266,7 +239,7 @@ final class Flusher {
     } finally {
       lock.unlock();
     }
-    listener.failed();
+    logHold.flushFailed();
   }
 
   /** The executor thread ended with {@code e}: no flush will run again. */
@@ -282,33 +255,28 @@ final class Flusher {
     } finally {
       lock.unlock();
     }
-    listener.failed();
+    logHold.flushFailed();
   }
 
   private void flush(MemoryComponent mc) throws IOException {
-    listener.beforeFlush(mc);
+    logHold.holdThrough(mc);
     if (mc.coldCount() == 0) { // TRIAD-MEM carried every key on: no level-0 component
       Manifest manifest = versions.logAndApply(VersionEdit.retire(mc));
-      listener.durable(manifest);
+      logHold.flushDurable(manifest);
       log.info("flush skipped: every key of memory component {} of {} stays in memory", mc.id(),
           dir);
       return;
     }
-    List<byte[]> cuts = listener.cutKeys();
     long componentId = versions.newComponentId();
     boolean installed = false;
     log.info("flush started: component id {} of {} ({} keys)", componentId, dir,
         mc.entryCount());
     try {
-      // TRIAD-LOG (ClSsTableFlush): an index over the sealed log segment instead of the data.
-      DiskComponent cl = cuts.isEmpty() ? listener.logIndexFlush(mc, componentId) : null;
-      List<DiskComponent> dcs = cl != null ? List.of(cl) : cuts.isEmpty()
-          ? List.of(write(mc, versions.newFileNumber(), componentId))
-          : writeCut(mc, componentId, cuts);
+      List<DiskComponent> dcs = writer.write(mc, componentId);
       installed = true; // from here the id is the component's, even if the manifest fails
       versions.crashPoints().reached(CrashPoint.FLUSH_BEFORE_MANIFEST);
       Manifest manifest = versions.logAndApply(VersionEdit.flush(mc, dcs));
-      listener.durable(manifest);
+      logHold.flushDurable(manifest);
       long bytes = 0;
       for (DiskComponent dc : dcs) {
         bytes += dc.sizeBytes();
@@ -318,90 +286,6 @@ final class Flusher {
       if (!installed) {
         versions.returnComponentId(componentId); // keep component ids equal to flush ordinals
       }
-    }
-  }
-
-  /**
-   * Writes {@code mc} as files cut at {@code cuts} (ascending; a file per non-empty interval), all
-   * covering flush ordinal {@code componentId}; on failure none stays.
-   */
-  private List<DiskComponent> writeCut(MemoryComponent mc, long componentId, List<byte[]> cuts)
-      throws IOException {
-    List<ComponentFiles.Output> outs = new ArrayList<>();
-    ComponentFiles.Output out = null;
-    long fileNumber = -1;
-    try {
-      int next = 0; // the next cut not yet passed
-      try (EntryCursor c = mc.cursor(null, null)) {
-        while (c.next()) {
-          if (mc.isCarriedOut(c.key())) { // TRIAD-MEM: hot keys went to the next component
-            continue;
-          }
-          boolean crossed = false;
-          while (next < cuts.size() && Arrays.compareUnsigned(c.key(), cuts.get(next)) >= 0) {
-            next++;
-            crossed = true;
-          }
-          if (out != null && crossed) {
-            out.finish();
-            out = null;
-          }
-          if (out == null) {
-            fileNumber = versions.newFileNumber();
-            out = files.create(fileNumber, componentId, componentId, mc.maxLsn(), 0, true);
-            outs.add(out);
-          }
-          out.add(c.key(), c.value());
-        }
-      }
-      if (out == null) { // an empty memory component still makes one (empty) file
-        fileNumber = versions.newFileNumber();
-        out = files.create(fileNumber, componentId, componentId, mc.maxLsn(), 0, true);
-        outs.add(out);
-      }
-      out.finish();
-      List<DiskComponent> dcs = new ArrayList<>(outs.size());
-      for (ComponentFiles.Output o : outs) {
-        dcs.add(o.install());
-      }
-      return dcs;
-    } catch (IOException | RuntimeException e) {
-      for (ComponentFiles.Output o : outs) {
-        o.discard();
-      }
-      if (e instanceof IOException io) {
-        Path tmp = dir.resolve(ComponentFiles.fileName(fileNumber) + ".tmp");
-        throw new StorageException(tmp, "cannot write component file " + tmp + ": " + e, io);
-      }
-      throw (RuntimeException) e;
-    }
-  }
-
-  private DiskComponent write(MemoryComponent mc, long fileNumber, long componentId)
-      throws IOException {
-    ComponentFiles.Output out = null;
-    try {
-      out = files.create(fileNumber, componentId, componentId, mc.maxLsn(), 0, true);
-      try (EntryCursor c = mc.cursor(null, null)) {
-        while (c.next()) {
-          if (!mc.isCarriedOut(c.key())) { // TRIAD-MEM: hot keys went to the next component
-            out.add(c.key(), c.value());
-          }
-        }
-      }
-      out.finish();
-      return out.install();
-    } catch (IOException e) {
-      Path tmp = dir.resolve(ComponentFiles.fileName(fileNumber) + ".tmp");
-      if (out != null) {
-        out.discard();
-      }
-      throw new StorageException(tmp, "cannot write component file " + tmp + ": " + e, e);
-    } catch (RuntimeException e) {
-      if (out != null) {
-        out.discard();
-      }
-      throw e;
     }
   }
 }

@@ -18,7 +18,6 @@ import org.strata.lsm.StoreEnvironment;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.WriteBatch;
-import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.PageCache;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
@@ -94,8 +93,6 @@ public final class LsmTree implements LsmStore {
   private final GroupMember member;
   /** TRIAD-MEM, or null when off. */
   private final TriadMem triadMem;
-  /** TRIAD-LOG's flush, or null when off. */
-  private final ClSsTableFlush logIndexFlush;
   /** Files a crash left, noted by {@link #recover()} and deleted by {@link #start()}. */
   private final List<Path> leftovers = new ArrayList<>();
   /** An old, fully flushed log to remove once the open has succeeded ({@link LogLocation}). */
@@ -137,9 +134,11 @@ public final class LsmTree implements LsmStore {
     this.merges = new MergeCoordinator(name(), LOG, lock, changed, versions, files, stats,
         config.mergePolicy().name(), policy, scheduler, config.flowControl().constraint(), clock,
         operations);
-    this.logIndexFlush = logIndexFlush(dir, config, group, files, versions);
-    this.flusher = new Flusher(dir, LOG, lock, changed, memory, versions, files, this.executor,
-        new FlushEvents());
+    LogHold logHold = group != null ? group.logHold()
+        : new StoreLog(() -> wal, triadMem, env.crashPoints());
+    this.flusher = new Flusher(dir, LOG, lock, changed, memory, versions, this.executor,
+        flushWriter(dir, config, group, files, versions, merges), logHold,
+        () -> merges.policyAfter("flush"));
     this.reads = new ReadPath(versions, operations);
     WriteAdmission admission = new WriteAdmission(config.flowControl().admission(),
         config.flowControl().slowdownAt());
@@ -163,18 +162,22 @@ public final class LsmTree implements LsmStore {
         c -> stats.relogged(c.entries(), c.bytes()));
   }
 
-  /** TRIAD-LOG's flush for a standalone tree whose configuration turns it on, else null. */
-  private ClSsTableFlush logIndexFlush(Path dir, StoreConfig config, TreeGroup group,
-      ComponentFiles files, VersionSet versions) {
+  /**
+   * How this tree's flushes write: B+-tree components (cut at the policy's keys), or TRIAD-LOG's
+   * CL-SSTables for a standalone tree whose configuration turns it on.
+   */
+  private FlushWriter flushWriter(Path dir, StoreConfig config, TreeGroup group,
+      ComponentFiles files, VersionSet versions, MergeCoordinator merges) {
+    BTreeFlush btree = new BTreeFlush(dir, files, versions, merges::flushCutKeys);
     if (!config.triad().log()) {
-      return null;
+      return btree;
     }
     if (group != null) {
       throw InvalidConfigurationException.of("triad.log", true,
           "false for an index of a dataset (TRIAD-LOG needs the index's own log; a dataset's"
               + " indexes share their partition's log)");
     }
-    return new ClSsTableFlush(dir, LOG, files, versions, () -> wal);
+    return new ClSsTableFlush(dir, LOG, files, versions, () -> wal, btree);
   }
 
   /** The directory of a standalone tree's log: {@code log.dir}, or {@code wal/} in {@code dir}. */
@@ -544,57 +547,6 @@ public final class LsmTree implements LsmStore {
       dirLock.close();
     } catch (IOException e) {
       LOG.warn("cannot release the lock of {}: {}", dir, e.toString());
-    }
-  }
-
-  /** What this tree does around its flushes. */
-  private final class FlushEvents implements Flusher.Listener {
-    @Override
-    public void beforeFlush(MemoryComponent mc) {
-      if (group == null) {
-        wal.holdThrough(mc.maxLsn());
-        if (triadMem != null && triadMem.relogged() > mc.maxLsn()) {
-          // TRIAD-MEM: once the manifest lists mc as flushed, recovery skips the old segment,
-          // so the hot keys carried out of mc live only in their re-logged records in the new
-          // segment. They reach stable storage before the flush is listed, whatever the
-          // durability (docs/format.md, "TRIAD-MEM and the log").
-          wal.sync(triadMem.relogged());
-        }
-      } else {
-        group.holdLogThrough(mc.maxLsn());
-      }
-    }
-
-    @Override
-    public void durable(Manifest manifest) {
-      if (group == null) {
-        env.crashPoints().reached(CrashPoint.LOG_TRUNCATION);
-        wal.truncateUpTo(manifest.flushedLsn());
-      } else {
-        group.flushed();
-      }
-    }
-
-    @Override
-    public void flushed() {
-      merges.policyAfter("flush");
-    }
-
-    @Override
-    public List<byte[]> cutKeys() {
-      return merges.flushCutKeys();
-    }
-
-    @Override
-    public DiskComponent logIndexFlush(MemoryComponent mc, long componentId) throws IOException {
-      return logIndexFlush == null ? null : logIndexFlush.write(mc, componentId);
-    }
-
-    @Override
-    public void failed() {
-      if (group != null) {
-        group.memberChanged();
-      }
     }
   }
 

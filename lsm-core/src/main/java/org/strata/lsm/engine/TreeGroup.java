@@ -91,6 +91,7 @@ public final class TreeGroup implements AutoCloseable {
   private org.strata.lsm.io.FileIo fileIo;
   private volatile boolean closing;
 
+
   private TreeGroup(Path dir, long memoryBudget, StoreConfig logSettings, IoThrottle throttle,
       Clock clock, CrashPoints crashPoints) {
     this.crashPoints = crashPoints;
@@ -520,6 +521,15 @@ public final class TreeGroup implements AutoCloseable {
     crashPoints.reached(CrashPoint.LOG_TRUNCATION);
     wal.truncateUpTo(floor);
     memberChanged();
+  }
+
+  /**
+   * The log's side of a member's flushes: the group holds the shared log through the member's
+   * memory component, truncates it below every member's floor once the flush is durable, and
+   * wakes its writers when a flush ends.
+   */
+  LogHold logHold() {
+    return new GroupLogHold(this);
   }
 
   /** Called by a member whose flush ended (durable or failed): wakes waiting writers. */
