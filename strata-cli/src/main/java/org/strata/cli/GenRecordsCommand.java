@@ -1,6 +1,6 @@
 package org.strata.cli;
 
-import org.strata.records.RecordGenerator;
+import org.strata.ycsb.twophase.RecordGenerator;
 import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
 import java.io.Writer;

@@ -1,6 +1,6 @@
 package org.strata.cli;
 
-import org.strata.records.RecordGenerator;
+import org.strata.ycsb.twophase.RecordGenerator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package org.strata.cli;
 
-import org.strata.records.RecordGenerator;
+import org.strata.ycsb.twophase.RecordGenerator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;

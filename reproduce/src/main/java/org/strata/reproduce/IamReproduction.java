@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import org.strata.records.RecordGenerator;
+import org.strata.ycsb.twophase.RecordGenerator;
 import org.strata.lsm.ByteCounters;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LsmStore;

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
-import org.strata.records.RecordGenerator;
+import org.strata.ycsb.twophase.RecordGenerator;
 import org.strata.lsm.ByteCounters;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.MergeRecord;

@@ -1,4 +1,4 @@
-package org.strata.records;
+package org.strata.ycsb.twophase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,7 +1,6 @@
-package org.strata.records;
+package org.strata.ycsb.twophase;
 
 import java.util.SplittableRandom;
-import org.strata.ycsb.twophase.RecordShape;
 
 /**
  * The records {@code strata load} writes: key {@code user} + the id zero-padded to 12 digits, and a
