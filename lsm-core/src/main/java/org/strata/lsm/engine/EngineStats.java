@@ -63,7 +63,7 @@ final class EngineStats {
   }
 
   private final long[] counters = new long[Counter.values().length];
-  private final StallTracker stalls = new StallTracker();
+  private final StallTracker stalls;
   private final ArrayDeque<MergeRecord> mergeLog = new ArrayDeque<>();
   /** Bytes merges wrote, by output level; persisted as {@code bytesMerged.level.<n>}. */
   private final TreeMap<Integer, Long> mergedByLevel = new TreeMap<>();
@@ -84,6 +84,11 @@ final class EngineStats {
   private static final String POLICY_PREFIX = "policy.";
   private static final String MERGED_LEVEL_PREFIX = "bytesMerged.level.";
   private static final String MERGED_DATA_LEVEL_PREFIX = "bytesMergedData.level.";
+
+  /** @param store how events name the store or index (its directory name) */
+  EngineStats(String store) {
+    this.stalls = new StallTracker(store);
+  }
 
   /** Where the bytes appended to the log since this open are read. */
   void logBytesSinceOpen(LongSupplier s) {

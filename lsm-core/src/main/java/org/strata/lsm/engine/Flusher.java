@@ -10,6 +10,7 @@ import org.apache.logging.log4j.Logger;
 import org.strata.lsm.StorageException;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.component.DiskComponent;
+import org.strata.lsm.events.FlushEvent;
 import org.strata.lsm.io.CrashPoint;
 import org.strata.lsm.io.RepeatedFailures;
 import org.strata.lsm.memory.MemoryComponent;
@@ -259,10 +260,13 @@ final class Flusher {
   }
 
   private void flush(MemoryComponent mc) throws IOException {
+    FlushEvent event = new FlushEvent();
+    event.begin();
     logHold.holdThrough(mc);
     if (mc.coldCount() == 0) { // TRIAD-MEM carried every key on: no level-0 component
       Manifest manifest = versions.logAndApply(VersionEdit.retire(mc));
       logHold.flushDurable(manifest);
+      commit(event, mc, -1, List.of());
       log.info("flush skipped: every key of memory component {} of {} stays in memory", mc.id(),
           dir);
       return;
@@ -282,10 +286,28 @@ final class Flusher {
         bytes += dc.sizeBytes();
       }
       log.info("flush finished: component id {} of {}, {} bytes", componentId, dir, bytes);
+      commit(event, mc, componentId, dcs);
     } finally {
       if (!installed) {
         versions.returnComponentId(componentId); // keep component ids equal to flush ordinals
       }
     }
+  }
+
+  /** Records the flush's JFR event, if a recording enabled it. */
+  private void commit(FlushEvent event, MemoryComponent mc, long componentId,
+      List<DiskComponent> written) {
+    if (!event.shouldCommit()) {
+      return;
+    }
+    event.store = dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
+    event.memoryComponent = mc.id();
+    event.componentId = componentId;
+    event.entries = mc.entryCount();
+    for (DiskComponent dc : written) {
+      event.bytes += dc.sizeBytes();
+    }
+    event.files = written.size();
+    event.commit();
   }
 }

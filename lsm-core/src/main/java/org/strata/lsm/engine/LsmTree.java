@@ -81,7 +81,7 @@ public final class LsmTree implements LsmStore {
   private final Condition changed = lock.newCondition();
   private volatile boolean closing;
 
-  private final EngineStats stats = new EngineStats();
+  private final EngineStats stats;
   private final OperationCounter operations = new OperationCounter();
   private final VersionSet versions;
   private final MemoryComponents memory;
@@ -106,6 +106,7 @@ public final class LsmTree implements LsmStore {
     this.clock = env.clock();
     this.dirLock = dirLock;
     this.group = group;
+    this.stats = new EngineStats(name());
     this.cache = new PageCache(config.pageCache().size().bytes());
     this.throttle = group != null
         ? group.throttle() : new IoThrottle(config.io().writeRateLimit().bytes(), clock);

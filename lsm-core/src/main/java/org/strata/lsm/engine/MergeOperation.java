@@ -11,6 +11,7 @@ import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.EntryCursor;
 import org.strata.lsm.component.ReadAheadBuffer;
 import org.strata.lsm.component.SequentialLeafScanner;
+import org.strata.lsm.events.MergeEvent;
 import org.strata.lsm.io.Clock;
 import org.strata.lsm.io.RepeatedFailures;
 import org.strata.lsm.spi.IoOperation;
@@ -207,6 +208,8 @@ final class MergeOperation implements IoOperation {
       inputComponents += r.components().size();
       levelZeroInputs += r.level() == 0 ? r.components().size() : 0;
     }
+    MergeEvent event = new MergeEvent();
+    event.begin();
     boolean success = false;
     String outcome = "aborted"; // unless it completes, is cancelled or fails with an exception
     long outPages = 0;
@@ -251,6 +254,17 @@ final class MergeOperation implements IoOperation {
             outcome));
       }
       releaseInputs();
+      if (event.shouldCommit()) {
+        event.store = tree.name();
+        event.inputComponents = inputComponents;
+        event.levelZeroInputs = levelZeroInputs;
+        event.inputPages = totalInputPages;
+        event.outputFiles = success ? outputs.size() : 0;
+        event.outputBytes = outBytes;
+        event.outputLevel = outputLevel;
+        event.outcome = outcome;
+        event.commit();
+      }
       tree.finished(this, success);
     }
   }

@@ -4,16 +4,25 @@ import java.util.EnumMap;
 import java.util.Map;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StoreStats.StallTotals;
+import org.strata.lsm.events.WriteStallEvent;
 
 /**
  * Records write stalls: a stall starts when the first writer has to wait for a cause and ends when
  * a writer is admitted again. Counts and durations accumulate per cause. Guarded by the store lock.
  */
 final class StallTracker {
+  private final String store;
   private final long[] counts = new long[StallCause.values().length];
   private final long[] nanos = new long[StallCause.values().length];
   private StallCause current;
   private long startNanos;
+  /** The JFR event of the ongoing stall, or null. */
+  private WriteStallEvent event;
+
+  /** @param store how events name the store, index or partition (its directory name) */
+  StallTracker(String store) {
+    this.store = store;
+  }
 
   void waiting(StallCause cause, long now) {
     if (current == cause) {
@@ -23,12 +32,23 @@ final class StallTracker {
     current = cause;
     startNanos = now;
     counts[cause.ordinal()]++;
+    WriteStallEvent e = new WriteStallEvent();
+    if (e.isEnabled()) {
+      e.begin();
+      e.store = store;
+      e.cause = cause.jsonName();
+      event = e;
+    }
   }
 
   void end(long now) {
     if (current != null) {
       nanos[current.ordinal()] += Math.max(0, now - startNanos);
       current = null;
+    }
+    if (event != null) {
+      event.commit();
+      event = null;
     }
   }
 

@@ -74,7 +74,7 @@ public final class TreeGroup implements AutoCloseable {
   private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
-  private final StallTracker stalls = new StallTracker();
+  private final StallTracker stalls;
   private final WriteAdmission admission =
       new WriteAdmission(org.strata.lsm.config.FlowControl.Admission.ASAP, 1);
   private final FlushExecutor executor;
@@ -100,8 +100,9 @@ public final class TreeGroup implements AutoCloseable {
     this.logSettings = logSettings;
     this.throttle = throttle;
     this.clock = clock;
-    this.executor = new FlushExecutor(dir.getFileName() == null ? dir.toString()
-        : dir.getFileName().toString());
+    String name = dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
+    this.executor = new FlushExecutor(name);
+    this.stalls = new StallTracker(name);
   }
 
   /**
