@@ -218,6 +218,7 @@ public final class ClusterConfigFile {
     ports.put(intOr("cc", "api.port", 19002), "the SQL++ query service (HTTP API)");
     ports.put(intOr("cc", "active.port", 19003), "the active (feed) manager");
     ports.put(intOr("cc", "web.queryinterface.port", 19006), "the query web interface");
+    ports.put(intOr("cc", "console.listen.port", 16001), "the cluster controller's console");
     for (String node : nodes()) {
       String p = node(node).get("nc.api.port");
       ports.put(p == null ? 19004 : Integer.parseInt(p.strip()),

@@ -27,7 +27,7 @@ class ClusterConfigFileTest {
     assertThat(c.get(StrataExtension.SECTION, "scheduler")).isEqualTo("fair");
     assertThat(c.get(StrataExtension.SECTION, "enabled")).isEqualTo("true");
     assertThat(c.node("asterix_nc3").get("iodevices").split(",")).hasSize(2);
-    assertThat(c.fixedPorts()).containsKeys(1098, 1099, 19002, 19004, 19005, 19006);
+    assertThat(c.fixedPorts()).containsKeys(1098, 1099, 19002, 19004, 19005, 19006, 16001);
     Path written = c.write(dir);
     assertThat(ClusterConfigFile.readIni(written)).isEqualTo(c.sections());
   }
