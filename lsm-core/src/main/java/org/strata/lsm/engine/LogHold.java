@@ -4,7 +4,7 @@ import org.strata.lsm.memory.MemoryComponent;
 
 /**
  * The log's side of one tree's flushes, kept by whoever owns the log: a dataset partition's
- * {@link TreeGroup} for its trees (one shared log), {@link StoreLog} for a store's own log. The
+ * {@link TreeGroup} for its trees (one shared log), {@link StoreLogHold} for a store's own log. The
  * {@link Flusher} calls it around every flush and knows nothing else of the log.
  */
 interface LogHold {

@@ -136,7 +136,7 @@ public final class LsmTree implements LsmStore {
         config.mergePolicy().name(), policy, scheduler, config.flowControl().constraint(), clock,
         operations);
     LogHold logHold = group != null ? group.logHold()
-        : new StoreLog(() -> wal, triadMem, env.crashPoints());
+        : new StoreLogHold(() -> wal, triadMem, env.crashPoints());
     this.flusher = new Flusher(dir, LOG, lock, changed, memory, versions, this.executor,
         flushWriter(dir, config, group, files, versions, merges), logHold,
         () -> merges.policyAfter("flush"));

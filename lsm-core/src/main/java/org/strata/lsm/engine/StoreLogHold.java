@@ -11,7 +11,7 @@ import org.strata.lsm.wal.WriteAheadLog;
  * log through each flushed memory component, and with TRIAD-MEM forces the records it re-logged
  * for the hot keys it carried out of that component; truncates the log once a flush is durable.
  */
-final class StoreLog implements LogHold {
+final class StoreLogHold implements LogHold {
   private final Supplier<WriteAheadLog> wal;
   private final TriadMem triadMem;
   private final CrashPoints crashPoints;
@@ -20,7 +20,7 @@ final class StoreLog implements LogHold {
    * @param wal the store's log (set once the log has been replayed)
    * @param triadMem TRIAD-MEM, or null when off
    */
-  StoreLog(Supplier<WriteAheadLog> wal, TriadMem triadMem, CrashPoints crashPoints) {
+  StoreLogHold(Supplier<WriteAheadLog> wal, TriadMem triadMem, CrashPoints crashPoints) {
     this.wal = wal;
     this.triadMem = triadMem;
     this.crashPoints = crashPoints;

@@ -24,7 +24,8 @@ public class PolicyTestHost implements MergeContext, PolicyDriver.Host {
   private RunList list = RunList.EMPTY;
   private final List<MergeRequest> requests = new ArrayList<>();
   private final List<List<RunInfo>> mergedRuns = new ArrayList<>();
-  private final Set<Capability> capabilities;
+  /** What this host offers; it refuses the requests of kinds it does not model. */
+  private final PolicyHost host;
   private boolean atOnce;
   private boolean moved;
   private long largestFlush;
@@ -35,7 +36,7 @@ public class PolicyTestHost implements MergeContext, PolicyDriver.Host {
 
   /** A host offering {@code offered} (none: whole runs only). */
   public PolicyTestHost(Capability... offered) {
-    this.capabilities = Set.of(offered);
+    this.host = new PolicyHost("the policy test host", Set.of(offered), "");
   }
 
   /** Merges complete at once from here on: the output replaces the inputs before the call ends. */
@@ -220,7 +221,7 @@ public class PolicyTestHost implements MergeContext, PolicyDriver.Host {
 
   @Override
   public Set<Capability> capabilities() {
-    return capabilities;
+    return host.offered();
   }
 
   @Override
@@ -234,7 +235,7 @@ public class PolicyTestHost implements MergeContext, PolicyDriver.Host {
    */
   @Override
   public boolean start(MergeRequest request) {
-    new PolicyHost("the policy test host", capabilities, "").requireModelled(request);
+    host.requireModelled(request);
     if (request instanceof MergeRequest.Move m) {
       if (list.check(m).isPresent()) {
         return false;
