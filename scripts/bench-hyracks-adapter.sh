@@ -6,9 +6,9 @@
 # Usage: scripts/bench-hyracks-adapter.sh [tuples] [write MB/s] [repetitions]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./mvnw -B -ntp -q install -DskipTests -pl asterix-adapter -am >/dev/null
-cd asterix-adapter
-../mvnw -B -ntp -q test-compile dependency:build-classpath -Dmdep.includeScope=test \
+./mvnw -B -ntp -q install -DskipTests -pl :asterix-adapter -am >/dev/null
+cd integrations/asterix-adapter
+../../mvnw -B -ntp -q test-compile dependency:build-classpath -Dmdep.includeScope=test \
   -Dmdep.outputFile=target/bench.classpath >/dev/null
 exec java -Xmx2g -cp "target/test-classes:target/classes:$(cat target/bench.classpath)" \
   org.strata.asterix.HyracksPeerRun "$@"

@@ -1,0 +1,65 @@
+package org.strata.asterixdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.strata.lsm.InvalidConfigurationException;
+import org.strata.lsm.config.NamedPlugin;
+
+/** How a two-phase configuration's policy and schedulers become DDL and the extension's keys. */
+class AsterixDbTargetTest {
+  @Test
+  void rowParametersGoToTheWithClauseTheOthersToTheSection() {
+    AsterixDbTarget t = new AsterixDbTarget(new NamedPlugin("tiering",
+        Map.of("size-ratio", "3", "preemptive", "false")), 8L << 20, 2, 10001);
+    assertThat(t.withClause()).isEqualTo("{\"merge-policy\": {\"name\": \"strata-tiering\","
+        + " \"parameters\": {\"size-ratio\": 3.0}}}");
+    assertThat(t.section(new NamedPlugin("greedy", Map.of("max-concurrent-merges", "2"))))
+        .isEqualTo(Map.of("scheduler", "greedy", "scheduler.max-concurrent-merges", "2",
+            "policy.tiering.preemptive", "false"));
+    // loading runs with the extension's default scheduler
+    assertThat(t.section(null)).isEqualTo(Map.of("policy.tiering.preemptive", "false"));
+    // and the section the target writes is one the extension accepts
+    ExtensionSettings.parse(java.util.List.of(
+        new org.apache.hyracks.algebricks.common.utils.Pair<>("policy.tiering.preemptive",
+            "false")));
+  }
+
+  @Test
+  void policiesWithoutARowOrWithoutTheRowsParametersAreRefused() {
+    assertThatThrownBy(() -> new AsterixDbTarget(new NamedPlugin("partitioned-leveling",
+        Map.of()), 8L << 20, 2, 10001))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("partitioned-leveling").hasMessageContaining("tiering");
+    AsterixDbTarget binomial = new AsterixDbTarget(new NamedPlugin("binomial", Map.of()),
+        8L << 20, 2, 10001);
+    assertThatThrownBy(binomial::withClause).isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("num-components").hasMessageContaining("strata-binomial");
+    assertThatThrownBy(() -> new AsterixDbTarget(new NamedPlugin("binomial",
+        Map.of("num-components", "4")), 1L << 20, 2, 10001))
+        .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("4 MB");
+  }
+
+  @Test
+  void theConfiguredBudgetIsAppliedAsAsterixDbsOwnThrottleSplitOverItsPartitions() {
+    AsterixDbTarget t = new AsterixDbTarget(new NamedPlugin("tiering",
+        Map.of("size-ratio", "3")), 8L << 20, 2, 10001, 20L << 20, 16L << 20);
+    assertThat(t.ncSection(org.strata.twophase.PhaseSetup.Kind.TESTING)).isEqualTo(Map.of(
+        "storage.memorycomponent.globalbudget", "8MB",
+        "storage.write.rate.limit", Long.toString(10L << 20),
+        "storage.disk.force.bytes", Long.toString(16L << 20)));
+    // the load runs unthrottled, as for every system
+    assertThat(t.ncSection(org.strata.twophase.PhaseSetup.Kind.LOAD))
+        .doesNotContainKey("storage.write.rate.limit");
+    assertThat(t.description()).contains("I/O limit 20971520 bytes/s in all")
+        .contains("storage.write.rate.limit of 10485760 bytes/s on each of its 2 storage"
+            + " partitions").contains("a force every 16777216 bytes");
+    AsterixDbTarget none = new AsterixDbTarget(new NamedPlugin("tiering",
+        Map.of("size-ratio", "3")), 8L << 20, 2, 10001);
+    assertThat(none.ncSection(org.strata.twophase.PhaseSetup.Kind.RUNNING))
+        .containsOnlyKeys("storage.memorycomponent.globalbudget");
+    assertThat(none.description()).contains("no I/O limit (storage.write.rate.limit unset)");
+  }
+}
