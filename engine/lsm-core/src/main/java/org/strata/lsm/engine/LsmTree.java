@@ -107,7 +107,7 @@ public final class LsmTree implements LsmStore {
     MemoryComponentConfig mcc = config.memoryComponent();
     this.memory = new MemoryComponents(versions, changed, mcc.size().bytes(),
         mcc.liveSize() == null ? 0 : mcc.liveSize().bytes(), mcc.count(), log::sealed,
-        log.carrier());
+        log.carrier(), log.switchLock());
     this.files = new ComponentFiles(dir, log.clSsTableDir(), env.fileIo(),
         cache, throttle, config.io().forceBytes().bytes(),
         (int) config.io().pageSize().bytes(), FilterRates.of(config.bloomFilter(), policy,

@@ -11,11 +11,12 @@ import org.strata.lsm.memory.MemoryComponent;
  * ones waiting for their flush (both listed in the current {@link Version}, active first). Sealing
  * makes the active component immutable and starts a new one.
  *
- * <p>Locks. Writers insert under the shared side of {@code switchLock} (declared here); sealing
- * takes the exclusive side, so a sealed component holds exactly the writes logged while it was
- * active. Lock order: the tree lock before {@code switchLock}; {@link #seal()} is called with the
- * tree lock held. A dataset partition ({@link TreeGroup}) seals its trees under its own switch
- * lock instead and inserts under it.
+ * <p>Locks. Writers insert under the shared side of the switch lock; sealing takes the exclusive
+ * side, so a sealed component holds exactly the writes logged while it was active. The switch
+ * lock is the log owner's ({@link TreeLog#switchLock()}): a store's own, or its dataset
+ * partition's, shared by all the partition's trees. A store's seal takes it after the tree lock;
+ * a partition's {@link TreeGroup} takes it exclusively before it seals its trees, each under its
+ * tree lock, and {@link #seal()} re-enters it.
  */
 final class MemoryComponents {
   private final VersionSet versions;
@@ -26,8 +27,8 @@ final class MemoryComponents {
   private final Runnable onSeal;
   /** Moves hot keys into the fresh component at a seal of a full one (TRIAD-MEM), or null. */
   private final Carrier carrier;
-  /** Writers insert under the read side; sealing takes the write side. After the tree lock. */
-  private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
+  /** Writers insert under the read side; sealing takes the write side (see the class comment). */
+  private final ReentrantReadWriteLock switchLock;
 
   private volatile MemoryComponent active;
   private long nextMemoryId = 1; // guarded by the tree lock
@@ -41,7 +42,7 @@ final class MemoryComponents {
    */
   MemoryComponents(VersionSet versions, Condition changed, long size, int count,
       Runnable onSeal) {
-    this(versions, changed, size, 0, count, onSeal, null);
+    this(versions, changed, size, 0, count, onSeal, null, new ReentrantReadWriteLock());
   }
 
   /**
@@ -53,12 +54,13 @@ final class MemoryComponents {
   }
 
   /**
-   * As above, with {@code carrier} run at seals of full components (null: none) and {@code
+   * As above, with {@code carrier} run at seals of full components (null: none), {@code
    * liveSize}, the bytes of its keys' newest versions at which the active component is full too
-   * ({@code memory-component.live-size}; 0: no such bound).
+   * ({@code memory-component.live-size}; 0: no such bound), and the log owner's switch lock.
    */
   MemoryComponents(VersionSet versions, Condition changed, long size, long liveSize, int count,
-      Runnable onSeal, Carrier carrier) {
+      Runnable onSeal, Carrier carrier, ReentrantReadWriteLock switchLock) {
+    this.switchLock = switchLock;
     this.carrier = carrier;
     this.versions = versions;
     this.changed = changed;

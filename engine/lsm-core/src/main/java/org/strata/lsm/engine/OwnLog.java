@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongSupplier;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.StoreEnvironment;
@@ -26,6 +27,7 @@ final class OwnLog implements TreeLog {
   private final StoreConfig config;
   private final StoreEnvironment env;
   private final IoThrottle throttle;
+  private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
   /** TRIAD-MEM, or null when off. */
   private final TriadMem triadMem;
   /** The log, once replayed. */
@@ -45,6 +47,11 @@ final class OwnLog implements TreeLog {
   @Override
   public IoThrottle throttle() {
     return throttle;
+  }
+
+  @Override
+  public ReentrantReadWriteLock switchLock() {
+    return switchLock;
   }
 
   @Override

@@ -2,6 +2,8 @@ package org.strata.lsm.engine;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.InvalidConfigurationException;
@@ -13,15 +15,27 @@ import org.strata.lsm.wal.LogOp;
 /**
  * The {@link TreeLog} of a tree in a dataset partition: its {@link TreeGroup} logs every write once
  * for all its trees, replays the shared log into them, seals them together (rolling the log
- * first) and lends its I/O throttle, so the tree refuses direct writes and does nothing with the
- * log itself. The configurations that need a tree's own log (TRIAD, a live size) are refused.
+ * first) and lends its switch lock and I/O throttle, so the tree refuses direct writes and does
+ * nothing with the log itself. The configurations that need a tree's own log (TRIAD, a live size)
+ * are refused. Made by {@link TreeGroup#memberLog}.
  */
 final class PartitionLog implements TreeLog {
-  private final TreeGroup group;
   private final Path dir;
+  private final IoThrottle throttle;
+  private final LogHold hold;
+  private final ReentrantReadWriteLock switchLock;
+  private final Runnable sync;
+  private final IntSupplier segmentCount;
 
-  /** Refuses, naming the key, a configuration that needs a log of the tree's own. */
-  PartitionLog(TreeGroup group, Path dir, StoreConfig config) {
+  /**
+   * Refuses, naming the key, a configuration that needs a log of the tree's own.
+   *
+   * @param hold the group's side of the tree's flushes
+   * @param sync forces the shared log
+   * @param segmentCount the shared log's segment files
+   */
+  PartitionLog(Path dir, StoreConfig config, IoThrottle throttle, LogHold hold,
+      ReentrantReadWriteLock switchLock, Runnable sync, IntSupplier segmentCount) {
     if (config.triad().mem()) {
       throw InvalidConfigurationException.of("triad.mem", true,
           "false for an index of a dataset (TRIAD-MEM is for standalone stores)");
@@ -36,13 +50,22 @@ final class PartitionLog implements TreeLog {
           "false for an index of a dataset (TRIAD-LOG needs the index's own log; a dataset's"
               + " indexes share their partition's log)");
     }
-    this.group = group;
     this.dir = dir;
+    this.throttle = throttle;
+    this.hold = hold;
+    this.switchLock = switchLock;
+    this.sync = sync;
+    this.segmentCount = segmentCount;
   }
 
   @Override
   public IoThrottle throttle() {
-    return group.throttle();
+    return throttle;
+  }
+
+  @Override
+  public ReentrantReadWriteLock switchLock() {
+    return switchLock;
   }
 
   @Override
@@ -62,7 +85,7 @@ final class PartitionLog implements TreeLog {
 
   @Override
   public LogHold hold() {
-    return group.logHold();
+    return hold;
   }
 
   @Override
@@ -110,12 +133,12 @@ final class PartitionLog implements TreeLog {
 
   @Override
   public void sync() {
-    group.sync();
+    sync.run();
   }
 
   @Override
   public int segmentCount() {
-    return group.logSegmentCount();
+    return segmentCount.getAsInt();
   }
 
   @Override

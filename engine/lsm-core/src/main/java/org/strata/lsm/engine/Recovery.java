@@ -81,7 +81,7 @@ final class Recovery {
     Path savedConfig = dir.resolve(LsmTree.CONFIG_FILE);
     StoreConfig config = configuration(requested, savedConfig, env);
     return open(dir, requested, config, savedConfig, null,
-        stats -> new PartitionLog(group, dir, config), executor, env, tree -> { });
+        stats -> group.memberLog(dir, config), executor, env, tree -> { });
   }
 
   /** What the open of a tree does once it has recovered (a store: save and start). */

@@ -343,12 +343,13 @@ public final class TreeGroup implements AutoCloseable {
   }
 
   /**
-   * The log's side of a member's flushes ({@link GroupLogHold}): the shared log is held through
-   * the member's memory component and truncated below every member's floor once the flush is
-   * durable; the group's writers wake when a flush ends.
+   * The log of a member's tree in {@code treeDir} ({@link PartitionLog}): the group's shared log,
+   * held and truncated for the member's flushes by {@link GroupLogHold}, its switch lock and its
+   * I/O throttle.
    */
-  LogHold logHold() {
-    return logHold;
+  TreeLog memberLog(Path treeDir, StoreConfig config) {
+    return new PartitionLog(treeDir, config, throttle, logHold, switchLock, this::sync,
+        this::logSegmentCount);
   }
 
   /** Wakes the group's writers (a member's flush ended, durable or failed). */

@@ -3,6 +3,7 @@ package org.strata.lsm.engine;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongSupplier;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.io.CreatedPaths;
@@ -30,6 +31,12 @@ interface TreeLog {
    * or null where flushes write B+-tree components only.
    */
   Path clSsTableDir();
+
+  /**
+   * The switch lock writers insert under (shared) and seals take (exclusive): the store's own, or
+   * the one its partition's trees share ({@link MemoryComponents}).
+   */
+  ReentrantReadWriteLock switchLock();
 
   /** Called at every seal of the tree's memory component, under the exclusive switch lock. */
   void sealed();
