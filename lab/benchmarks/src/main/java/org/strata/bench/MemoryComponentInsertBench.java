@@ -10,6 +10,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -21,7 +22,8 @@ import org.strata.lsm.memory.MemoryComponent;
 /**
  * Inserts into the active {@link MemoryComponent} (the skip list plus its byte-budget accounting),
  * with one writer and with two writers sharing the component. Each writer inserts its own distinct
- * 20-byte keys in random order with a 100-byte value; once the component holds its 64 MB budget
+ * 20-byte keys in random order with a value of {@code valueBytes} (100, and 1,000 as in the load
+ * compared with RocksDB's {@code db_bench}); once the component holds its 64 MB budget
  * (the engine's default memory component size) it is replaced by an empty one, as a flush would,
  * so the score averages inserts over a component's whole life. The component copies each key and
  * value into its arena, so the value size counts twice: in the copy and in how many entries a
@@ -41,6 +43,10 @@ public class MemoryComponentInsertBench {
   /** The component the writers share, replaced when full. */
   @State(Scope.Benchmark)
   public static class Shared {
+    /** Bytes of every value. */
+    @Param({"100", "1000"})
+    int valueBytes;
+
     final AtomicReference<MemoryComponent> active = new AtomicReference<>();
     final AtomicLong nextId = new AtomicLong();
 
@@ -67,10 +73,10 @@ public class MemoryComponentInsertBench {
     long lsn;
 
     @Setup(Level.Trial)
-    public void setUp(ThreadParams thread) {
+    public void setUp(ThreadParams thread, Shared shared) {
       int t = thread.getThreadIndex();
       keys = BenchData.keys((long) t * KEYS_PER_WRITER, KEYS_PER_WRITER);
-      value = BenchData.values(1, 100, t)[0];
+      value = BenchData.values(1, shared.valueBytes, t)[0];
       lsn = (long) t << 40;
     }
 
@@ -81,7 +87,7 @@ public class MemoryComponentInsertBench {
     }
   }
 
-  /** One writer inserting a new key with a 100-byte value. */
+  /** One writer inserting a new key. */
   @Benchmark
   @Threads(1)
   public void insertOneWriter(Shared shared, Writer w) {
