@@ -12,8 +12,9 @@ import org.strata.lsm.io.HeapRegions;
  * Space for one memory component's entries, handed out from a few large on-heap chunks by an
  * atomic bump pointer. An allocation is named by an <em>address</em>, a {@code long} holding the
  * chunk's number in its high 32 bits and the offset in the chunk in its low 32 bits; every
- * allocation starts on an 8-byte boundary, so its first bytes can hold {@code long}s that are
- * compare-and-set through {@link #LONGS}. Nothing is ever freed: the whole arena becomes garbage
+ * allocation of an aligned arena starts on an 8-byte boundary, so its first bytes can hold {@code
+ * long}s that are compare-and-set through {@link #LONGS} (an unaligned arena, for bytes that are
+ * only copied, packs its allocations). Nothing is ever freed: the whole arena becomes garbage
  * with its memory component.
  *
  * <p>Chunks start at {@value #FIRST_CHUNK} bytes and double up to {@link #MAX_CHUNK}, so a small
@@ -55,7 +56,7 @@ final class Arena {
   static final int OTHER_MAX_CHUNK = 256 * 1024;
   /** Bytes left for a {@code byte[]}'s header (16, or 24 without compressed class pointers). */
   static final int ARRAY_HEADER_SLACK = 64;
-  /** Every allocation starts at a multiple of this. */
+  /** Every allocation of an aligned arena starts at a multiple of this. */
   static final int ALIGN = 8;
 
   /** {@code long} access to chunk bytes (native order; 8-aligned offsets allow compare-and-set). */
@@ -81,6 +82,8 @@ final class Arena {
   }
 
   private final Object growLock = new Object();
+  /** {@link #ALIGN}, or 1 for an arena of byte copies only. */
+  private final int align;
   /** Every chunk by number; replaced (copied) when it grows, under {@code growLock}. */
   private volatile byte[][] chunks = new byte[16][];
   private int chunkCount; // guarded by growLock
@@ -89,7 +92,17 @@ final class Arena {
   /** Bytes of chunks given to single large allocations. */
   private final AtomicLong ownChunkBytes = new AtomicLong();
 
+  /** An arena whose allocations start on {@value #ALIGN}-byte boundaries. */
   Arena() {
+    this(true);
+  }
+
+  /**
+   * An arena whose allocations start on {@value #ALIGN}-byte boundaries ({@code aligned}), so that
+   * they can hold {@code long}s accessed through {@link #LONGS}, or anywhere (byte copies only).
+   */
+  Arena(boolean aligned) {
+    this.align = aligned ? ALIGN : 1;
     synchronized (growLock) {
       current = openChunk(nextChunkSize, 0);
     }
@@ -102,11 +115,11 @@ final class Arena {
    *     aligned
    */
   long allocate(int size) {
-    if (size <= 0 || size > Integer.MAX_VALUE - ALIGN) {
+    if (size <= 0 || size > Integer.MAX_VALUE - align) {
       throw new IllegalArgumentException("arena allocation of " + size
-          + " bytes; allocations must have 1 to " + (Integer.MAX_VALUE - ALIGN) + " bytes");
+          + " bytes; allocations must have 1 to " + (Integer.MAX_VALUE - align) + " bytes");
     }
-    int aligned = (size + ALIGN - 1) & -ALIGN;
+    int aligned = (size + align - 1) & -align;
     while (true) {
       Chunk c = current;
       int top = c.top.get();
@@ -179,7 +192,7 @@ final class Arena {
   }
 
   /**
-   * Bytes the arena holds: every allocation rounded up to {@value #ALIGN} bytes plus the unused
+   * Bytes the arena holds: every allocation rounded up to its alignment plus the unused
    * tails of retired chunks; at most the current chunk's free tail (under {@link #MAX_CHUNK}
    * bytes) less than the heap arrays' total size.
    */

@@ -35,8 +35,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   24 + 8 * height   key bytes
  * </pre>
  * A node costs 24 bytes, 8 per level (4/3 levels on average: a node reaches level {@code i+1} with
- * probability 1/4, as in RocksDB's skip lists) and up to 7 bytes of alignment beyond its key, and
- * its value up to 7 bytes of alignment.
+ * probability 1/4, as in RocksDB's skip lists) and up to 7 bytes of alignment beyond its key; its
+ * value costs its own bytes (the value arena packs them).
  *
  * <p>Concurrency: an insert writes its value's and its node's bytes, then links it level by level
  * from the bottom up, each link one compare-and-set of the predecessor's next field; a failed
@@ -59,8 +59,8 @@ final class ArenaSkipList {
 
   /** Nodes: headers, links and keys. */
   private final Arena arena = new Arena();
-  /** Values, one allocation each (none for an empty value or anti-matter). */
-  private final Arena values = new Arena();
+  /** Values, one allocation each (none for an empty value or anti-matter), packed unaligned. */
+  private final Arena values = new Arena(false);
   /** Levels in use; raised (never lowered) by inserts of taller nodes. */
   private final AtomicInteger height = new AtomicInteger(1);
   /** {@link #nodeBytes} of each key's newest version, summed ({@link #liveBytes()}). */
@@ -191,13 +191,13 @@ final class ArenaSkipList {
     return liveBytes.sum();
   }
 
-  /** Arena bytes of {@code node}: header, links and key, and its value, each aligned to 8. */
+  /** Arena bytes of {@code node}: header, links and key aligned to 8 bytes, and its value. */
   long nodeBytes(long node) {
     byte[] b = arena.chunk(node);
     int o = Arena.offset(node);
     int valueLength = Math.max((int) INTS.get(b, o + VALUE_LENGTH), 0);
     int size = keyOffset(b, o) - o + keyLength(b, o);
-    return ((size + 7) & -8) + ((valueLength + 7) & -8);
+    return ((size + 7) & -8) + valueLength;
   }
 
   boolean isEmpty() {

@@ -31,6 +31,18 @@ class ArenaTest {
   }
 
   @Test
+  void anUnalignedArenaPacksItsAllocations() {
+    Arena a = new Arena(false);
+    long first = a.allocate(1);
+    long second = a.allocate(9);
+    long third = a.allocate(16);
+    assertThat(Arena.offset(first)).isZero();
+    assertThat(Arena.offset(second)).isEqualTo(1);
+    assertThat(Arena.offset(third)).isEqualTo(10);
+    assertThat(a.sizeBytes()).isEqualTo(1 + 9 + 16);
+  }
+
+  @Test
   void refusesNonPositiveSizes() {
     Arena a = new Arena();
     assertThatThrownBy(() -> a.allocate(0)).isInstanceOf(IllegalArgumentException.class)
