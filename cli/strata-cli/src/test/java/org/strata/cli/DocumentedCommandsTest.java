@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * out).
  */
 class DocumentedCommandsTest {
-  private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+  private static final Path ROOT = Path.of("").toAbsolutePath().getParent().getParent();
   private static final Pattern FLAG = Pattern.compile("(?<![\\w-])(--[a-z][a-z0-9-]*)");
 
   /** A documented command: where it is, the subcommand path and the flags it shows. */
