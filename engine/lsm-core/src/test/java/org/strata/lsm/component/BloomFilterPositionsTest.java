@@ -7,33 +7,49 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Bloom filter's probe positions are part of the file format (docs/format.md): probe i of hash
- * h1 reads bit (h1 + i·h2) mod bits, the sum in unsigned 64-bit arithmetic, h2 the halves of h1
- * swapped with the low bit set. These tests compare the filter's bits and answers with the formula
- * written out here, over many filter sizes and hashes whose sums wrap, so that a faster way to
- * compute the positions cannot change the format unnoticed (one such attempt, stepping from one
- * position to the next with two divisions per key, kept the bits but measured slower:
- * docs/performance-journal.md).
+ * The Bloom filter's probe positions are part of the file format (docs/format.md): probe i of
+ * hash h reads bit floor(mix(h + (i + 1)·0x9E3779B97F4A7C15)·bits / 2^64), mix the SplitMix64
+ * finaliser, unsigned (computed here with BigInteger), in a
+ * filter this build writes; a filter written before reads bit (h + i·h2) mod bits, h2 the halves of
+ * h swapped with the low bit set, and is still answered that way. These tests compare the filter's
+ * bits and answers with the formulas written out here, over many filter sizes and hashes whose sums
+ * wrap, so that a faster way to compute the positions cannot change the format unnoticed.
  */
 class BloomFilterPositionsTest {
-  /** The words of a filter of {@code bits} bits and {@code k} probes built by the formula. */
-  private static long[] byFormula(long[] hashes, long bits, int k) {
+  private static long independentBit(long h, int i, long bits) {
+    long z = h + (i + 1) * 0x9E3779B97F4A7C15L;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    z ^= z >>> 31;
+    return new java.math.BigInteger(Long.toUnsignedString(z)).multiply(java.math.BigInteger
+        .valueOf(bits)).shiftRight(64).longValueExact();
+  }
+
+  private static long doubleHashingBit(long h, int i, long bits) {
+    long h2 = (h >>> 32) | (h << 32) | 1;
+    return Long.remainderUnsigned(h + i * h2, bits);
+  }
+
+  private interface Probe {
+    long bit(long h, int i, long bits);
+  }
+
+  /** The words of a filter of {@code bits} bits and {@code k} probes built by {@code probe}. */
+  private static long[] byFormula(long[] hashes, long bits, int k, Probe probe) {
     long[] words = new long[(int) (bits / 64)];
-    for (long h1 : hashes) {
-      long h2 = (h1 >>> 32) | (h1 << 32) | 1;
+    for (long h : hashes) {
       for (int i = 0; i < k; i++) {
-        long bit = Long.remainderUnsigned(h1 + i * h2, bits);
+        long bit = probe.bit(h, i, bits);
         words[(int) (bit >>> 6)] |= 1L << (bit & 63);
       }
     }
     return words;
   }
 
-  private static boolean containsByFormula(long[] words, long h1, int k) {
+  private static boolean containsByFormula(long[] words, long h, int k, Probe probe) {
     long bits = words.length * 64L;
-    long h2 = (h1 >>> 32) | (h1 << 32) | 1;
     for (int i = 0; i < k; i++) {
-      long bit = Long.remainderUnsigned(h1 + i * h2, bits);
+      long bit = probe.bit(h, i, bits);
       if ((words[(int) (bit >>> 6)] & (1L << (bit & 63))) == 0) {
         return false;
       }
@@ -53,6 +69,15 @@ class BloomFilterPositionsTest {
     return w;
   }
 
+  private static long[] hashes(SplittableRandom r, int n) {
+    long[] hashes = new long[n];
+    for (int i = 0; i < n; i++) {
+      // a quarter of the hashes near 2^64 so that their sums wrap on the first steps
+      hashes[i] = i % 4 == 0 ? -1L - r.nextInt(1 << 20) : r.nextLong();
+    }
+    return hashes;
+  }
+
   @Test
   void bitsAndAnswersAreTheFormulasForManySizesAndRates() {
     SplittableRandom r = new SplittableRandom(11);
@@ -60,13 +85,11 @@ class BloomFilterPositionsTest {
     double[] rates = {0.5, 0.1, 0.01, 0.001, 1e-6};
     for (int n : counts) {
       for (double p : rates) {
-        long[] hashes = new long[n];
-        for (int i = 0; i < n; i++) {
-          // a quarter of the hashes near 2^64 so that their sums wrap on the first steps
-          hashes[i] = i % 4 == 0 ? -1L - r.nextInt(1 << 20) : r.nextLong();
-        }
+        long[] hashes = hashes(r, n);
         BloomFilter f = BloomFilter.build(hashes, n, p);
-        long[] expected = byFormula(hashes, f.bitCount(), f.hashCount());
+        assertThat(f.independentProbes()).isTrue();
+        long[] expected = byFormula(hashes, f.bitCount(), f.hashCount(),
+            BloomFilterPositionsTest::independentBit);
         assertThat(words(f)).as("n=%d p=%s bits=%d k=%d", n, p, f.bitCount(), f.hashCount())
             .isEqualTo(expected);
         for (long h : hashes) {
@@ -75,9 +98,41 @@ class BloomFilterPositionsTest {
         for (int i = 0; i < 2000; i++) {
           long h = i % 4 == 0 ? -1L - r.nextInt(1 << 20) : r.nextLong();
           assertThat(f.mightContain(h)).as("probe %x, n=%d p=%s", h, n, p)
-              .isEqualTo(containsByFormula(expected, h, f.hashCount()));
+              .isEqualTo(containsByFormula(expected, h, f.hashCount(),
+                  BloomFilterPositionsTest::independentBit));
         }
       }
+    }
+  }
+
+  /** A filter as a build before independent probes wrote it: its header has no flag. */
+  @Test
+  void aFilterOfAnOlderBuildIsReadAndAnsweredByDoubleHashing() {
+    SplittableRandom r = new SplittableRandom(13);
+    for (int n : new int[] {1, 116, 5000}) {
+      long[] hashes = hashes(r, n);
+      int words = Math.max(1, (int) ((n * 10L + 63) / 64));
+      int k = 7;
+      long[] written = byFormula(hashes, words * 64L, k,
+          BloomFilterPositionsTest::doubleHashingBit);
+      ByteBuffer b = ByteBuffer.allocate(8 + 8 * words);
+      b.putInt(k).putInt(words);
+      for (long w : written) {
+        b.putLong(w);
+      }
+      b.flip();
+      BloomFilter old = BloomFilter.readFrom(b);
+      assertThat(old.independentProbes()).isFalse();
+      assertThat(old.hashCount()).isEqualTo(k);
+      for (long h : hashes) {
+        assertThat(old.mightContain(h)).isTrue();
+      }
+      for (int i = 0; i < 5000; i++) {
+        long h = r.nextLong();
+        assertThat(old.mightContain(h)).isEqualTo(containsByFormula(written, h, k,
+            BloomFilterPositionsTest::doubleHashingBit));
+      }
+      assertThat(words(old)).isEqualTo(written);
     }
   }
 
@@ -89,7 +144,10 @@ class BloomFilterPositionsTest {
     ByteBuffer b = ByteBuffer.allocate(f.serializedSize());
     f.writeTo(b);
     b.flip();
+    assertThat(b.getInt(0)).as("hash-count word: the count plus the flag").isEqualTo(
+        f.hashCount() + 256);
     BloomFilter back = BloomFilter.readFrom(b);
+    assertThat(back.independentProbes()).isTrue();
     for (int i = 0; i < 20_000; i++) {
       long h = i < hashes.length ? hashes[i] : r.nextLong();
       assertThat(back.mightContain(h)).isEqualTo(f.mightContain(h));
