@@ -8,6 +8,13 @@ import java.util.SplittableRandom;
  * secondary indexes: key {@code user} + the id as 12 digits; fields {@code field0}.. of {@code
  * fieldLength} random letters, except {@code field1} and {@code field2}, 12-digit numbers uniform
  * over the key space (the secondary fields).
+ *
+ * <p>A letter field is a slice, at a random offset, of a pool of random letters drawn once per
+ * shape from a fixed seed (at least 1 MiB, and at least four fields long), the way RocksDB's {@code
+ * db_bench} slices its values out of one random buffer: a record costs one random number per
+ * field and a copy, not one per four letters, so the loader weighs little beside the store it
+ * loads. No store compresses in the experiments that load these records; a slice is as random as
+ * the pool to any compressor that sees a block of them, since slices start anywhere in a megabyte.
  */
 public final class RecordShape {
   private final int fields;
@@ -19,6 +26,12 @@ public final class RecordShape {
   private final String[] names;
   /** Field indexes in field-name order (the order of a value's bytes). */
   private final int[] order;
+  /** Random lowercase letters that letter fields are sliced from. */
+  private final byte[] letters;
+  /** Seed of {@link #letters}: every shape of one field length has the same pool. */
+  private static final long LETTER_POOL_SEED = 0x5EED_1E77E55L;
+  /** Least bytes of the letter pool. */
+  static final int LETTER_POOL_BYTES = 1 << 20;
 
   RecordShape(TwoPhaseConfig.Records records, long keys) {
     this(records.fields(), records.fieldLength(), keys);
@@ -41,6 +54,26 @@ public final class RecordShape {
     this.names = n;
     this.order = java.util.stream.IntStream.range(0, fields).boxed()
         .sorted(java.util.Comparator.comparing(i -> n[i])).mapToInt(Integer::intValue).toArray();
+    this.letters = letterPool(Math.max(LETTER_POOL_BYTES, 4L * fieldLength));
+  }
+
+  /** {@code size} random lowercase letters, four from each 64 random bits of a fixed seed. */
+  private static byte[] letterPool(long size) {
+    if (size > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("fields of " + size / 4 + " characters are too long for"
+          + " the record generator; at most " + (Integer.MAX_VALUE - 8) / 4);
+    }
+    byte[] pool = new byte[(int) size];
+    SplittableRandom random = new SplittableRandom(LETTER_POOL_SEED);
+    int c = 0;
+    while (c < pool.length) {
+      long bits = random.nextLong();
+      for (int k = 0; k < 4 && c < pool.length; k++, c++) {
+        pool[c] = (byte) ('a' + (int) (((bits & 0xFFFF) * 26) >>> 16));
+        bits >>>= 16;
+      }
+    }
+    return pool;
   }
 
   /** The key of record {@code id}: {@code user} and the id as 12 digits (more if it needs). */
@@ -88,11 +121,10 @@ public final class RecordShape {
   /**
    * A fresh version of a record's fields, in field order: {@code field1} and {@code field2} as
    * 12-digit numbers (more for a key space beyond 10^12) uniform over the keys, the others
-   * {@code fieldLength} random lowercase letters (four from each 64 random bits, each letter from
-   * 16 of them). The map is unmodifiable
-   * and holds the value bytes a loader writes ({@link GeneratedRecord#valueBytes}), so that
-   * generating a record costs about one random long per four letters and no string per field
-   * unless the fields are read.
+   * {@code fieldLength} random lowercase letters, a slice of the letter pool at a random offset
+   * (the class comment says why). The map is unmodifiable and holds the value bytes a loader
+   * writes ({@link GeneratedRecord#valueBytes}), so that generating a record costs one random
+   * number and one copy per field and no string per field unless the fields are read.
    */
   public Map<String, String> fields(SplittableRandom random) {
     int[] lengths = new int[fields];
@@ -115,14 +147,8 @@ public final class RecordShape {
           n /= 10;
         }
       } else {
-        int c = 0;
-        while (c < fieldLength) {
-          long bits = random.nextLong();
-          for (int k = 0; k < 4 && c < fieldLength; k++, c++) {
-            value[off + c] = (byte) ('a' + (int) (((bits & 0xFFFF) * 26) >>> 16));
-            bits >>>= 16;
-          }
-        }
+        int from = random.nextInt(letters.length - fieldLength + 1);
+        System.arraycopy(letters, from, value, off, fieldLength);
       }
     }
     return new RecordFields(names, value, offsets, lengths);
