@@ -68,6 +68,7 @@ class MonkeyFiltersEngineTest {
     byte[] value = new byte[100];
     int keys = 60_000;
     int deepest;
+    double[] rates;
     long watermark = 0;
     // level (1..L) -> {probes, false positives, expected false positives, variance}
     TreeMap<Integer, double[]> byLevel = new TreeMap<>();
@@ -89,7 +90,7 @@ class MonkeyFiltersEngineTest {
           watermark = Math.max(watermark, number(c));
         }
       }
-      double[] rates = MonkeyAllocation.falsePositiveRates(new LevelShape(T, 1, 1), deepest,
+      rates = MonkeyAllocation.falsePositiveRates(new LevelShape(T, 1, 1), deepest,
           MonkeyAllocation.bitsPerEntry(P));
       for (int i = 0; i < keys / 2; i++) {
         rnd.nextBytes(value);
@@ -106,8 +107,6 @@ class MonkeyFiltersEngineTest {
       measure(runs, watermark, rates, probed, probe, byLevel);
     }
     assertThat(deepest(runs)).as("the overwrites must not add a level").isEqualTo(deepest);
-    double[] rates = MonkeyAllocation.falsePositiveRates(new LevelShape(T, 1, 1), deepest,
-        MonkeyAllocation.bitsPerEntry(P));
     // every level is rewritten at some pause
     assertThat(byLevel.keySet()).as("levels rewritten after the watermark").hasSizeGreaterThan(2);
     for (Map.Entry<Integer, double[]> e : byLevel.entrySet()) {

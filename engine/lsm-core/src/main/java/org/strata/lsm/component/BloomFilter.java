@@ -60,10 +60,7 @@ public final class BloomFilter {
 
   /** Bit of probe {@code i} of an independent-probe filter. */
   private long independentBit(long hash, int i) {
-    long z = hash + (i + 1) * GOLDEN;
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    z ^= z >>> 31;
+    long z = KeyHash.mix(hash + (i + 1) * GOLDEN);
     // floor(z * bits / 2^64), z unsigned: the high word of the product, without a division
     return Math.multiplyHigh(z, bitCount) + ((z >> 63) & bitCount);
   }

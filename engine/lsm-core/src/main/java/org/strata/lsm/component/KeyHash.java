@@ -38,7 +38,8 @@ public final class KeyHash {
     return hash64(key, 0, key.length);
   }
 
-  private static long mix(long z) {
+  /** The SplitMix64 finaliser (also each independent probe of a {@link BloomFilter}). */
+  static long mix(long z) {
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
     z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
     return z ^ (z >>> 31);

@@ -266,7 +266,7 @@ final class Flusher {
     if (mc.coldCount() == 0) { // TRIAD-MEM carried every key on: no level-0 component
       Manifest manifest = versions.logAndApply(VersionEdit.retire(mc));
       logHold.flushDurable(manifest);
-      commit(event, mc, -1, List.of());
+      commit(event, mc, -1, 0, 0);
       log.info("flush skipped: every key of memory component {} of {} stays in memory", mc.id(),
           dir);
       return;
@@ -286,7 +286,7 @@ final class Flusher {
         bytes += dc.sizeBytes();
       }
       log.info("flush finished: component id {} of {}, {} bytes", componentId, dir, bytes);
-      commit(event, mc, componentId, dcs);
+      commit(event, mc, componentId, dcs.size(), bytes);
     } finally {
       if (!installed) {
         versions.returnComponentId(componentId); // keep component ids equal to flush ordinals
@@ -295,8 +295,8 @@ final class Flusher {
   }
 
   /** Records the flush's JFR event, if a recording enabled it. */
-  private void commit(FlushEvent event, MemoryComponent mc, long componentId,
-      List<DiskComponent> written) {
+  private void commit(FlushEvent event, MemoryComponent mc, long componentId, int files,
+      long bytes) {
     if (!event.shouldCommit()) {
       return;
     }
@@ -304,10 +304,8 @@ final class Flusher {
     event.memoryComponent = mc.id();
     event.componentId = componentId;
     event.entries = mc.entryCount();
-    for (DiskComponent dc : written) {
-      event.bytes += dc.sizeBytes();
-    }
-    event.files = written.size();
+    event.bytes = bytes;
+    event.files = files;
     event.commit();
   }
 }
