@@ -17,9 +17,10 @@ import org.strata.lsm.config.PageCacheConfig;
  * The heap {@code bin/strata} gives a command, sized from the configuration it runs rather than
  * fixed: for every store the configuration describes (each object with a {@code memory-component}
  * or {@code page-cache} section; a configuration with neither is one store at the defaults), its
- * memory components at their measured heap cost, {@value #HEAP_PER_DATA_BYTE} bytes of heap per
- * byte of data (docs/performance.md, "Memory component: heap per byte of data": 1.04 for 1 KB
- * values, 1.23 for 100-byte values), plus its page cache; the largest store's need, plus {@value
+ * memory components at {@value #HEAP_PER_BUDGET_BYTE} bytes of heap per byte of their budget
+ * ({@code memory-component.size} counts the arena bytes a component holds, and a full component
+ * holds at most 1.016 times that in heap: docs/performance.md, "Memory component: heap per byte
+ * of data"), plus its page cache; the largest store's need, plus {@value
  * #OVERHEAD_MIB} MiB for everything else (merges' buffers, the loader, latency histograms, class
  * metadata), rounded up to 64 MiB, at least {@value #FLOOR_MIB} MiB and at most three quarters of
  * the machine's memory. The heap is fixed ({@code -Xms} = {@code -Xmx}), for the reason
@@ -32,8 +33,8 @@ import org.strata.lsm.config.PageCacheConfig;
  * bin/strata then keeps its default heap.
  */
 public final class HeapPlan {
-  /** Heap bytes per byte of memory-component data, with margin over the measured 1.23. */
-  static final double HEAP_PER_DATA_BYTE = 1.25;
+  /** Heap bytes per byte of memory-component budget, with margin over the measured 1.016. */
+  static final double HEAP_PER_BUDGET_BYTE = 1.25;
   /** Heap for everything but memory components and the page cache, in MiB. */
   static final long OVERHEAD_MIB = 256;
   /** The smallest heap planned, in MiB. */
@@ -124,7 +125,7 @@ public final class HeapPlan {
     if (cache != null && cache.has("size")) {
       cacheBytes = ByteSize.parse("page-cache.size", cache.get("size").asText()).bytes();
     }
-    return (long) Math.ceil(size * count * HEAP_PER_DATA_BYTE) + cacheBytes;
+    return (long) Math.ceil(size * count * HEAP_PER_BUDGET_BYTE) + cacheBytes;
   }
 
   private static long physicalMemory() {

@@ -24,8 +24,9 @@ final class RecordFields extends AbstractMap<String, String> {
   /**
    * @param names the field names, in field order
    * @param value the field values concatenated in field-name order
-   * @param offsets each field's (field order) offset in {@code value}
-   * @param lengths each field's (field order) length
+   * @param offsets each field's (field order) offset in {@code value} (read only: every record of
+   *     a shape shares them)
+   * @param lengths each field's (field order) length (read only, shared likewise)
    */
   RecordFields(String[] names, byte[] value, int[] offsets, int[] lengths) {
     this.names = names;

@@ -26,6 +26,11 @@ public final class RecordShape {
   private final String[] names;
   /** Field indexes in field-name order (the order of a value's bytes). */
   private final int[] order;
+  /** Each field's length and offset in a value (field order; the same for every record). */
+  private final int[] lengths;
+  private final int[] offsets;
+  /** Bytes of every value. */
+  private final int valueLength;
   /** Random lowercase letters that letter fields are sliced from. */
   private final byte[] letters;
   /** Seed of {@link #letters}: every shape of one field length has the same pool. */
@@ -55,6 +60,17 @@ public final class RecordShape {
     this.order = java.util.stream.IntStream.range(0, fields).boxed()
         .sorted(java.util.Comparator.comparing(i -> n[i])).mapToInt(Integer::intValue).toArray();
     this.letters = letterPool(Math.max(LETTER_POOL_BYTES, 4L * fieldLength));
+    this.lengths = new int[fields];
+    for (int i = 0; i < fields; i++) {
+      lengths[i] = i == 1 || i == 2 ? numberWidth : fieldLength;
+    }
+    this.offsets = new int[fields];
+    int at = 0;
+    for (int i : order) {
+      offsets[i] = at;
+      at += lengths[i];
+    }
+    this.valueLength = at;
   }
 
   /** {@code size} random lowercase letters, four from each 64 random bits of a fixed seed. */
@@ -127,17 +143,7 @@ public final class RecordShape {
    * number and one copy per field and no string per field unless the fields are read.
    */
   public Map<String, String> fields(SplittableRandom random) {
-    int[] lengths = new int[fields];
-    for (int i = 0; i < fields; i++) {
-      lengths[i] = i == 1 || i == 2 ? numberWidth : fieldLength;
-    }
-    int[] offsets = new int[fields];
-    int at = 0;
-    for (int i : order) {
-      offsets[i] = at;
-      at += lengths[i];
-    }
-    byte[] value = new byte[at];
+    byte[] value = new byte[valueLength];
     for (int i = 0; i < fields; i++) {
       int off = offsets[i];
       if (i == 1 || i == 2) {

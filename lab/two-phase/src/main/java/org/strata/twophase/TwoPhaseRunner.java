@@ -34,6 +34,8 @@ public final class TwoPhaseRunner {
   private final Progress progress;
   private final boolean keepData;
   private final boolean verifyLoad;
+  /** The records' shape (its letter pool is drawn once, here). */
+  private final RecordShape shape;
   private GcPauseRecorder gc;
 
   /**
@@ -62,6 +64,7 @@ public final class TwoPhaseRunner {
     this.progress = new Progress(console, terminal);
     this.keepData = keepData;
     this.verifyLoad = verifyLoad;
+    this.shape = new RecordShape(config.records(), config.load().records());
   }
 
   /** Runs every phase and returns the measurements (reports are {@link ReportWriter}'s job). */
@@ -218,8 +221,7 @@ public final class TwoPhaseRunner {
       MachineInfo machine = MachineInfo.capture(data);
       Path loaded = data.resolve("loaded");
       Loaded l = load(loaded);
-      RecordShape shape = shape();
-      int n = Math.toIntExact(config.load().records());
+        int n = Math.toIntExact(config.load().records());
       long[] expected = new long[n];
       for (int id = 0; id < n; id++) {
         expected[id] = LookupPhase.fingerprint(loadRecord(shape, id).valueBytes());
@@ -267,11 +269,7 @@ public final class TwoPhaseRunner {
   }
 
   private long liveDataBytes() {
-    return config.load().records() * shape().recordBytes();
-  }
-
-  private RecordShape shape() {
-    return new RecordShape(config.records(), config.load().records());
+    return config.load().records() * shape.recordBytes();
   }
 
   private record Loaded(double seconds, long components, long spaceBytes, long verified,
@@ -284,7 +282,6 @@ public final class TwoPhaseRunner {
    */
   @SuppressWarnings("try") // close() throws what the wrapped system's close throws, as Exception
   private Loaded load(Path dir) throws Exception {
-    RecordShape shape = shape();
     long n = config.load().records();
     long[] order = RecordShape.permutation(n, config.seed());
     progress.message(String.format(Locale.ROOT, "%s: loading %,d records of %,d bytes",
@@ -474,7 +471,6 @@ public final class TwoPhaseRunner {
 
   /** An update of a chosen record with fresh fields; one random source per writer thread. */
   private WriteTarget writes(SystemUnderTest sut) {
-    RecordShape shape = shape();
     KeyChooser chooser = new KeyChooser(config.records(), config.load().records());
     AtomicLong threadSeeds = new AtomicLong(config.seed() * 1_000_003L);
     ThreadLocal<SplittableRandom> random = ThreadLocal.withInitial(
