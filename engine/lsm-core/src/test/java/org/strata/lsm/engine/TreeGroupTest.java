@@ -153,4 +153,30 @@ class TreeGroupTest {
           .hasMessageContaining("write through the dataset");
     }
   }
+
+  /**
+   * The options that need a tree's own log are refused for a tree of a group, naming the key, and
+   * the refused index's directory is not left behind. (The index opened before it, "a", keeps the
+   * new directory and lock file its open created: a group's refused open does not yet remove what
+   * its earlier members created.)
+   */
+  @Test
+  void anIndexOfAPartitionRefusesTheOptionsThatNeedItsOwnLog() {
+    Map<String, StoreConfig> refused = Map.of(
+        "triad.mem", CONFIG.withTriad(org.strata.lsm.config.TriadConfig.memOn()),
+        "triad.log", CONFIG.withTriad(org.strata.lsm.config.TriadConfig.logOn()),
+        "memory-component.live-size",
+        CONFIG.withMemoryComponent(CONFIG.memoryComponent().withLiveSize(1 << 16)));
+    for (Map.Entry<String, StoreConfig> e : refused.entrySet()) {
+      Path dir = tmp.resolve(e.getKey());
+      assertThatThrownBy(() -> TreeGroup.open(dir, List.of(new TreeGroup.Member("a", CONFIG),
+          new TreeGroup.Member("b", e.getValue())), 1 << 20, CONFIG,
+          new IoThrottle(0, Clock.system()), StoreEnvironment.standard()))
+          .isInstanceOf(org.strata.lsm.InvalidConfigurationException.class)
+          .hasMessageContaining(e.getKey())
+          .hasMessageContaining("index of a dataset");
+      assertThat(Files.exists(dir.resolve("b")))
+          .as("the refused index's directory is removed (%s)", e.getKey()).isFalse();
+    }
+  }
 }
