@@ -52,6 +52,7 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
   private final long writeRateLimit;
   private final long forceBytes;
   private final PolicyRow row;
+  private final boolean asterixDbOwn;
 
   /**
    * @param policy the Strata merge policy of the dataset (a policy with a {@link PolicyRow})
@@ -75,6 +76,18 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
    */
   public AsterixDbTarget(NamedPlugin policy, long memoryBudget, int nodes, int feedPort,
       long writeRateLimit, long forceBytes) {
+    this(policy, memoryBudget, nodes, feedPort, writeRateLimit, forceBytes, false);
+  }
+
+  /**
+   * @param asterixDbOwn true to run the dataset with AsterixDB 0.9.8's own implementation of the
+   *     policy ({@link PolicyRow#asterixDbOwn()}, the same {@code WITH} parameters) instead of
+   *     Strata's: the baseline of a comparison, e.g. AsterixDB's default {@code concurrent}
+   * @throws InvalidConfigurationException if AsterixDB has no implementation of the policy, or
+   *     the policy sets parameters that AsterixDB's takes no {@code WITH} name for
+   */
+  public AsterixDbTarget(NamedPlugin policy, long memoryBudget, int nodes, int feedPort,
+      long writeRateLimit, long forceBytes, boolean asterixDbOwn) {
     if (memoryBudget < (4L << 20)) {
       throw InvalidConfigurationException.of("memory budget per node", memoryBudget,
           "4 MB or more");
@@ -88,6 +101,28 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
     this.row = PolicyRow.byStrataPolicy(policy.name()).orElseThrow(() ->
         InvalidConfigurationException.of("merge-policy.name", policy.name(),
             "a Strata policy with an AsterixDB row: " + String.join(", ", strataPolicies())));
+    this.asterixDbOwn = asterixDbOwn;
+    if (asterixDbOwn) {
+      if (row.asterixDbOwn().isEmpty()) {
+        throw InvalidConfigurationException.of("merge-policy.name", policy.name(),
+            "a policy AsterixDB 0.9.8 implements too: " + String.join(", ", ownPolicies()));
+      }
+      for (String k : policy.parameters().keySet()) {
+        if (!row.mappedStrataNames().contains(k)) {
+          throw InvalidConfigurationException.of("merge-policy.parameters." + k,
+              policy.parameters().get(k), "none: AsterixDB's own " + row.asterixDbOwn().get()
+                  + " takes only " + row.mappedStrataNames());
+        }
+      }
+    }
+  }
+
+  private static List<String> ownPolicies() {
+    List<String> out = new ArrayList<>();
+    for (PolicyRow r : PolicyRow.values()) {
+      r.asterixDbOwn().ifPresent(x -> out.add(r.strataPolicy()));
+    }
+    return out;
   }
 
   private static List<String> strataPolicies() {
@@ -105,13 +140,14 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
 
   @Override
   public String label() {
-    return "asterixdb-" + policy.name();
+    return (asterixDbOwn ? "asterixdb-own-" : "asterixdb-") + policy.name();
   }
 
   @Override
   public String description() {
     return "AsterixDB 0.9.8, " + nodes + " node controllers in one JVM, dataset with "
-        + row.rowName() + " " + policy.parameters() + ", " + (memoryBudget >> 20)
+        + (asterixDbOwn ? "AsterixDB's own " + row.asterixDbOwn().get() + " policy"
+            : row.rowName()) + " " + policy.parameters() + ", " + (memoryBudget >> 20)
         + " MB of memory components per node, written through a socket feed; "
         + (writeRateLimit > 0 ? "I/O limit " + writeRateLimit + " bytes/s in all, AsterixDB's"
             + " own storage.write.rate.limit of " + partitionLimit() + " bytes/s on each of its "
@@ -162,7 +198,8 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
       String value = param.asterixName().equals("size-ratio") && !v.contains(".") ? v + ".0" : v;
       ps.add("\"" + param.asterixName() + "\": " + value);
     }
-    return "{\"merge-policy\": {\"name\": \"" + row.rowName() + "\", \"parameters\": {"
+    String name = asterixDbOwn ? row.asterixDbOwn().get() : row.rowName();
+    return "{\"merge-policy\": {\"name\": \"" + name + "\", \"parameters\": {"
         + String.join(", ", ps) + "}}}";
   }
 

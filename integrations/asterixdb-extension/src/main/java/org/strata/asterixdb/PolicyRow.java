@@ -21,7 +21,7 @@ import org.strata.lsm.spi.MergePolicyFactory;
  */
 public enum PolicyRow {
   /** Mao et al.'s CONSTANT. */
-  CONSTANT("strata-constant", "constant", StrataPolicyFactories.Constant.class,
+  CONSTANT("strata-constant", "constant", StrataPolicyFactories.Constant.class, "constant",
       param("num-components", "num-components", false)),
   /** Bigtable, as Mao et al. describe it. */
   BIGTABLE("strata-bigtable", "bigtable", StrataPolicyFactories.Bigtable.class,
@@ -39,7 +39,7 @@ public enum PolicyRow {
   BINOMIAL("strata-binomial", "binomial", StrataPolicyFactories.Binomial.class,
       param("num-components", "num-components", false)),
   /** AsterixDB's prefix policy, Strata's implementation. */
-  PREFIX("strata-prefix", "prefix", StrataPolicyFactories.Prefix.class,
+  PREFIX("strata-prefix", "prefix", StrataPolicyFactories.Prefix.class, "prefix",
       param("max-mergable-component-size", "max-mergable-component-size", false),
       param("max-tolerance-component-count", "max-tolerance-component-count", false)),
   /** Size-tiered (AsterixDB's concurrent, HBase), Luo &amp; Carey section 4.4. */
@@ -47,6 +47,23 @@ public enum PolicyRow {
       param("size-ratio", "size-ratio", false),
       param("min-merge-component-count", "min-merge", false),
       param("max-merge-component-count", "max-merge", false),
+      param("max-component-count", "max-component-count", false)),
+  /** AsterixDB's own {@code concurrent} policy, Strata's implementation (same names). */
+  CONCURRENT("strata-concurrent", "concurrent", StrataPolicyFactories.Concurrent.class,
+      "concurrent",
+      param("size-ratio", "size-ratio", false),
+      param("min-merge-component-count", "min-merge-component-count", false),
+      param("max-merge-component-count", "max-merge-component-count", false),
+      param("max-component-count", "max-component-count", false)),
+  /**
+   * AsterixDB master's {@code size-bounded-concurrent}, Strata's implementation; its {@code
+   * max-component-size} comes from the extension's section.
+   */
+  SIZE_BOUNDED_CONCURRENT("strata-size-bounded-concurrent", "size-bounded-concurrent",
+      StrataPolicyFactories.SizeBoundedConcurrent.class,
+      param("size-ratio", "size-ratio", false),
+      param("min-merge-component-count", "min-merge-component-count", false),
+      param("max-merge-component-count", "max-merge-component-count", false),
       param("max-component-count", "max-component-count", false)),
   /** Leveling (Luo &amp; Carey 4.2). */
   LEVELING("strata-leveling", "leveling", StrataPolicyFactories.Leveling.class,
@@ -58,7 +75,7 @@ public enum PolicyRow {
   LAZY_LEVELING("strata-lazy-leveling", "lazy-leveling",
       StrataPolicyFactories.LazyLeveling.class, param("size-ratio", "size-ratio", true)),
   /** Never merges. */
-  NO_MERGE("strata-no-merge", "no-merge", StrataPolicyFactories.NoMerge.class);
+  NO_MERGE("strata-no-merge", "no-merge", StrataPolicyFactories.NoMerge.class, "no-merge");
 
   /**
    * One AsterixDB parameter carrying one Strata parameter.
@@ -74,9 +91,16 @@ public enum PolicyRow {
   private final String strataPolicy;
   private final Class<? extends StrataPolicyFactory> factoryClass;
   private final List<Param> params;
+  private final String asterixDbOwn;
 
   PolicyRow(String rowName, String strataPolicy, Class<? extends StrataPolicyFactory> factoryClass,
       Param... params) {
+    this(rowName, strataPolicy, factoryClass, null, params);
+  }
+
+  PolicyRow(String rowName, String strataPolicy, Class<? extends StrataPolicyFactory> factoryClass,
+      String asterixDbOwn, Param... params) {
+    this.asterixDbOwn = asterixDbOwn;
     this.rowName = rowName;
     this.strataPolicy = strataPolicy;
     this.factoryClass = factoryClass;
@@ -90,6 +114,15 @@ public enum PolicyRow {
   /** The row's name, what a dataset's {@code merge-policy.name} says. */
   public String rowName() {
     return rowName;
+  }
+
+  /**
+   * The row of AsterixDB 0.9.8's own implementation of the same policy, taking the same {@code
+   * WITH} parameters ({@code concurrent}, {@code prefix}, {@code constant}, {@code no-merge}), for
+   * a baseline run; empty where AsterixDB 0.9.8 has none.
+   */
+  public Optional<String> asterixDbOwn() {
+    return Optional.ofNullable(asterixDbOwn);
   }
 
   /** The Strata merge policy the row runs. */

@@ -117,6 +117,36 @@ public final class StrataPolicyFactories {
     }
   }
 
+  /** {@link PolicyRow#CONCURRENT}. */
+  public static final class Concurrent extends StrataPolicyFactory {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public PolicyRow row() {
+      return PolicyRow.CONCURRENT;
+    }
+
+    /** Hyracks' JSON counterpart of {@link #toJson}. */
+    public static IJsonSerializable fromJson(IPersistedResourceRegistry r, JsonNode json) {
+      return new Concurrent();
+    }
+  }
+
+  /** {@link PolicyRow#SIZE_BOUNDED_CONCURRENT}. */
+  public static final class SizeBoundedConcurrent extends StrataPolicyFactory {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public PolicyRow row() {
+      return PolicyRow.SIZE_BOUNDED_CONCURRENT;
+    }
+
+    /** Hyracks' JSON counterpart of {@link #toJson}. */
+    public static IJsonSerializable fromJson(IPersistedResourceRegistry r, JsonNode json) {
+      return new SizeBoundedConcurrent();
+    }
+  }
+
   /** {@link PolicyRow#LEVELING}. */
   public static final class Leveling extends StrataPolicyFactory {
     private static final long serialVersionUID = 1L;

@@ -62,4 +62,32 @@ class AsterixDbTargetTest {
         .containsOnlyKeys("storage.memorycomponent.globalbudget");
     assertThat(none.description()).contains("no I/O limit (storage.write.rate.limit unset)");
   }
+
+  @Test
+  void asterixDbsOwnConcurrentRunsUnderItsOwnRowWithTheSameParameters() {
+    NamedPlugin concurrent = new NamedPlugin("concurrent", Map.of("size-ratio", "1.2",
+        "min-merge-component-count", "3", "max-merge-component-count", "10",
+        "max-component-count", "30"));
+    AsterixDbTarget own = new AsterixDbTarget(concurrent, 8L << 20, 2, 10001, 0, 0, true);
+    assertThat(own.withClause()).isEqualTo("{\"merge-policy\": {\"name\": \"concurrent\","
+        + " \"parameters\": {\"size-ratio\": 1.2, \"min-merge-component-count\": 3,"
+        + " \"max-merge-component-count\": 10, \"max-component-count\": 30}}}");
+    assertThat(own.label()).isEqualTo("asterixdb-own-concurrent");
+    assertThat(own.description()).contains("AsterixDB's own concurrent policy");
+    AsterixDbTarget ours = new AsterixDbTarget(concurrent, 8L << 20, 2, 10001, 0, 0, false);
+    assertThat(ours.withClause()).contains("\"name\": \"strata-concurrent\"");
+    assertThat(ours.label()).isEqualTo("asterixdb-concurrent");
+  }
+
+  @Test
+  void anOwnBaselineIsRefusedWhereAsterixDbHasNoSuchPolicyOrTakesNoSuchParameter() {
+    assertThatThrownBy(() -> new AsterixDbTarget(new NamedPlugin("tiering",
+        Map.of("size-ratio", "3")), 8L << 20, 2, 10001, 0, 0, true))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("tiering").hasMessageContaining("concurrent");
+    assertThatThrownBy(() -> new AsterixDbTarget(new NamedPlugin("prefix",
+        Map.of("max-mergable-component-size", "1000", "max-tolerance-component-count", "5",
+            "pinned", "1")), 8L << 20, 2, 10001, 0, 0, true))
+        .isInstanceOf(InvalidConfigurationException.class);
+  }
 }

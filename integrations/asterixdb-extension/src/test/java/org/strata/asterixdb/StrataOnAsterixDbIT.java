@@ -59,7 +59,12 @@ class StrataOnAsterixDbIT {
           + "\"min-merge-component-count\": 3, \"max-merge-component-count\": 10, "
           + "\"max-component-count\": 20}", "size-tiered",
           Map.of("size-ratio", "1.2", "min-merge", "3", "max-merge", "10",
-              "max-component-count", "20"), "greedy"));
+              "max-component-count", "20"), "greedy"),
+      new Ds("Concurrent", "strata-concurrent", "{\"size-ratio\": 1.2, "
+          + "\"min-merge-component-count\": 3, \"max-merge-component-count\": 10, "
+          + "\"max-component-count\": 30}", "concurrent",
+          Map.of("size-ratio", "1.2", "min-merge-component-count", "3",
+              "max-merge-component-count", "10", "max-component-count", "30"), "fair"));
 
   private static Path dir;
   private static ClusterConfigFile config;

@@ -40,6 +40,11 @@ final class AsterixDbTwoPhaseCommand implements Callable<Integer> {
       description = "Port of the socket feed (default: ${DEFAULT-VALUE}).")
   int feedPort;
 
+  @Option(names = "--asterixdb-policy", description = "Run the dataset with AsterixDB's own"
+      + " implementation of the configured policy (concurrent, prefix, constant, no-merge; same"
+      + " parameters) instead of Strata's: the baseline of a comparison.")
+  boolean asterixDbPolicy;
+
   @Option(names = "--keep-data", description = "Keep the clusters' data under DIR/data.")
   boolean keepData;
 
@@ -52,7 +57,7 @@ final class AsterixDbTwoPhaseCommand implements Callable<Integer> {
         * cfg.dataset().store().memoryComponent().count());
     AsterixDbTarget target = new AsterixDbTarget(cfg.dataset().store().mergePolicy(), budget,
         nodes, feedPort, cfg.dataset().store().io().writeRateLimit().bytes(),
-        cfg.dataset().store().io().forceBytes().bytes());
+        cfg.dataset().store().io().forceBytes().bytes(), asterixDbPolicy);
     TwoPhaseRunner runner = new TwoPhaseRunner(cfg, target, out, System.err,
         System.console() != null, keepData, false);
     TwoPhaseResult r = runner.run();

@@ -17,8 +17,9 @@ import org.strata.lsm.testing.property.PropertyRunner;
 class PolicyPropertiesTest {
   private static final List<String> BOUNDED = List.of("constant", "bigtable", "binomial",
       "min-latency", "exploring");
-  private static final List<String> OTHERS = List.of("size-tiered", "prefix", "leveling",
-      "tiering", "lazy-leveling", "fluid", "no-merge");
+  private static final List<String> OTHERS = List.of("size-tiered", "concurrent",
+      "size-bounded-concurrent", "prefix", "leveling", "tiering", "lazy-leveling", "fluid",
+      "no-merge");
 
   /** A policy, its bound (for bounded-depth policies) and a sequence of flush sizes. */
   record Case(String policy, int k, List<Long> flushes) {}
