@@ -14,15 +14,17 @@ import picocli.CommandLine.Command;
  * 1 a statement or the cluster failed; 2 a usage error.
  */
 @Command(name = "asterixdb", mixinStandardHelpOptions = true,
-    description = "Strata inside AsterixDB 0.9.8: start an embedded cluster, send SQL++.",
-    subcommands = {StartCommand.class, SqlCommand.class, AsterixDbTwoPhaseCommand.class})
+    description = "Strata inside AsterixDB 0.9.8: start an embedded cluster, send SQL++, run a"
+        + " two-phase experiment, install into a server distribution.",
+    subcommands = {StartCommand.class, SqlCommand.class, AsterixDbTwoPhaseCommand.class,
+        InstallCommand.class})
 public final class AsterixDbCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(),
-        "a subcommand is required: start, sql");
+        "a subcommand is required: start, sql, two-phase, install");
   }
 
   /** Runs the command with the given streams; returns the exit code. */
