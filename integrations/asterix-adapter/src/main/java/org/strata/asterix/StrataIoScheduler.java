@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
@@ -64,6 +66,8 @@ public final class StrataIoScheduler implements ILSMIOOperationScheduler, Closea
   private final IIoOperationFailedCallback failureCallback;
   private final int maxRunningFlushes;
   private final ExecutorService ioThreads;
+  /** The threads running a flush now, for a rate limiter that serves flushes first. */
+  private final Set<Thread> flushThreads = ConcurrentHashMap.newKeySet();
   private final List<MergeListener> listeners = new CopyOnWriteArrayList<>();
 
   private final Map<String, MergeScheduler> mergeSchedulers = new HashMap<>();
@@ -115,6 +119,14 @@ public final class StrataIoScheduler implements ILSMIOOperationScheduler, Closea
   /** The Strata scheduler this runs, with its parameters. */
   public NamedPlugin scheduler() {
     return scheduler;
+  }
+
+  /**
+   * True while {@code thread} runs a flush of this scheduler: a page written on it is a flush's
+   * page. (Hyracks' rate limiters are asked for bytes without the operation that writes them.)
+   */
+  public boolean runsFlushOn(Thread thread) {
+    return flushThreads.contains(thread);
   }
 
   /** Where one Strata scheduler's view ends. */
@@ -179,7 +191,14 @@ public final class StrataIoScheduler implements ILSMIOOperationScheduler, Closea
   }
 
   private void runFlush(ILSMIOOperation op) {
-    boolean failed = !call(op);
+    Thread self = Thread.currentThread();
+    flushThreads.add(self);
+    boolean failed;
+    try {
+      failed = !call(op);
+    } finally {
+      flushThreads.remove(self);
+    }
     if (failed) {
       synchronized (this) {
         failedIndexes.put(op.getIndexIdentifier(), op.getFailure());

@@ -53,6 +53,18 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
   private final long forceBytes;
   private final PolicyRow row;
   private final boolean asterixDbOwn;
+  private final IoBudget budget;
+
+  /** Whose throttle applies the configuration's {@code io.write-rate-limit} inside the cluster. */
+  public enum IoBudget {
+    /**
+     * Strata's: one budget per node controller, shared by all its partitions' flushes, merges and
+     * bulk loads, flushes first ({@link StrataRateLimiterProvider}); the report shows its use.
+     */
+    STRATA,
+    /** AsterixDB's own {@code storage.write.rate.limit}, one budget per storage partition. */
+    ASTERIXDB
+  }
 
   /**
    * @param policy the Strata merge policy of the dataset (a policy with a {@link PolicyRow})
@@ -76,18 +88,21 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
    */
   public AsterixDbTarget(NamedPlugin policy, long memoryBudget, int nodes, int feedPort,
       long writeRateLimit, long forceBytes) {
-    this(policy, memoryBudget, nodes, feedPort, writeRateLimit, forceBytes, false);
+    this(policy, memoryBudget, nodes, feedPort, writeRateLimit, forceBytes, false,
+        IoBudget.ASTERIXDB);
   }
 
   /**
    * @param asterixDbOwn true to run the dataset with AsterixDB 0.9.8's own implementation of the
    *     policy ({@link PolicyRow#asterixDbOwn()}, the same {@code WITH} parameters) instead of
    *     Strata's: the baseline of a comparison, e.g. AsterixDB's default {@code concurrent}
+   * @param budget whose throttle applies {@code writeRateLimit}
    * @throws InvalidConfigurationException if AsterixDB has no implementation of the policy, or
    *     the policy sets parameters that AsterixDB's takes no {@code WITH} name for
    */
   public AsterixDbTarget(NamedPlugin policy, long memoryBudget, int nodes, int feedPort,
-      long writeRateLimit, long forceBytes, boolean asterixDbOwn) {
+      long writeRateLimit, long forceBytes, boolean asterixDbOwn, IoBudget budget) {
+    this.budget = budget;
     if (memoryBudget < (4L << 20)) {
       throw InvalidConfigurationException.of("memory budget per node", memoryBudget,
           "4 MB or more");
@@ -149,16 +164,20 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
         + (asterixDbOwn ? "AsterixDB's own " + row.asterixDbOwn().get() + " policy"
             : row.rowName()) + " " + policy.parameters() + ", " + (memoryBudget >> 20)
         + " MB of memory components per node, written through a socket feed; "
-        + (writeRateLimit > 0 ? "I/O limit " + writeRateLimit + " bytes/s in all, AsterixDB's"
+        + (writeRateLimit <= 0 ? "no I/O limit (storage.write.rate.limit unset)"
+            : budget == IoBudget.STRATA ? "I/O limit " + writeRateLimit + " bytes/s in all,"
+                + " Strata's budget of " + partitionLimit() + " bytes/s on each of its " + nodes
+                + " node controllers, shared by their partitions, flushes first (the extension's"
+                + " io.write-rate-limit; testing and running phases)"
+            : "I/O limit " + writeRateLimit + " bytes/s in all, AsterixDB's"
             + " own storage.write.rate.limit of " + partitionLimit() + " bytes/s on each of its "
-            + nodes + " storage partitions (testing and running phases)"
-            : "no I/O limit (storage.write.rate.limit unset)")
+            + nodes + " storage partitions (testing and running phases)")
         + "; " + (forceBytes > 0 ? "a force every " + forceBytes + " bytes"
             + " (storage.disk.force.bytes)" : "forces at AsterixDB's default"
             + " storage.disk.force.bytes");
   }
 
-  /** Each storage partition's share of the write-rate limit (one partition per node). */
+  /** Each node's (and storage partition's: one per node) share of the write-rate limit. */
   private long partitionLimit() {
     return Math.max(1, writeRateLimit / nodes);
   }
@@ -167,7 +186,7 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
   Map<String, String> ncSection(PhaseSetup.Kind kind) {
     Map<String, String> nc = new LinkedHashMap<>();
     nc.put("storage.memorycomponent.globalbudget", (memoryBudget >> 20) + "MB");
-    if (writeRateLimit > 0 && kind != PhaseSetup.Kind.LOAD) {
+    if (writeRateLimit > 0 && kind != PhaseSetup.Kind.LOAD && budget == IoBudget.ASTERIXDB) {
       nc.put("storage.write.rate.limit", Long.toString(partitionLimit()));
     }
     if (forceBytes > 0) {
@@ -209,9 +228,15 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
             + " clause (" + row.usage() + ")");
   }
 
-  /** The extension section for a phase: its scheduler and the policy's other parameters. */
-  Map<String, String> section(NamedPlugin scheduler) {
+  /**
+   * The extension section for a phase: its scheduler, the policy's other parameters and, with
+   * Strata's budget, each node's share of it (not while loading).
+   */
+  Map<String, String> section(NamedPlugin scheduler, PhaseSetup.Kind kind) {
     Map<String, String> s = new LinkedHashMap<>();
+    if (writeRateLimit > 0 && kind != PhaseSetup.Kind.LOAD && budget == IoBudget.STRATA) {
+      s.put(ExtensionSettings.WRITE_RATE_LIMIT, Long.toString(partitionLimit()));
+    }
     if (scheduler != null) { // loading has none: the extension's default (greedy) runs
       s.put("scheduler", scheduler.name());
       scheduler.parameters().forEach((k, v) -> s.put("scheduler." + k, v));
@@ -227,7 +252,7 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
   @Override
   public SystemUnderTest open(Path dir, PhaseSetup setup) throws Exception {
     Map<String, Map<String, String>> user = new LinkedHashMap<>();
-    user.put(StrataExtension.SECTION, section(setup.scheduler()));
+    user.put(StrataExtension.SECTION, section(setup.scheduler(), setup.kind()));
     user.put("nc", ncSection(setup.kind()));
     ClusterConfigFile conf = ClusterConfigFile.of(dir, nodes, 1, user);
     boolean fresh = !EmbeddedCluster.hasData(dir);
@@ -382,8 +407,16 @@ public final class AsterixDbTarget implements TwoPhaseTarget {
         }
       }
       perPartition.forEach((p, n) -> shape.append(" p").append(p).append('=').append(n));
-      return new TargetStats(components, flushed, merged, userBytes.get(), 0, 0, false, 0,
-          space, Map.of(), shape.toString());
+      TargetStats stats = new TargetStats(components, flushed, merged, userBytes.get(), 0, 0,
+          false, 0, space, Map.of(), shape.toString());
+      Map<String, Long> io = new LinkedHashMap<>();
+      for (NodeControllerService nc : cluster.nodeControllers()) {
+        StrataRateLimiterProvider b = ((StrataNCApplication) nc.getApplication()).rateLimiters();
+        if (b != null) {
+          b.counters().toMap().forEach((k, v) -> io.merge(k, v, Long::sum));
+        }
+      }
+      return io.isEmpty() ? stats : stats.withIoCounters(io);
     }
 
     private static boolean isPrimary(IndexPath p) {

@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.asterix.common.api.INcApplicationContext;
 import org.apache.asterix.common.context.IndexInfo;
 import org.apache.hyracks.control.nc.NodeControllerService;
+import org.strata.asterix.ComponentNames;
 
 /**
  * The disk components of the open indexes of a node controller in this process, per storage
@@ -20,9 +21,11 @@ public final class ComponentCensus {
    * @param path where the index lives
    * @param diskComponents its disk components now
    * @param componentSizes their sizes in bytes, newest first
+   * @param componentNames their flush sequence ranges {@code S_E}, newest first ({@link
+   *     ComponentNames#of})
    */
   public record IndexComponents(String node, IndexPath path, int diskComponents,
-      List<Long> componentSizes) {}
+      List<Long> componentSizes, List<String> componentNames) {}
 
   /** The open user indexes of a node (those under a storage partition). */
   public static List<IndexComponents> of(NodeControllerService nc) {
@@ -31,8 +34,12 @@ public final class ComponentCensus {
     for (IndexInfo info : app.getDatasetLifecycleManager().getOpenIndexesInfo()) {
       IndexPath.of(info.getIndex().getIndexIdentifier()).ifPresent(p -> {
         List<Long> sizes = new ArrayList<>();
-        info.getIndex().getDiskComponents().forEach(c -> sizes.add(c.getComponentSize()));
-        out.add(new IndexComponents(nc.getId(), p, sizes.size(), sizes));
+        List<String> names = new ArrayList<>();
+        info.getIndex().getDiskComponents().forEach(c -> {
+          sizes.add(c.getComponentSize());
+          names.add(ComponentNames.of(c));
+        });
+        out.add(new IndexComponents(nc.getId(), p, sizes.size(), sizes, names));
       });
     }
     return out;

@@ -16,6 +16,7 @@ import org.apache.hyracks.control.nc.NodeControllerService;
 import org.ini4j.Profile;
 import org.strata.asterix.StrataIoSchedulerFactory;
 import org.strata.lsm.InvalidConfigurationException;
+import org.strata.lsm.config.ByteSize;
 
 /**
  * The keys of the extension's section, {@code [extension/org.strata.asterixdb.StrataExtension]}
@@ -32,7 +33,11 @@ import org.strata.lsm.InvalidConfigurationException;
  *       dataset (on every node), ahead of the node's and the default;
  *   <li>{@code policy.<strata policy>.<parameter> = value}: a parameter of a Strata merge policy
  *       that has no AsterixDB name in its {@link PolicyRow} (for example {@code
- *       policy.tiering.preemptive = false}); it applies to every dataset of that policy.
+ *       policy.tiering.preemptive = false}); it applies to every dataset of that policy;
+ *   <li>{@code io.write-rate-limit = 64MB}: Strata's I/O budget, bytes per second for each node
+ *       controller, shared by every flush, merge and bulk load of every partition of the node,
+ *       flushes first ({@link StrataRateLimiterProvider}); 0 (the default) leaves AsterixDB's own
+ *       {@code storage.write.rate.limit} in charge.
  * </ul>
  *
  * Node, dataverse and dataset names in keys are matched ignoring case (AsterixDB hands an
@@ -46,6 +51,9 @@ public final class ExtensionSettings {
       Pattern.compile("dataset\\.([^.]+)\\.([^.]+)\\.(scheduler(?:\\..+)?)");
   private static final Pattern POLICY = Pattern.compile("policy\\.([^.]+)\\.(.+)");
 
+  /** The key of Strata's I/O budget per node, in bytes per second. */
+  public static final String WRITE_RATE_LIMIT = "io.write-rate-limit";
+
   /** The settings of a section with no keys: greedy everywhere, Strata's policy defaults. */
   public static final ExtensionSettings DEFAULTS = parse(List.of());
 
@@ -53,11 +61,13 @@ public final class ExtensionSettings {
   private final Map<String, Map<String, String>> nodeSchedulers;
   private final Map<String, Map<String, String>> datasetSchedulers;
   private final Map<String, Map<String, String>> policyParameters;
+  private final long writeRateLimit;
 
   private ExtensionSettings(Map<String, String> defaultScheduler,
       Map<String, Map<String, String>> nodeSchedulers,
       Map<String, Map<String, String>> datasetSchedulers,
-      Map<String, Map<String, String>> policyParameters) {
+      Map<String, Map<String, String>> policyParameters, long writeRateLimit) {
+    this.writeRateLimit = writeRateLimit;
     this.defaultScheduler = defaultScheduler;
     this.nodeSchedulers = nodeSchedulers;
     this.datasetSchedulers = datasetSchedulers;
@@ -74,12 +84,15 @@ public final class ExtensionSettings {
     Map<String, Map<String, String>> nodes = new TreeMap<>();
     Map<String, Map<String, String>> datasets = new TreeMap<>();
     Map<String, Map<String, String>> policies = new TreeMap<>();
+    long writeRate = 0;
     for (Pair<String, String> kv : args == null ? List.<Pair<String, String>>of() : args) {
       String key = kv.first == null ? "" : kv.first.strip();
       String value = kv.second == null ? "" : kv.second.strip();
       Matcher m;
       if (key.equals("enabled")) {
         continue;
+      } else if (key.equals(WRITE_RATE_LIMIT)) {
+        writeRate = ByteSize.parse(StrataExtension.SECTION + " key " + key, value).bytes();
       } else if (key.equals("scheduler") || key.startsWith("scheduler.")) {
         putScheduler(dflt, key, value);
       } else if ((m = NODE.matcher(key)).matches()) {
@@ -103,7 +116,8 @@ public final class ExtensionSettings {
         policies.computeIfAbsent(policy, k -> new TreeMap<>()).put(parameter, value);
       } else {
         throw InvalidConfigurationException.of(StrataExtension.SECTION + " key", key,
-            "enabled, scheduler, scheduler.<parameter>, node.<node>.scheduler[.<parameter>], "
+            "enabled, " + WRITE_RATE_LIMIT + ", scheduler, scheduler.<parameter>, "
+                + "node.<node>.scheduler[.<parameter>], "
                 + "dataset.<dataverse>.<dataset>.scheduler[.<parameter>], "
                 + "policy.<strata policy>.<parameter>");
       }
@@ -116,7 +130,7 @@ public final class ExtensionSettings {
       new StrataIoSchedulerFactory(s); // an unknown scheduler or parameter fails here
     }
     return new ExtensionSettings(freeze(dflt), freezeAll(nodes), freezeAll(datasets),
-        freezeAll(policies));
+        freezeAll(policies), writeRate);
   }
 
   /** AsterixDB hands the section's keys over in lower case, so names are matched ignoring case. */
@@ -192,6 +206,14 @@ public final class ExtensionSettings {
     }
     Map<String, String> n = nodeSchedulers.get(node == null ? "" : node.toLowerCase(Locale.ROOT));
     return n != null ? n : defaultScheduler;
+  }
+
+  /**
+   * Strata's I/O budget of each node controller in bytes per second ({@code
+   * io.write-rate-limit}), or 0 when the section sets none.
+   */
+  public long writeRateLimit() {
+    return writeRateLimit;
   }
 
   /** The parameters of Strata policy {@code strataPolicy} set in the section (maybe none). */

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
 import org.apache.hyracks.storage.am.lsm.common.api.IIoOperationFailedCallback;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperation;
@@ -28,6 +29,8 @@ public final class NodeSchedulers implements ILSMIOOperationScheduler, Closeable
   private final ExtensionSettings settings;
   private final ThreadFactory threads;
   private final Map<Map<String, String>, StrataIoScheduler> schedulers = new LinkedHashMap<>();
+  /** The same schedulers, read without the lock by {@link #runsFlushOn} for every page. */
+  private final List<StrataIoScheduler> all = new CopyOnWriteArrayList<>();
   private final OperationSizes sizes = new OperationSizes();
   private boolean closed;
 
@@ -52,8 +55,19 @@ public final class NodeSchedulers implements ILSMIOOperationScheduler, Closeable
       StrataIoScheduler s = (StrataIoScheduler) new StrataIoSchedulerFactory(p)
           .createIoScheduler(threads, new FailureLog(), 0, 0, 0);
       LOG.info("node {}: Strata scheduler {} ({})", node, s.scheduler(), s.scope());
+      all.add(s);
       return s;
     });
+  }
+
+  /** True while {@code thread} runs a flush of one of this node's schedulers. */
+  public boolean runsFlushOn(Thread thread) {
+    for (StrataIoScheduler s : all) {
+      if (s.runsFlushOn(thread)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Logs failed operations; the scheduler fails them on their index. */

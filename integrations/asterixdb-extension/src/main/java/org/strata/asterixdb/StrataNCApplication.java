@@ -1,10 +1,12 @@
 package org.strata.asterixdb;
 
 import org.apache.asterix.app.io.PersistedResourceRegistry;
+import org.apache.asterix.common.api.INcApplicationContext;
 import org.apache.asterix.hyracks.bootstrap.NCApplication;
 import org.apache.hyracks.api.application.IServiceContext;
 import org.apache.hyracks.api.config.IConfigManager;
 import org.apache.hyracks.control.common.config.ConfigManager;
+import org.strata.lsm.io.Clock;
 
 /**
  * AsterixDB's node controller application with Strata's classes in the persisted-resource
@@ -19,6 +21,9 @@ public class StrataNCApplication extends NCApplication {
   private ConfigManager configManager;
   private ExtensionSettings settings;
   private volatile boolean embedded;
+  private StrataRateLimiterProvider rateLimiters;
+  private INcApplicationContext budgeted;
+  private INcApplicationContext budgetedOf;
 
   /**
    * Marks the application as part of an {@link EmbeddedCluster}, whose own shutdown hook stops
@@ -81,6 +86,40 @@ public class StrataNCApplication extends NCApplication {
             StrataSchedulerProvider.class);
       }
     });
+  }
+
+  /**
+   * AsterixDB's application context of this node; when the extension's section sets {@code
+   * io.write-rate-limit}, a view of it whose rate limiter provider is Strata's ({@link
+   * StrataRateLimiterProvider}): every other call goes to AsterixDB's context. Every page-write
+   * callback of the node reaches its limiters through this method (the node's service context
+   * asks the application), so the budget applies without a change to AsterixDB.
+   */
+  @Override
+  public INcApplicationContext getApplicationContext() {
+    INcApplicationContext real = super.getApplicationContext();
+    if (real == null || settings().writeRateLimit() <= 0) {
+      return real;
+    }
+    synchronized (this) {
+      if (budgetedOf != real) {
+        budgeted = BudgetedContext.wrap(real, rateLimiters());
+        budgetedOf = real;
+      }
+      return budgeted;
+    }
+  }
+
+  /**
+   * The node's Strata I/O budget, or null when the extension's section sets no {@code
+   * io.write-rate-limit}.
+   */
+  public synchronized StrataRateLimiterProvider rateLimiters() {
+    if (rateLimiters == null && settings().writeRateLimit() > 0) {
+      rateLimiters = new StrataRateLimiterProvider(settings().writeRateLimit(), Clock.system(),
+          t -> schedulers().runsFlushOn(t));
+    }
+    return rateLimiters;
   }
 
   /** The node's Strata schedulers (made on first use from the node's configuration). */

@@ -61,4 +61,16 @@ class ExtensionSettingsTest {
         .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("levelled")
         .hasMessageContaining("leveling");
   }
+
+  @Test
+  void theNodeBudgetIsASizePerSecondAndOffByDefault() {
+    assertThat(parse().writeRateLimit()).isZero();
+    assertThat(parse("io.write-rate-limit", "64MB").writeRateLimit()).isEqualTo(64L << 20);
+    assertThatThrownBy(() -> parse("io.write-rate-limit", "fast"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("io.write-rate-limit");
+    assertThatThrownBy(() -> parse("io.write-rate", "64MB"))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("io.write-rate-limit");
+  }
 }

@@ -45,6 +45,13 @@ final class AsterixDbTwoPhaseCommand implements Callable<Integer> {
       + " parameters) instead of Strata's: the baseline of a comparison.")
   boolean asterixDbPolicy;
 
+  @Option(names = "--io-budget", defaultValue = "STRATA", paramLabel = "WHOSE",
+      description = "Whose throttle applies the configuration's io.write-rate-limit in the"
+          + " testing and running phases: STRATA (one budget per node controller shared by its"
+          + " partitions, flushes first; the report shows its use) or ASTERIXDB (AsterixDB's own"
+          + " storage.write.rate.limit per storage partition). Default: ${DEFAULT-VALUE}.")
+  AsterixDbTarget.IoBudget ioBudget;
+
   @Option(names = "--keep-data", description = "Keep the clusters' data under DIR/data.")
   boolean keepData;
 
@@ -57,7 +64,7 @@ final class AsterixDbTwoPhaseCommand implements Callable<Integer> {
         * cfg.dataset().store().memoryComponent().count());
     AsterixDbTarget target = new AsterixDbTarget(cfg.dataset().store().mergePolicy(), budget,
         nodes, feedPort, cfg.dataset().store().io().writeRateLimit().bytes(),
-        cfg.dataset().store().io().forceBytes().bytes(), asterixDbPolicy);
+        cfg.dataset().store().io().forceBytes().bytes(), asterixDbPolicy, ioBudget);
     TwoPhaseRunner runner = new TwoPhaseRunner(cfg, target, out, System.err,
         System.console() != null, keepData, false);
     TwoPhaseResult r = runner.run();

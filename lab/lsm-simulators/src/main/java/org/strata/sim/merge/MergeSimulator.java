@@ -40,6 +40,7 @@ public final class MergeSimulator extends RunListContext {
   private long modelBytes;
   private double componentCountSum;
   private long currentFlushRunId = -1;
+  private long lastComponentId;
   private long currentFlushSize;
   private boolean currentFlushAbsorbed;
 
@@ -71,12 +72,29 @@ public final class MergeSimulator extends RunListContext {
    *     PolicyDriver#MAX_CALLS} calls
    */
   public void flush(long size) {
+    flush(size, lastComponentId + 1);
+  }
+
+  /**
+   * Adds a flush of {@code size} bytes whose component id the host chose, and lets the policy
+   * merge: for hosts whose ids skip numbers (Hyracks numbers an index's flushes by a sequence
+   * that an empty flush or an empty bulk load also advances), so that a policy that reads ids
+   * decides here as it does there.
+   *
+   * @param componentId greater than every earlier flush's
+   */
+  public void flush(long size, long componentId) {
     if (size <= 0) {
       throw new IllegalArgumentException("flush sizes must be positive, got " + size);
     }
+    if (componentId <= lastComponentId) {
+      throw new IllegalArgumentException("component id " + componentId + " is not above the"
+          + " last flush's, " + lastComponentId);
+    }
     flushes++;
+    lastComponentId = componentId;
     long id = nextRunId++;
-    runList(runList().addNewest(run(id, flushes, flushes, size, 0)));
+    runList(runList().addNewest(run(id, componentId, componentId, size, 0)));
     flushedBytes += size;
     engineBytes += size;
     modelBytes += size;

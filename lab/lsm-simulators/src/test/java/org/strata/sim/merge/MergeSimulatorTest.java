@@ -157,4 +157,28 @@ class MergeSimulatorTest {
     double closedForm = (double) m * k / (k + 1) * c / (c - 1);
     assertThat(sim.checkpoint().modelWriteAmplification()).isCloseTo(closedForm, within(1e-9));
   }
+
+  /**
+   * Binomial reads component ids: fed Hyracks' numbering of a secondary index built on an empty
+   * dataset (its flushes numbered from 2), it merges at other flushes than fed 1, 2, 3, ...
+   */
+  @Test
+  void flushesWithTheHostsIdsDecideAsTheHostsPolicyDoes() {
+    NamedPlugin binomial = new NamedPlugin("binomial", Map.of("num-components", "4"));
+    MergeSimulator dense = MergeSimulator.of(binomial);
+    MergeSimulator shifted = MergeSimulator.of(binomial);
+    List<Integer> denseCounts = new ArrayList<>();
+    List<Integer> shiftedCounts = new ArrayList<>();
+    for (int f = 1; f <= 6; f++) {
+      dense.flush(100);
+      shifted.flush(100, f + 1);
+      denseCounts.add(dense.runs().size());
+      shiftedCounts.add(shifted.runs().size());
+    }
+    assertThat(shifted.runs().get(0).maxComponentId()).isEqualTo(7);
+    assertThat(shifted.checkpoint().flushes()).isEqualTo(6);
+    assertThat(shiftedCounts).isNotEqualTo(denseCounts);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> shifted.flush(100, 7))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not above");
+  }
 }
