@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.strata.lsm.events.SealEvent;
 import org.strata.lsm.memory.MemoryComponent;
 
 /**
@@ -115,9 +116,12 @@ final class MemoryComponents {
    * component is full (then the {@link Carrier}, if any, runs). Caller holds the tree lock.
    */
   void seal(boolean full) {
+    SealEvent event = new SealEvent();
+    event.begin();
+    MemoryComponent old;
     switchLock.writeLock().lock();
     try {
-      MemoryComponent old = active;
+      old = active;
       old.seal();
       lastSealedId = old.id();
       onSeal.run();
@@ -131,6 +135,13 @@ final class MemoryComponents {
       switchLock.writeLock().unlock();
     }
     changed.signalAll();
+    if (event.shouldCommit()) {
+      event.memoryComponent = old.id();
+      event.entries = old.entryCount();
+      event.bytes = old.sizeBytes();
+      event.full = full;
+      event.commit();
+    }
   }
 
   /** The oldest sealed component (the next to flush), or null. Caller holds the tree lock. */

@@ -16,6 +16,8 @@ import org.strata.lsm.CorruptionException;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.StorageException;
 import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.StoreStats;
+import org.strata.lsm.events.RecoveryEvent;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.config.StoreConfig;
@@ -127,7 +129,16 @@ final class Recovery {
       lockHeld = DirectoryLock.acquire(dir, "store " + dir + " is in use by another process (or"
           + " is already open in this one); close it first");
       tree = new LsmTree(dir, config, env, lockHeld, policy, scheduler, logs, executor);
+      RecoveryEvent event = new RecoveryEvent();
+      event.begin();
       tree.recover(created, requested == null ? savedConfig : null);
+      if (event.shouldCommit()) {
+        StoreStats s = tree.stats();
+        event.store = dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
+        event.diskComponents = s.diskComponents();
+        event.replayedEntries = s.memoryEntries();
+        event.commit();
+      }
       then.accept(tree);
       return tree;
     } catch (IOException | RuntimeException e) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.strata.lsm.events.ThrottleWaitEvent;
 
 /**
  * A token bucket over bytes that every flush and merge of a store writes through, so their
@@ -111,6 +112,11 @@ public final class IoThrottle {
       try {
         refill();
         double need = Math.min(bytes, burstBytes);
+        ThrottleWaitEvent event = null;
+        if (tokens < need) {
+          event = new ThrottleWaitEvent();
+          event.begin();
+        }
         while (tokens < need) {
           long waitNanos = (long) Math.ceil((need - tokens) * 1e9 / bytesPerSecond);
           long sleepStart = clock.nanoTime();
@@ -120,6 +126,12 @@ public final class IoThrottle {
         }
         tokens -= bytes;
         admitted(bytes, priority);
+        if (event != null && event.shouldCommit()) {
+          event.bytes = bytes;
+          event.flush = priority;
+          event.bytesPerSecond = bytesPerSecond;
+          event.commit();
+        }
       } finally {
         if (priority && --priorityWaiters == 0) {
           priorityGone.signalAll();

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.StorageException;
+import org.strata.lsm.events.LogForceEvent;
 import org.strata.lsm.io.DirectoryLock;
 import org.strata.lsm.io.FileIo;
 import org.strata.lsm.io.IoClass;
@@ -145,6 +146,8 @@ final class LogWriter {
   @GuardedBy("forceLock")
   private void forceCurrent() throws IOException {
     long size = segment.size(); // what was written before the force began is covered by it
+    LogForceEvent event = new LogForceEvent();
+    event.begin();
     try {
       IoClass.callAs(IoClass.FOREGROUND, () -> {
         segment.force(); // the writers' force, whichever thread carries it out
@@ -155,6 +158,13 @@ final class LogWriter {
       throw e;
     }
     segments.forcedTo(size);
+    if (event.shouldCommit()) {
+      Path logDir = segmentPath.getParent();
+      event.log = logDir == null || logDir.getFileName() == null ? String.valueOf(logDir)
+          : logDir.getFileName().toString();
+      event.segmentBytes = size;
+      event.commit();
+    }
   }
 
   /** See {@link WriteAheadLog#append}. */

@@ -13,8 +13,15 @@ import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.Durability;
+import org.strata.lsm.config.IoConfig;
+import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.events.FlushEvent;
+import org.strata.lsm.events.LogForceEvent;
 import org.strata.lsm.events.MergeEvent;
+import org.strata.lsm.events.RecoveryEvent;
+import org.strata.lsm.events.SealEvent;
+import org.strata.lsm.events.ThrottleWaitEvent;
 import org.strata.lsm.events.WriteStallEvent;
 
 /** The engine's JVM Flight Recorder events, read back from a real recording. */
@@ -24,6 +31,10 @@ class FlightRecorderEventsTest {
       r.enable(FlushEvent.NAME);
       r.enable(MergeEvent.NAME);
       r.enable(WriteStallEvent.NAME);
+      r.enable(SealEvent.NAME);
+      r.enable(ThrottleWaitEvent.NAME);
+      r.enable(LogForceEvent.NAME);
+      r.enable(RecoveryEvent.NAME);
       r.start();
       work.run();
       r.stop();
@@ -87,5 +98,53 @@ class FlightRecorderEventsTest {
     assertThat(recorded).extracting(e -> e.getString("cause"))
         .containsExactly("memoryFull", "constraint");
     assertThat(recorded).extracting(e -> e.getString("store")).containsOnly("partition-3");
+  }
+
+  @Test
+  void sealsThrottleWaitsLogForcesAndRecoveriesAreRecorded(@TempDir Path dir) throws Exception {
+    Path store = dir.resolve("io-store");
+    StoreConfig c = LsmTreeModelTest.config(3, 1 << 20)
+        .withIo(IoConfig.of(1 << 20, 1 << 20, 512)).withDurability(Durability.SYNC);
+    List<RecordedEvent> events = record(dir.resolve("io.jfr"), () -> {
+      try (LsmStore s = LsmStore.open(store, c, StoreEnvironment.standard())) {
+        byte[] value = new byte[100];
+        for (int i = 0; i < 600; i++) {
+          s.put(String.format("key%06d", i).getBytes(StandardCharsets.US_ASCII), value);
+        }
+        s.flush();
+        s.compact();
+      }
+      try (LsmStore s = LsmStore.open(store, c, StoreEnvironment.standard())) {
+        assertThat(s.get("key000007".getBytes(StandardCharsets.US_ASCII))).isNotNull();
+      }
+    });
+    List<RecordedEvent> seals = named(events, SealEvent.NAME);
+    assertThat(seals).as("a 4 KB memory component fills many times").hasSizeGreaterThan(3);
+    assertThat(seals).allSatisfy(e -> {
+      assertThat(e.getLong("entries")).isPositive();
+      assertThat(e.getLong("bytes")).isPositive();
+    });
+    assertThat(seals).anySatisfy(e -> assertThat(e.getBoolean("full")).isTrue());
+    assertThat(seals.stream().mapToLong(e -> e.getLong("memoryComponent")).distinct().count())
+        .as("one event per sealed component").isEqualTo(seals.size());
+
+    List<RecordedEvent> waits = named(events, ThrottleWaitEvent.NAME);
+    assertThat(waits).as("merges and flushes over 1 MB/s wait").isNotEmpty();
+    assertThat(waits).allSatisfy(e -> {
+      assertThat(e.getLong("bytes")).isPositive();
+      assertThat(e.getLong("bytesPerSecond")).isEqualTo(1 << 20);
+      assertThat(e.getDuration()).isPositive();
+    });
+
+    List<RecordedEvent> forces = named(events, LogForceEvent.NAME);
+    assertThat(forces).as("sync durability forces the log").isNotEmpty();
+    assertThat(forces).allSatisfy(e -> assertThat(e.getLong("segmentBytes")).isPositive());
+
+    List<RecordedEvent> recoveries = named(events, RecoveryEvent.NAME).stream()
+        .sorted(java.util.Comparator.comparing(RecordedEvent::getStartTime)).toList();
+    assertThat(recoveries).extracting(e -> e.getString("store"))
+        .containsExactly("io-store", "io-store");
+    assertThat(recoveries.get(0).getLong("diskComponents")).as("a new store").isZero();
+    assertThat(recoveries.get(1).getLong("diskComponents")).isPositive();
   }
 }
