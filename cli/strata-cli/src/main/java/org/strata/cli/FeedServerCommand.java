@@ -1,5 +1,6 @@
 package org.strata.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -10,6 +11,7 @@ import org.apache.logging.log4j.LogManager;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetConfig;
 import org.strata.lsm.dataset.DatasetConfigJson;
+import org.strata.lsm.metrics.PrometheusExposition;
 import org.strata.ycsb.feed.FeedFormat;
 import org.strata.ycsb.feed.FeedLimits;
 import org.strata.ycsb.feed.FeedServer;
@@ -86,6 +88,11 @@ final class FeedServerCommand implements Callable<Integer> {
           + " frees (docs/reliability-feed.md).")
   Long maxBufferedBytes;
 
+  @Option(names = "--metrics-port", paramLabel = "P",
+      description = "Also serve the dataset's metrics in Prometheus' text format at"
+          + " http://HOST:P/metrics (docs/observing.md); 0 for any free port. Off by default.")
+  Integer metricsPort;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -129,11 +136,26 @@ final class FeedServerCommand implements Callable<Integer> {
       ds.close();
       throw new IllegalArgumentException("cannot listen on " + host + ":" + port + ": " + e, e);
     }
+    MetricsEndpoint metrics = null;
+    if (metricsPort != null) {
+      try {
+        metrics = MetricsEndpoint.start(host, metricsPort, () -> PrometheusExposition.of(ds));
+      } catch (IOException | RuntimeException e) {
+        server.close();
+        ds.close();
+        throw new IllegalArgumentException("cannot serve metrics on " + host + ":" + metricsPort
+            + ": " + e, e);
+      }
+    }
+    MetricsEndpoint metricsServed = metrics;
     CountDownLatch stopRequested = new CountDownLatch(1);
     AtomicBoolean stopped = new AtomicBoolean();
     Runnable stop = () -> {
       synchronized (stopped) { // once, whoever comes first; the other waits until it is done
         if (stopped.compareAndSet(false, true)) {
+          if (metricsServed != null) {
+            metricsServed.close();
+          }
           server.close();
           ds.close();
           out.println(now() + " stopped: " + describe(server.stats()));
@@ -150,6 +172,9 @@ final class FeedServerCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     handle(stopRequested, "TERM", "INT");
     out.println("listening on " + host + ":" + server.port());
+    if (metrics != null) {
+      out.println("metrics at http://" + host + ":" + metrics.port() + "/metrics");
+    }
     out.flush();
     while (!stopRequested.await(statsEvery > 0 ? statsEvery : 3600, TimeUnit.SECONDS)) {
       if (statsEvery > 0) {

@@ -29,7 +29,10 @@ public final class RecoveryEvent extends Event {
   @Label("Disk Components")
   public long diskComponents;
 
-  /** Keys replayed from the log into the memory component. */
+  /**
+   * Keys in the memory component after the open: a standalone store's keys replayed from its
+   * log (a dataset partition's log is replayed by its dataset after the open).
+   */
   @Label("Replayed Entries")
   public long replayedEntries;
 }

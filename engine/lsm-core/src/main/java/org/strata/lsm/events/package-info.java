@@ -1,9 +1,9 @@
 /**
- * JVM Flight Recorder events of the engine, category "Strata": {@link
- * org.strata.lsm.events.FlushEvent} ({@code strata.Flush}), {@link
- * org.strata.lsm.events.MergeEvent} ({@code strata.Merge}) and {@link
- * org.strata.lsm.events.WriteStallEvent} ({@code strata.WriteStall}). They cost nothing unless a
- * recording enables them; each is written once per flush, merge or stall, never per record. Print
- * them from a recording with {@code jfr print --categories Strata recording.jfr}.
+ * JVM Flight Recorder events of the engine, category "Strata": flushes ({@code strata.Flush}),
+ * merges ({@code strata.Merge}), write stalls ({@code strata.WriteStall}), seals ({@code
+ * strata.Seal}), waits for the I/O budget ({@code strata.ThrottleWait}), forces of the log
+ * ({@code strata.LogForce}) and opens ({@code strata.Recovery}). Each is written once per such
+ * step, never per record, and only while a recording enables it. Print them from a recording with
+ * {@code jfr print --categories Strata recording.jfr}.
  */
 package org.strata.lsm.events;

@@ -1,0 +1,173 @@
+package org.strata.lsm.metrics;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.strata.lsm.LsmStore;
+import org.strata.lsm.StallCause;
+import org.strata.lsm.StoreStats;
+import org.strata.lsm.StoreStats.StallTotals;
+import org.strata.lsm.dataset.Dataset;
+import org.strata.lsm.io.IoBudgetCounters;
+import org.strata.lsm.spi.RunInfo;
+
+/**
+ * A store's or dataset's metrics in the Prometheus text exposition format (version 0.0.4), what
+ * {@code feed-server --metrics-port} serves at {@code /metrics}. Every figure is read from the
+ * engine's own statistics ({@link LsmStore#stats()}, {@link LsmStore#runs()}, the dataset's
+ * throttle counters) when the exposition is made, the same figures {@code strata stats --json}
+ * prints: there is no second bookkeeping. Names are stable; docs/observing.md lists them.
+ *
+ * <p>A small writer of the text format rather than a metrics library: the figures are already
+ * counted by the engine, so a registry would only copy them, and the format is a few lines.
+ */
+public final class PrometheusExposition {
+  /** One metric family: its samples, in the order they were added. */
+  private record Family(String type, String help, List<String> samples) {}
+
+  private final Map<String, Family> families = new LinkedHashMap<>();
+
+  private PrometheusExposition() {}
+
+  /** The metrics of one store, labelled {@code store="<name>"}. */
+  public static String of(LsmStore store, String name) {
+    PrometheusExposition e = new PrometheusExposition();
+    e.tree(labels("store", name), store.stats(), store.runs());
+    return e.text();
+  }
+
+  /**
+   * The metrics of a dataset: each tree's, labelled {@code dataset}, {@code partition} and {@code
+   * index}, and the dataset's I/O budget and memory-full stalls, labelled {@code dataset}.
+   */
+  public static String of(Dataset dataset) {
+    PrometheusExposition e = new PrometheusExposition();
+    String name = dataset.directory().getFileName() == null ? dataset.directory().toString()
+        : dataset.directory().getFileName().toString();
+    for (int p = 0; p < dataset.partitionCount(); p++) {
+      for (String index : dataset.indexNames()) {
+        Map<String, String> l = labels("dataset", name);
+        l.put("partition", Integer.toString(p));
+        l.put("index", index);
+        e.tree(l, dataset.tree(p, index).stats(), dataset.tree(p, index).runs());
+      }
+    }
+    Map<String, String> ds = labels("dataset", name);
+    dataset.memoryStalls().forEach((cause, t) -> {
+      Map<String, String> l = new LinkedHashMap<>(ds);
+      l.put("cause", cause.jsonName());
+      e.add("strata_dataset_stalls_total", "counter",
+          "Write stalls of the dataset's writers by cause (memoryFull: the partition's memory"
+              + " components were all full)", l, t.count());
+      e.add("strata_dataset_stall_seconds_total", "counter",
+          "Seconds the dataset's writers spent stalled, by cause", l, t.seconds());
+    });
+    IoBudgetCounters io = dataset.ioBudgetCounters();
+    e.add("strata_io_flush_bytes_admitted_total", "counter",
+        "Bytes the I/O budget admitted to flushes", ds, io.flushBytesAdmitted());
+    e.add("strata_io_merge_bytes_admitted_total", "counter",
+        "Bytes the I/O budget admitted to merges", ds, io.mergeBytesAdmitted());
+    e.add("strata_io_wait_seconds_total", "counter",
+        "Seconds flushes and merges slept waiting for the I/O budget", ds, io.waitNanos() / 1e9);
+    e.add("strata_io_discarded_bytes_total", "counter",
+        "I/O budget that accrued into a full bucket with nobody asking for it", ds,
+        io.discardedBytes());
+    return e.text();
+  }
+
+  private static Map<String, String> labels(String k, String v) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put(k, v);
+    return m;
+  }
+
+  /** The samples of one tree (a store, or one index of one partition). */
+  private void tree(Map<String, String> l, StoreStats s, List<RunInfo> runs) {
+    add("strata_disk_components", "gauge", "Disk component files", l, s.diskComponents());
+    add("strata_runs", "gauge", "Sorted runs", l, s.runs());
+    add("strata_disk_bytes", "gauge", "Bytes of the disk component files", l, s.diskBytes());
+    add("strata_disk_entries", "gauge",
+        "Entries in disk components (anti-matter and obsolete versions included)", l,
+        s.diskEntries());
+    add("strata_memory_entries", "gauge", "Distinct keys in memory components", l,
+        s.memoryEntries());
+    add("strata_user_bytes_total", "counter",
+        "Key and value bytes of every write accepted", l, s.userBytes());
+    add("strata_user_bytes_flushed_total", "counter",
+        "Key and value bytes of the writes flushes have made durable in components", l,
+        s.userBytesFlushed());
+    add("strata_flush_bytes_total", "counter", "Bytes written by flushes", l, s.bytesFlushed());
+    add("strata_merge_bytes_total", "counter", "Bytes written by merges", l, s.bytesMerged());
+    add("strata_flushes_total", "counter", "Flushes completed", l, s.flushes());
+    add("strata_merges_total", "counter", "Merges completed", l, s.merges());
+    add("strata_write_amplification", "gauge",
+        "(flushed + merged bytes) / user bytes flushed", l, s.writeAmplification());
+    add("strata_pending_merge_bytes", "gauge",
+        "Input bytes that scheduled merges have not read yet", l, s.pendingMergeBytes());
+    for (StallCause c : StallCause.values()) {
+      StallTotals t = s.stalls().getOrDefault(c, new StallTotals(0, 0));
+      Map<String, String> lc = new LinkedHashMap<>(l);
+      lc.put("cause", c.jsonName());
+      add("strata_stalls_total", "counter", "Write stalls that started, by cause", lc,
+          t.count());
+      add("strata_stall_seconds_total", "counter",
+          "Seconds writers spent stalled, by cause (an ongoing stall counted so far)", lc,
+          t.seconds());
+    }
+    add("strata_stalled", "gauge", "1 while a writer is waiting", l, s.stalledNow() ? 1 : 0);
+    add("strata_page_cache_hits_total", "counter", "Page cache hits", l, s.pageCacheHits());
+    add("strata_page_cache_misses_total", "counter", "Page cache misses", l,
+        s.pageCacheMisses());
+    add("strata_background_error", "gauge",
+        "1 while a background flush's error stops writes", l, s.backgroundError() == null ? 0 : 1);
+    Map<Integer, long[]> levels = new TreeMap<>();
+    for (RunInfo r : runs) {
+      long[] a = levels.computeIfAbsent(r.level(), k -> new long[3]);
+      a[0]++;
+      a[1] += r.components().size();
+      a[2] += r.sizeBytes();
+    }
+    levels.forEach((level, a) -> {
+      Map<String, String> ll = new LinkedHashMap<>(l);
+      ll.put("level", Integer.toString(level));
+      add("strata_level_runs", "gauge", "Sorted runs per level", ll, a[0]);
+      add("strata_level_components", "gauge", "Disk components per level", ll, a[1]);
+      add("strata_level_bytes", "gauge", "Bytes of the disk components per level", ll, a[2]);
+    });
+  }
+
+  private void add(String name, String type, String help, Map<String, String> l, double v) {
+    families.computeIfAbsent(name, k -> new Family(type, help, new ArrayList<>()))
+        .samples().add(name + labelText(l) + " " + number(v));
+  }
+
+  private static String labelText(Map<String, String> l) {
+    if (l.isEmpty()) {
+      return "";
+    }
+    List<String> parts = new ArrayList<>();
+    l.forEach((k, v) -> parts.add(k + "=\"" + v.replace("\\", "\\\\").replace("\"", "\\\"")
+        .replace("\n", "\\n") + "\""));
+    return "{" + String.join(",", parts) + "}";
+  }
+
+  private static String number(double v) {
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      return Long.toString((long) v);
+    }
+    return String.format(Locale.ROOT, "%s", v);
+  }
+
+  private String text() {
+    StringBuilder b = new StringBuilder();
+    families.forEach((name, f) -> {
+      b.append("# HELP ").append(name).append(' ').append(f.help()).append('\n');
+      b.append("# TYPE ").append(name).append(' ').append(f.type()).append('\n');
+      f.samples().forEach(s -> b.append(s).append('\n'));
+    });
+    return b.toString();
+  }
+}
