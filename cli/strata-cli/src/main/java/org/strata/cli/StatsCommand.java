@@ -8,9 +8,11 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.StallCause;
+import org.strata.lsm.StoreStats;
 import org.strata.lsm.config.Quantities;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.engine.LsmTree;
+import org.strata.lsm.metrics.CompactionStatsTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -36,8 +38,11 @@ final class StatsCommand implements Callable<Integer> {
       return datasetStats();
     }
     ObjectNode o;
+    String table;
     try (LsmStore s = store.openExisting()) {
-      o = StatsJson.of(s.stats(), s.runs(), s.deviceCounters());
+      StoreStats st = s.stats();
+      o = StatsJson.of(st, s.runs(), s.deviceCounters());
+      table = CompactionStatsTable.of(st, s.runs());
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -45,7 +50,9 @@ final class StatsCommand implements Callable<Integer> {
     } else {
       for (Map.Entry<String, JsonNode> e : o.properties()) {
         JsonNode v = e.getValue();
-        if (e.getKey().equals("mergeLog")) {
+        if (e.getKey().equals("mergesByLevel")) {
+          continue; // the compaction-stats table below shows them
+        } else if (e.getKey().equals("mergeLog")) {
           out.printf("%-26s %d recent merges (see --json)%n", e.getKey(), v.size());
         } else if (e.getKey().equals("runList")) {
           out.printf("%-26s%n", "runList (newest first)");
@@ -94,6 +101,8 @@ final class StatsCommand implements Callable<Integer> {
           out.printf("%-26s %s%n", e.getKey(), v.asText());
         }
       }
+      out.println("compaction stats (cumulative; MiB)");
+      out.print(table);
     }
     out.flush();
     return 0;

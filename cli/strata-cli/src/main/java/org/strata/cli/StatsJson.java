@@ -67,6 +67,14 @@ final class StatsJson {
       n.put("minComponentId", r.minComponentId());
       n.put("maxComponentId", r.maxComponentId());
     }
+    ObjectNode byLevel = o.putObject("mergesByLevel"); // the compaction-stats table's levels
+    s.mergesByLevel().forEach((level, m) -> {
+      ObjectNode n = byLevel.putObject(Integer.toString(level));
+      n.put("merges", m.merges());
+      n.put("bytesRead", m.bytesRead());
+      n.put("bytesWritten", m.bytesWritten());
+      n.put("seconds", m.seconds());
+    });
     ArrayNode ml = o.putArray("mergeLog");
     List<MergeRecord> log = s.mergeLog();
     for (MergeRecord m : log.subList(Math.max(0, log.size() - 20), log.size())) {

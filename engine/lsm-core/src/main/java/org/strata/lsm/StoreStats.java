@@ -1,7 +1,10 @@
 package org.strata.lsm;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * A snapshot of a store's statistics (docs/architecture.md#statistics; the write-amplification
@@ -34,6 +37,8 @@ import java.util.Map;
  * @param stalledNow true while a writer is waiting (a stall of any cause is ongoing)
  * @param backgroundError the sticky error of a background flush that stops writes until a {@code
  *     flush()} succeeds (its exception as text), or null while there is none
+ * @param bytes the byte counters of the TRIAD and IAM reproductions
+ * @param mergesByLevel the completed merges by the level of their output run
  */
 public record StoreStats(
     int diskComponents,
@@ -56,10 +61,26 @@ public record StoreStats(
     long pendingMergeBytes,
     boolean stalledNow,
     String backgroundError,
-    ByteCounters bytes) {
+    ByteCounters bytes,
+    SortedMap<Integer, LevelMerges> mergesByLevel) {
 
   public StoreStats {
     bytes = bytes == null ? ByteCounters.zero() : bytes;
+    mergesByLevel = Collections.unmodifiableSortedMap(
+        new TreeMap<>(mergesByLevel == null ? Map.of() : mergesByLevel));
+  }
+
+  /** Statistics without merges by level. */
+  public StoreStats(int diskComponents, int runs, long diskEntries, long memoryEntries,
+      long userBytes, long userBytesFlushed, long bytesFlushed, long bytesMerged, long flushes,
+      long merges, double writeAmplification, double modelWriteAmplification,
+      Map<StallCause, StallTotals> stalls, List<MergeRecord> mergeLog, long pageCacheHits,
+      long pageCacheMisses, long diskBytes, long pendingMergeBytes, boolean stalledNow,
+      String backgroundError, ByteCounters bytes) {
+    this(diskComponents, runs, diskEntries, memoryEntries, userBytes, userBytesFlushed,
+        bytesFlushed, bytesMerged, flushes, merges, writeAmplification, modelWriteAmplification,
+        stalls, mergeLog, pageCacheHits, pageCacheMisses, diskBytes, pendingMergeBytes,
+        stalledNow, backgroundError, bytes, null);
   }
 
   /** Statistics without byte counters (all zero). */
@@ -72,7 +93,7 @@ public record StoreStats(
     this(diskComponents, runs, diskEntries, memoryEntries, userBytes, userBytesFlushed,
         bytesFlushed, bytesMerged, flushes, merges, writeAmplification, modelWriteAmplification,
         stalls, mergeLog, pageCacheHits, pageCacheMisses, diskBytes, pendingMergeBytes,
-        stalledNow, backgroundError, null);
+        stalledNow, backgroundError, null, null);
   }
 
   /** Count and total duration of stalls of one cause. */

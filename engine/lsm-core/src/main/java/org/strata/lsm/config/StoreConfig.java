@@ -22,6 +22,7 @@ import org.strata.lsm.InvalidConfigurationException;
  * @param triad {@code triad}: TRIAD-MEM (hot keys kept in memory across flushes), default off
  * @param device {@code device}: the storage device model that turns bytes into time; null (the
  *     default) for none
+ * @param stats {@code stats}: the periodic statistics dump; null means the defaults
  */
 public record StoreConfig(
     @JsonProperty("merge-policy") NamedPlugin mergePolicy,
@@ -33,7 +34,8 @@ public record StoreConfig(
     @JsonProperty("log") LogConfig log,
     @JsonProperty("flow-control") FlowControl flowControl,
     @JsonProperty("triad") TriadConfig triad,
-    @JsonProperty("device") DeviceConfig device) {
+    @JsonProperty("device") DeviceConfig device,
+    @JsonProperty("stats") StatsConfig stats) {
 
   /** The default merge policy. */
   public static final NamedPlugin DEFAULT_MERGE_POLICY =
@@ -51,6 +53,7 @@ public record StoreConfig(
     log = log == null ? LogConfig.defaults() : log;
     flowControl = flowControl == null ? FlowControl.defaults() : flowControl;
     triad = triad == null ? TriadConfig.defaults() : triad;
+    stats = stats == null ? StatsConfig.defaults() : stats;
     if (triad.flushThreshold() != null
         && triad.flushThreshold().bytes() > memoryComponent.size().bytes() / 2) {
       throw InvalidConfigurationException.of("triad.flush-threshold",
@@ -64,7 +67,7 @@ public record StoreConfig(
       MemoryComponentConfig memoryComponent, IoConfig io, PageCacheConfig pageCache,
       BloomFilterConfig bloomFilter, LogConfig log, FlowControl flowControl) {
     this(mergePolicy, mergeScheduler, memoryComponent, io, pageCache, bloomFilter, log,
-        flowControl, null, null);
+        flowControl, null, null, null);
   }
 
   /** A configuration with no device model. */
@@ -72,60 +75,60 @@ public record StoreConfig(
       MemoryComponentConfig memoryComponent, IoConfig io, PageCacheConfig pageCache,
       BloomFilterConfig bloomFilter, LogConfig log, FlowControl flowControl, TriadConfig triad) {
     this(mergePolicy, mergeScheduler, memoryComponent, io, pageCache, bloomFilter, log,
-        flowControl, triad, null);
+        flowControl, triad, null, null);
   }
 
   /** The configuration used when no file is given. */
   public static StoreConfig defaults() {
-    return new StoreConfig(null, null, null, null, null, null, null, null, null, null);
+    return new StoreConfig(null, null, null, null, null, null, null, null, null, null, null);
   }
 
   /** This configuration with the device model {@code d} (null: none). */
   public StoreConfig withDevice(DeviceConfig d) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
-        bloomFilter, log, flowControl, triad, d);
+        bloomFilter, log, flowControl, triad, d, stats);
   }
 
   /** This configuration with another merge policy. */
   public StoreConfig withMergePolicy(NamedPlugin p) {
     return new StoreConfig(p, mergeScheduler, memoryComponent, io, pageCache, bloomFilter, log,
-        flowControl, triad, device);
+        flowControl, triad, device, stats);
   }
 
   /** This configuration with another merge scheduler. */
   public StoreConfig withMergeScheduler(NamedPlugin s) {
     return new StoreConfig(mergePolicy, s, memoryComponent, io, pageCache, bloomFilter, log,
-        flowControl, triad, device);
+        flowControl, triad, device, stats);
   }
 
   /** This configuration with another {@code memory-component} section. */
   public StoreConfig withMemoryComponent(MemoryComponentConfig m) {
     return new StoreConfig(mergePolicy, mergeScheduler, m, io, pageCache, bloomFilter, log,
-        flowControl, triad, device);
+        flowControl, triad, device, stats);
   }
 
   /** This configuration with another {@code io} section. */
   public StoreConfig withIo(IoConfig i) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, i, pageCache, bloomFilter,
-        log, flowControl, triad, device);
+        log, flowControl, triad, device, stats);
   }
 
   /** This configuration with another {@code page-cache} section. */
   public StoreConfig withPageCache(PageCacheConfig c) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, c, bloomFilter, log,
-        flowControl, triad, device);
+        flowControl, triad, device, stats);
   }
 
   /** This configuration with another {@code bloom-filter} section. */
   public StoreConfig withBloomFilter(BloomFilterConfig b) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache, b, log,
-        flowControl, triad, device);
+        flowControl, triad, device, stats);
   }
 
   /** This configuration with another {@code log} section. */
   public StoreConfig withLog(LogConfig l) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
-        bloomFilter, l, flowControl, triad, device);
+        bloomFilter, l, flowControl, triad, device, stats);
   }
 
   /** This configuration with log durability {@code d}, the rest of its {@code log} unchanged. */
@@ -136,12 +139,18 @@ public record StoreConfig(
   /** This configuration with another {@code triad} section. */
   public StoreConfig withTriad(TriadConfig t) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
-        bloomFilter, log, flowControl, t, device);
+        bloomFilter, log, flowControl, t, device, stats);
   }
 
   /** This configuration with another {@code flow-control} section. */
   public StoreConfig withFlowControl(FlowControl f) {
     return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
-        bloomFilter, log, f, triad, device);
+        bloomFilter, log, f, triad, device, stats);
+  }
+
+  /** This configuration with another {@code stats} section. */
+  public StoreConfig withStats(StatsConfig st) {
+    return new StoreConfig(mergePolicy, mergeScheduler, memoryComponent, io, pageCache,
+        bloomFilter, log, flowControl, triad, device, st);
   }
 }

@@ -4,9 +4,11 @@ import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import org.strata.lsm.ByteCounters;
+import org.strata.lsm.LevelMerges;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StoreStats;
@@ -72,6 +74,12 @@ final class EngineStats {
    * bytesMergedData.level.<n>} (a store written before this counter existed reads 0).
    */
   private final TreeMap<Integer, Long> mergedDataByLevel = new TreeMap<>();
+  /** Merges completed, by output level; persisted as {@code merges.level.<n>}. */
+  private final TreeMap<Integer, Long> mergesByLevel = new TreeMap<>();
+  /** Bytes of those merges' input components; {@code bytesReadMerged.level.<n>}. */
+  private final TreeMap<Integer, Long> readByLevel = new TreeMap<>();
+  /** Milliseconds those merges ran; {@code mergeMillis.level.<n>}. */
+  private final TreeMap<Integer, Long> millisByLevel = new TreeMap<>();
   /** Bytes the log has appended since this open (none for a dataset's index). */
   private LongSupplier logBytesSinceOpen = () -> 0;
 
@@ -84,6 +92,9 @@ final class EngineStats {
   private static final String POLICY_PREFIX = "policy.";
   private static final String MERGED_LEVEL_PREFIX = "bytesMerged.level.";
   private static final String MERGED_DATA_LEVEL_PREFIX = "bytesMergedData.level.";
+  private static final String MERGES_LEVEL_PREFIX = "merges.level.";
+  private static final String READ_LEVEL_PREFIX = "bytesReadMerged.level.";
+  private static final String MILLIS_LEVEL_PREFIX = "mergeMillis.level.";
 
   /** @param store how events name the store or index (its directory name) */
   EngineStats(String store) {
@@ -107,6 +118,12 @@ final class EngineStats {
       } else if (e.getKey().startsWith(MERGED_DATA_LEVEL_PREFIX)) {
         mergedDataByLevel.put(Integer.parseInt(
             e.getKey().substring(MERGED_DATA_LEVEL_PREFIX.length())), e.getValue());
+      } else if (e.getKey().startsWith(MERGES_LEVEL_PREFIX)) {
+        mergesByLevel.put(level(e.getKey(), MERGES_LEVEL_PREFIX), e.getValue());
+      } else if (e.getKey().startsWith(READ_LEVEL_PREFIX)) {
+        readByLevel.put(level(e.getKey(), READ_LEVEL_PREFIX), e.getValue());
+      } else if (e.getKey().startsWith(MILLIS_LEVEL_PREFIX)) {
+        millisByLevel.put(level(e.getKey(), MILLIS_LEVEL_PREFIX), e.getValue());
       }
     }
     Map<String, Long> policy = new TreeMap<>();
@@ -119,6 +136,10 @@ final class EngineStats {
     for (StallCause s : StallCause.values()) {
       stalls.restore(s, saved.getOrDefault(countKey(s), 0L), saved.getOrDefault(nanosKey(s), 0L));
     }
+  }
+
+  private static int level(String key, String prefix) {
+    return Integer.parseInt(key.substring(prefix.length()));
   }
 
   /** The counter map the manifest stores. */
@@ -134,6 +155,9 @@ final class EngineStats {
     for (Map.Entry<Integer, Long> e : mergedDataByLevel.entrySet()) {
       m.put(MERGED_DATA_LEVEL_PREFIX + e.getKey(), e.getValue());
     }
+    mergesByLevel.forEach((l, v) -> m.put(MERGES_LEVEL_PREFIX + l, v));
+    readByLevel.forEach((l, v) -> m.put(READ_LEVEL_PREFIX + l, v));
+    millisByLevel.forEach((l, v) -> m.put(MILLIS_LEVEL_PREFIX + l, v));
     for (StallCause s : StallCause.values()) {
       m.put(countKey(s), stalls.count(s));
       m.put(nanosKey(s), stalls.nanos(s));
@@ -195,11 +219,18 @@ final class EngineStats {
     counters[Counter.RELOGGED_BYTES.ordinal()] += bytes;
   }
 
-  /** Counts a completed merge that wrote {@code bytes}, {@code dataBytes} of them leaf pages. */
-  void merged(long bytes, long dataBytes, MergeRecord record) {
+  /**
+   * Counts a completed merge that read {@code inputBytes} (its input components' bytes) and
+   * wrote {@code bytes}, {@code dataBytes} of them leaf pages.
+   */
+  void merged(long bytes, long dataBytes, long inputBytes, MergeRecord record) {
     if (record != null) {
       mergedByLevel.merge(record.outputLevel(), bytes, Long::sum);
       mergedDataByLevel.merge(record.outputLevel(), dataBytes, Long::sum);
+      mergesByLevel.merge(record.outputLevel(), 1L, Long::sum);
+      readByLevel.merge(record.outputLevel(), inputBytes, Long::sum);
+      millisByLevel.merge(record.outputLevel(),
+          Math.max(0, record.endMillis() - record.startMillis()), Long::sum);
     }
     counters[Counter.BYTES_MERGED.ordinal()] += bytes;
     counters[Counter.MERGES.ordinal()]++;
@@ -257,6 +288,16 @@ final class EngineStats {
         new ByteCounters(userFlushed + memUser, logBytes(), get(Counter.RELOGGED_ENTRIES),
             get(Counter.RELOGGED_BYTES), get(Counter.FLUSHES_SKIPPED),
             get(Counter.FLUSH_DATA_BYTES), get(Counter.FLUSH_INDEX_BYTES), mergedByLevel,
-            get(Counter.FLUSH_LOG_BYTES), mergedDataByLevel));
+            get(Counter.FLUSH_LOG_BYTES), mergedDataByLevel), levelMerges());
+  }
+
+  /** The merges by output level, as {@link StoreStats#mergesByLevel()} reports them. */
+  private SortedMap<Integer, LevelMerges> levelMerges() {
+    SortedMap<Integer, LevelMerges> out = new TreeMap<>();
+    for (Integer l : mergesByLevel.keySet()) {
+      out.put(l, new LevelMerges(mergesByLevel.get(l), readByLevel.getOrDefault(l, 0L),
+          mergedByLevel.getOrDefault(l, 0L), millisByLevel.getOrDefault(l, 0L) / 1000.0));
+    }
+    return out;
   }
 }

@@ -23,6 +23,7 @@ import org.strata.lsm.io.Clock;
 import org.strata.lsm.io.DirectoryLock;
 import org.strata.lsm.io.IoBudgetCounters;
 import org.strata.lsm.io.IoThrottle;
+import org.strata.lsm.metrics.CompactionStatsTable;
 import org.strata.lsm.memory.MemoryComponent;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergeScheduler;
@@ -78,6 +79,7 @@ public final class LsmTree implements LsmStore {
   private volatile boolean closing;
 
   private final EngineStats stats;
+  private final StatsDump statsDump;
   private final OperationCounter operations = new OperationCounter();
   private final VersionSet versions;
   private final MemoryComponents memory;
@@ -98,6 +100,9 @@ public final class LsmTree implements LsmStore {
     this.clock = env.clock();
     this.dirLock = dirLock;
     this.stats = new EngineStats(name());
+    this.statsDump = new StatsDump(config.stats().dumpInterval(), env.clock(), table -> LOG.info(
+        "compaction stats of {} (cumulative):{}{}", dir, System.lineSeparator(), table),
+        () -> CompactionStatsTable.of(stats(), runs()));
     this.log = logs.create(stats);
     this.cache = new PageCache(config.pageCache().size().bytes());
     this.throttle = log.throttle();
@@ -118,7 +123,10 @@ public final class LsmTree implements LsmStore {
         operations);
     this.flusher = new Flusher(dir, LOG, lock, changed, memory, versions, this.executor,
         log.flushWriter(new BTreeFlush(dir, files, versions, merges::flushCutKeys), files,
-            versions, LOG), log.hold(), () -> merges.policyAfter("flush"));
+            versions, LOG), log.hold(), () -> {
+          merges.policyAfter("flush");
+          statsDump.dumpIfDue();
+        });
     this.reads = new ReadPath(versions, operations);
     WriteAdmission admission = new WriteAdmission(config.flowControl().admission(),
         config.flowControl().slowdownAt());

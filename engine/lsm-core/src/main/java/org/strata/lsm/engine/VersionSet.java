@@ -310,6 +310,7 @@ final class VersionSet {
 
   @GuardedBy("lock")
   private Version applyMerge(VersionEdit edit) {
+    long inputBytes = inputBytes(edit.merge());
     List<ComponentInfo> outputInfos = new ArrayList<>(edit.outputs().size());
     for (DiskComponent c : edit.outputs()) {
       outputInfos.add(c.info());
@@ -326,9 +327,32 @@ final class VersionSet {
       for (DiskComponent c : edit.outputs()) {
         dataBytes += c.meta().leafEnd() - c.meta().leafStart();
       }
-      stats.merged(edit.outputBytes(), dataBytes, edit.record());
+      stats.merged(edit.outputBytes(), dataBytes, inputBytes, edit.record());
     }
     return new Version(current.memory, next, open);
+  }
+
+  /** The bytes of a merge's inputs as the current version holds them. Caller holds the lock. */
+  @GuardedBy("lock")
+  private long inputBytes(MergeRequest merge) {
+    long bytes = 0;
+    if (merge instanceof MergeRequest.Runs r) {
+      for (RunInfo run : current.runList.runs()) {
+        if (r.runIds().contains(run.runId())) {
+          bytes += run.sizeBytes();
+        }
+      }
+      return bytes;
+    }
+    List<String> names = merge instanceof MergeRequest.Components c ? c.componentNames()
+        : merge instanceof MergeRequest.Routed rt ? rt.componentNames() : List.of();
+    for (String n : names) {
+      DiskComponent d = current.files().get(n);
+      if (d != null) {
+        bytes += d.sizeBytes();
+      }
+    }
+    return bytes;
   }
 
   /** The manifest of the current version. Caller holds the tree lock. */
