@@ -7,6 +7,7 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -59,6 +60,16 @@ class DistributionIT {
     }
     for (ProcessHandle p : started) {
       p.onExit().orTimeout(30, TimeUnit.SECONDS).exceptionally(e -> p).join();
+    }
+    // the distribution's 180 MB of jars go; its logs and data stay in target/ for a reader
+    for (String bulk : List.of("repo", "lib")) {
+      if (home != null && Files.isDirectory(home.resolve(bulk))) {
+        try (var files = Files.walk(home.resolve(bulk))) {
+          files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+          System.err.println("DistributionIT: could not delete " + home.resolve(bulk));
+        }
+      }
     }
   }
 
@@ -255,7 +266,7 @@ class DistributionIT {
   }
 
   private static boolean inUse(int port) {
-    try (ServerSocket s = new ServerSocket(port)) {
+    try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort() != port;
     } catch (IOException e) {
       return true;
