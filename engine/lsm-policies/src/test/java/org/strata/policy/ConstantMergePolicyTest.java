@@ -68,6 +68,7 @@ class ConstantMergePolicyTest {
         Map.of("k", "3"))))
         .hasMessageContaining("unknown parameter 'k'").hasMessageContaining("num-components");
     assertThatThrownBy(() -> Plugins.mergePolicy(new NamedPlugin("binomal", Map.of())))
-        .hasMessageContaining("binomal").hasMessageContaining("binomial, constant, exploring");
+        .hasMessageContaining("binomal")
+        .hasMessageContaining("binomial, concurrent, constant, exploring");
   }
 }

@@ -108,7 +108,34 @@ public final class ClusterConfigFile {
     for (Map.Entry<String, Map<String, String>> e : user.entrySet()) {
       section(s, e.getKey()).putAll(e.getValue());
     }
+    // The node controllers dial the cluster controller's cluster port: where the user moved it,
+    // they follow (AsterixDB would keep them dialling 1099).
+    String clusterPort = s.get("cc").get("cluster.listen.port");
+    if (clusterPort != null && !s.get("nc").containsKey("cluster.port")) {
+      s.get("nc").put("cluster.port", clusterPort);
+    }
     return new ClusterConfigFile(s);
+  }
+
+  /**
+   * Sections that move every port {@link #fixedPorts} lists to ports free on 127.0.0.1 now, for
+   * a cluster beside another one on this host (tests use it): lay them over the generated
+   * configuration as the user's. A port found free may still be taken before the cluster binds
+   * it; the start's port check then says which.
+   */
+  public static Map<String, Map<String, String>> freePorts(int nodes) throws IOException {
+    Map<String, Map<String, String>> out = new LinkedHashMap<>();
+    List<Integer> ports = FreePorts.take(7 + nodes);
+    Map<String, String> cc = section(out, "cc");
+    int i = 0;
+    for (String key : List.of("client.listen.port", "cluster.listen.port", "web.port",
+        "api.port", "active.port", "web.queryinterface.port", "console.listen.port")) {
+      cc.put(key, Integer.toString(ports.get(i++)));
+    }
+    for (String node : nodeNames(nodes)) {
+      section(out, "nc/" + node).put("nc.api.port", Integer.toString(ports.get(i++)));
+    }
+    return out;
   }
 
   private static Map<String, String> section(Map<String, Map<String, String>> s, String name) {
@@ -209,20 +236,27 @@ public final class ClusterConfigFile {
     return out;
   }
 
-  /** The ports the cluster listens on that AsterixDB fixes, with what each is for. */
+  /**
+   * The ports the cluster listens on that AsterixDB fixes, with what each is for and the key that
+   * moves it (the others are ephemeral).
+   */
   public Map<Integer, String> fixedPorts() {
     Map<Integer, String> ports = new LinkedHashMap<>();
-    ports.put(intOr("cc", "client.listen.port", 1098), "the cluster controller's client port");
-    ports.put(intOr("cc", "cluster.listen.port", 1099), "the cluster controller's cluster port");
-    ports.put(intOr("cc", "web.port", 19001), "the legacy web interface");
-    ports.put(intOr("cc", "api.port", 19002), "the SQL++ query service (HTTP API)");
-    ports.put(intOr("cc", "active.port", 19003), "the active (feed) manager");
-    ports.put(intOr("cc", "web.queryinterface.port", 19006), "the query web interface");
-    ports.put(intOr("cc", "console.listen.port", 16001), "the cluster controller's console");
+    ports.put(intOr("cc", "client.listen.port", 1098),
+        "the cluster controller's client port, [cc] client.listen.port");
+    ports.put(intOr("cc", "cluster.listen.port", 1099),
+        "the cluster controller's cluster port, [cc] cluster.listen.port");
+    ports.put(intOr("cc", "web.port", 19001), "the legacy web interface, [cc] web.port");
+    ports.put(intOr("cc", "api.port", 19002), "the SQL++ query service, [cc] api.port");
+    ports.put(intOr("cc", "active.port", 19003), "the active (feed) manager, [cc] active.port");
+    ports.put(intOr("cc", "web.queryinterface.port", 19006),
+        "the query web interface, [cc] web.queryinterface.port");
+    ports.put(intOr("cc", "console.listen.port", 16001),
+        "the cluster controller's console, [cc] console.listen.port");
     for (String node : nodes()) {
       String p = node(node).get("nc.api.port");
       ports.put(p == null ? 19004 : Integer.parseInt(p.strip()),
-          String.format(Locale.ROOT, "the node API of %s", node));
+          String.format(Locale.ROOT, "the node API of %s, [nc/%s] nc.api.port", node, node));
     }
     return ports;
   }

@@ -16,7 +16,8 @@ public final class PortInUseException extends IllegalStateException {
    */
   public PortInUseException(int port, String purpose, Throwable cause) {
     super("port " + port + " (" + purpose + ") is in use on this host; stop what holds it"
-        + " (another AsterixDB cluster?) or move the port in the --config file", cause);
+        + " (another AsterixDB cluster?) or set that key to a free port in the --config file",
+        cause);
     this.port = port;
   }
 

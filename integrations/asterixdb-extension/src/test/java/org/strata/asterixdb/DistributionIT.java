@@ -7,8 +7,6 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,24 +31,22 @@ import org.strata.ycsb.asterixdb.QueryService;
  * Strata in AsterixDB 0.9.8's official server distribution, as a user deploys it: the binary
  * assembly from Maven Central unpacked, {@code bin/strata asterixdb install --home} run on it, and
  * the sample cluster started the way AsterixDB's {@code start-sample-cluster.sh} starts it (two
- * node services, then the cluster controller through Strata's launch script), each process
- * started by this test and stopped by it through its process id. A {@code strata-concurrent}
- * dataset with a secondary index is created through SQL++ and fed through a socket feed; the
- * records a query has seen are the acknowledged ones. Mid-feed a node controller is killed with
- * SIGKILL, the cluster is stopped and started again, and every acknowledged record is found by
- * primary and by secondary key (the plan uses the secondary index), with the Strata policy still
- * on the dataset and Strata's application in every node controller.
+ * node services, then the cluster controller through Strata's launch script; on ports free now),
+ * each process started by this test and stopped by it through its process id. A
+ * {@code strata-concurrent} dataset with a secondary index is created through SQL++ and fed through
+ * a socket feed; the records a query has seen are the acknowledged ones. Mid-feed a node controller
+ * is killed with SIGKILL, the cluster is stopped and started again, and every acknowledged record
+ * is found by primary and by secondary key (the plan uses the secondary index), with the Strata
+ * policy still on the dataset and Strata's application in every node controller.
  */
 class DistributionIT {
-  private static final int[] PORTS = {1098, 1099, 9090, 9091, 16001, 19001, 19002, 19003, 19004,
-      19005, 19006};
-  private static final int FEED_PORT = 10_911;
   private static final int ACKED = 4_000;
   private static final Duration START = Duration.ofMinutes(3);
 
   private final List<ProcessHandle> started = new ArrayList<>();
   private Path home;
   private Path logs;
+  private int apiPort;
 
   @AfterEach
   void stopEverything() {
@@ -79,12 +75,6 @@ class DistributionIT {
     Assumptions.assumeTrue(Files.isRegularFile(Path.of(zip)),
         "DistributionIT skipped: the AsterixDB 0.9.8 server distribution was not fetched ("
             + zip + ")");
-    for (int port : PORTS) {
-      if (inUse(port)) {
-        System.err.println("DistributionIT skipped: port " + port + " is in use");
-        Assumptions.abort("skipped: port " + port + " of AsterixDB's sample cluster is in use");
-      }
-    }
     Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "distribution-it-");
     unzip(Path.of(zip), dir);
     home = dir.resolve("apache-asterixdb-0.9.8");
@@ -98,9 +88,10 @@ class DistributionIT {
     assertThat(install.waitFor(3, TimeUnit.MINUTES)).isTrue();
     assertThat(install.exitValue()).as(Files.readString(logs.resolve("install.log"))).isZero();
 
+    int feedPort = movePortsToFreeOnes();
     startCluster("first");
     ProcessHandle killed = null;
-    QueryService sql = new QueryService("127.0.0.1", 19002, Duration.ofMinutes(5));
+    QueryService sql = new QueryService("127.0.0.1", apiPort, Duration.ofMinutes(5));
     sql.execute("CREATE DATAVERSE d; USE d; CREATE TYPE T AS { id: int, v: int };"
         + " CREATE DATASET D(T) PRIMARY KEY id WITH {\"merge-policy\": {\"name\":"
         + " \"strata-concurrent\", \"parameters\": {\"size-ratio\": 1.2,"
@@ -108,9 +99,9 @@ class DistributionIT {
         + " \"max-component-count\": 30}}};"
         + " CREATE INDEX Dv ON D(v);"
         + " CREATE FEED F WITH {\"adapter-name\": \"socket_adapter\", \"sockets\": \"127.0.0.1:"
-        + FEED_PORT + "\", \"address-type\": \"IP\", \"type-name\": \"T\", \"format\": \"adm\"};"
+        + feedPort + "\", \"address-type\": \"IP\", \"type-name\": \"T\", \"format\": \"adm\"};"
         + " CONNECT FEED F TO DATASET D; START FEED F;");
-    try (Socket feed = connect(FEED_PORT);
+    try (Socket feed = connect(feedPort);
         BufferedWriter w = new BufferedWriter(new OutputStreamWriter(feed.getOutputStream(),
             StandardCharsets.UTF_8))) {
       for (int id = 0; id < ACKED; id++) {
@@ -138,7 +129,7 @@ class DistributionIT {
 
     stopCluster();
     startCluster("after the kill");
-    sql = new QueryService("127.0.0.1", 19002, Duration.ofMinutes(5));
+    sql = new QueryService("127.0.0.1", apiPort, Duration.ofMinutes(5));
     List<ProcessHandle> ncs = nodeControllers();
     assertThat(ncs).hasSize(2);
     for (ProcessHandle nc : ncs) {
@@ -172,6 +163,35 @@ class DistributionIT {
     stopCluster();
   }
 
+  /**
+   * Moves every port of the sample cluster (the cluster controller's, the nodes' APIs and the
+   * node services') to ports free now, in the configuration the install patched, so that the
+   * test runs beside another AsterixDB on this host; returns a free port for the feed.
+   */
+  private int movePortsToFreeOnes() throws IOException {
+    Path conf = home.resolve("opt/local/conf/cc.conf");
+    java.util.Map<String, java.util.Map<String, String>> ini = ClusterConfigFile.readIni(conf);
+    List<Integer> free = FreePorts.take(3);
+    ClusterConfigFile.freePorts(2).forEach((section, keys) ->
+        ini.computeIfAbsent(section, k -> new java.util.LinkedHashMap<>()).putAll(keys));
+    ini.get("nc").put("cluster.port", ini.get("cc").get("cluster.listen.port"));
+    ini.get("nc/asterix_nc1").put("ncservice.port", Integer.toString(free.get(0)));
+    ini.get("nc/asterix_nc2").put("ncservice.port", Integer.toString(free.get(1)));
+    apiPort = Integer.parseInt(ini.get("cc").get("api.port"));
+    StringBuilder b = new StringBuilder();
+    ini.forEach((section, keys) -> {
+      b.append('[').append(section).append("]\n");
+      keys.forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
+      b.append('\n');
+    });
+    Files.writeString(conf, b.toString());
+    Files.writeString(home.resolve("opt/local/conf/red.conf"),
+        "[ncservice]\nport=" + free.get(0) + "\n");
+    Files.writeString(home.resolve("opt/local/conf/blue.conf"),
+        "[ncservice]\nport=" + free.get(1) + "\n");
+    return free.get(2);
+  }
+
   private static String record(int id) {
     return "{\"id\": " + id + ", \"v\": " + (id * 7) + "}\n";
   }
@@ -189,11 +209,12 @@ class DistributionIT {
     start(label + "-blue-service", local, bin.resolve("asterixncservice").toString(), "-logdir",
         "-", "-config-file", local.resolve("conf/blue.conf").toString());
     start(label + "-red-service", local, bin.resolve("asterixncservice").toString(), "-logdir",
-        "-");
+        "-", "-config-file", local.resolve("conf/red.conf").toString());
     start(label + "-cc", local, bin.resolve(DistributionInstall.CC_SCRIPT).toString(),
         "-config-file", local.resolve("conf/cc.conf").toString());
     Process wait = new ProcessBuilder(bin.resolve("asterixhelper").toString(),
-        "wait_for_cluster", "-timeout", Long.toString(START.toSeconds()))
+        "wait_for_cluster", "-clusterport", Integer.toString(apiPort), "-timeout",
+        Long.toString(START.toSeconds()))
         .directory(local.toFile()).redirectErrorStream(true)
         .redirectOutput(logs.resolve(label + "-wait.log").toFile()).start();
     started.add(wait.toHandle());
@@ -262,14 +283,6 @@ class DistributionIT {
         }
         Thread.sleep(250);
       }
-    }
-  }
-
-  private static boolean inUse(int port) {
-    try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort() != port;
-    } catch (IOException e) {
-      return true;
     }
   }
 

@@ -45,7 +45,10 @@ import org.strata.ycsb.asterixdb.QueryService;
 class StrataOnAsterixDbIT {
   private static final int ROUNDS = 9;
   private static final int BATCH = 600;
-  private static final int FEED_PORT = 10_901;
+  /** Free ports for every port AsterixDB fixes, so the test runs beside another cluster. */
+  private static Map<String, Map<String, String>> ports;
+  private static int feedPort;
+  private static int ycsbFeedPort;
 
   /** The datasets: name, policy row, WITH parameters, Strata policy and its parameters. */
   private record Ds(String name, String row, String with, String policy,
@@ -83,6 +86,11 @@ class StrataOnAsterixDbIT {
     user.put(StrataExtension.SECTION, Map.of("scheduler", "greedy",
         "dataset.it.Binomial.scheduler", "fair", "policy.tiering.preemptive", "false",
         ExtensionSettings.WRITE_RATE_LIMIT, "512MB"));
+    ports = ClusterConfigFile.freePorts(2);
+    user.putAll(ports);
+    List<Integer> free = FreePorts.take(2);
+    feedPort = free.get(0);
+    ycsbFeedPort = free.get(1);
     config = ClusterConfigFile.of(dir, 2, 1, user);
     cluster = new EmbeddedCluster(dir, config);
     try {
@@ -163,11 +171,11 @@ class StrataOnAsterixDbIT {
           .append("(v);");
     }
     ddl.append(" CREATE FEED TieringFeed WITH {\"adapter-name\": \"socket_adapter\", "
-        + "\"sockets\": \"127.0.0.1:" + FEED_PORT + "\", \"address-type\": \"IP\", "
+        + "\"sockets\": \"127.0.0.1:" + feedPort + "\", \"address-type\": \"IP\", "
         + "\"type-name\": \"T\", \"format\": \"adm\"};"
         + " CONNECT FEED TieringFeed TO DATASET Tiering; START FEED TieringFeed;");
     sql.execute(ddl.toString());
-    try (Socket feed = new Socket("127.0.0.1", FEED_PORT)) {
+    try (Socket feed = new Socket("127.0.0.1", feedPort)) {
       OutputStream out = feed.getOutputStream();
       for (int r = 0; r < ROUNDS; r++) {
         round(out);
@@ -225,9 +233,10 @@ class StrataOnAsterixDbIT {
   @Order(5)
   void aTakenPortFailsTheStartAtOnce() throws Exception {
     EmbeddedCluster second = new EmbeddedCluster(dir.resolve("second"),
-        ClusterConfigFile.of(dir.resolve("second"), 1, 1, Map.of()));
+        ClusterConfigFile.of(dir.resolve("second"), 1, 1, ports));
     assertThatThrownBy(second::start).isInstanceOf(PortInUseException.class)
-        .hasMessageContaining("port 1098").hasMessageContaining("in use");
+        .hasMessageContaining("port " + ports.get("cc").get("client.listen.port"))
+        .hasMessageContaining("[cc] client.listen.port").hasMessageContaining("in use");
   }
 
   @Test
@@ -238,13 +247,13 @@ class StrataOnAsterixDbIT {
         + " CREATE DATASET usertable(UserType) PRIMARY KEY id WITH {\"merge-policy\": {\"name\":"
         + " \"strata-binomial\", \"parameters\": {\"num-components\": 3}}};"
         + " CREATE FEED UserFeed WITH {\"adapter-name\": \"socket_adapter\", \"sockets\":"
-        + " \"127.0.0.1:" + (FEED_PORT + 1) + "\", \"address-type\": \"IP\", \"type-name\":"
+        + " \"127.0.0.1:" + ycsbFeedPort + "\", \"address-type\": \"IP\", \"type-name\":"
         + " \"UserType\", \"format\": \"adm\"};"
         + " CONNECT FEED UserFeed TO DATASET usertable; START FEED UserFeed;");
     org.strata.ycsb.asterixdb.AsterixFeedBinding db =
         new org.strata.ycsb.asterixdb.AsterixFeedBinding();
     java.util.Properties p = new java.util.Properties();
-    p.setProperty("asterixdb.feed.port", Integer.toString(FEED_PORT + 1));
+    p.setProperty("asterixdb.feed.port", Integer.toString(ycsbFeedPort));
     p.setProperty("asterixdb.query.port", Integer.toString(cluster.apiPort()));
     db.setProperties(p);
     db.init();
