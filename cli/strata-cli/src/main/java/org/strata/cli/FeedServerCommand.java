@@ -11,7 +11,7 @@ import org.apache.logging.log4j.LogManager;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetConfig;
 import org.strata.lsm.dataset.DatasetConfigJson;
-import org.strata.lsm.metrics.PrometheusExposition;
+import org.strata.lsm.dataset.DatasetMetrics;
 import org.strata.ycsb.feed.FeedFormat;
 import org.strata.ycsb.feed.FeedLimits;
 import org.strata.ycsb.feed.FeedServer;
@@ -139,7 +139,7 @@ final class FeedServerCommand implements Callable<Integer> {
     MetricsEndpoint metrics = null;
     if (metricsPort != null) {
       try {
-        metrics = MetricsEndpoint.start(host, metricsPort, () -> PrometheusExposition.of(ds));
+        metrics = MetricsEndpoint.start(host, metricsPort, () -> DatasetMetrics.of(ds));
       } catch (IOException | RuntimeException e) {
         server.close();
         ds.close();

@@ -10,15 +10,14 @@ import org.strata.lsm.LsmStore;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.StoreStats.StallTotals;
-import org.strata.lsm.dataset.Dataset;
-import org.strata.lsm.io.IoBudgetCounters;
 import org.strata.lsm.spi.RunInfo;
 
 /**
- * A store's or dataset's metrics in the Prometheus text exposition format (version 0.0.4), what
- * {@code feed-server --metrics-port} serves at {@code /metrics}. Every figure is read from the
- * engine's own statistics ({@link LsmStore#stats()}, {@link LsmStore#runs()}, the dataset's
- * throttle counters) when the exposition is made, the same figures {@code strata stats --json}
+ * A store's metrics in the Prometheus text exposition format (version 0.0.4), and the writer a
+ * dataset's use ({@code org.strata.lsm.dataset.DatasetMetrics}, what {@code feed-server
+ * --metrics-port} serves at {@code /metrics}). Every figure is read from the engine's own
+ * statistics ({@link LsmStore#stats()}, {@link LsmStore#runs()}, the dataset's throttle counters)
+ * when the exposition is made, the same figures {@code strata stats --json}
  * prints: there is no second bookkeeping. Names are stable; docs/observing.md lists them.
  *
  * <p>A small writer of the text format rather than a metrics library: the figures are already
@@ -30,7 +29,8 @@ public final class PrometheusExposition {
 
   private final Map<String, Family> families = new LinkedHashMap<>();
 
-  private PrometheusExposition() {}
+  /** An empty exposition; add trees and samples, then take its {@link #text()}. */
+  public PrometheusExposition() {}
 
   /** The metrics of one store, labelled {@code store="<name>"}. */
   public static String of(LsmStore store, String name) {
@@ -39,53 +39,15 @@ public final class PrometheusExposition {
     return e.text();
   }
 
-  /**
-   * The metrics of a dataset: each tree's, labelled {@code dataset}, {@code partition} and {@code
-   * index}, and the dataset's I/O budget and memory-full stalls, labelled {@code dataset}.
-   */
-  public static String of(Dataset dataset) {
-    PrometheusExposition e = new PrometheusExposition();
-    String name = dataset.directory().getFileName() == null ? dataset.directory().toString()
-        : dataset.directory().getFileName().toString();
-    for (int p = 0; p < dataset.partitionCount(); p++) {
-      for (String index : dataset.indexNames()) {
-        Map<String, String> l = labels("dataset", name);
-        l.put("partition", Integer.toString(p));
-        l.put("index", index);
-        e.tree(l, dataset.tree(p, index).stats(), dataset.tree(p, index).runs());
-      }
-    }
-    Map<String, String> ds = labels("dataset", name);
-    dataset.memoryStalls().forEach((cause, t) -> {
-      Map<String, String> l = new LinkedHashMap<>(ds);
-      l.put("cause", cause.jsonName());
-      e.add("strata_dataset_stalls_total", "counter",
-          "Write stalls of the dataset's writers by cause (memoryFull: the partition's memory"
-              + " components were all full)", l, t.count());
-      e.add("strata_dataset_stall_seconds_total", "counter",
-          "Seconds the dataset's writers spent stalled, by cause", l, t.seconds());
-    });
-    IoBudgetCounters io = dataset.ioBudgetCounters();
-    e.add("strata_io_flush_bytes_admitted_total", "counter",
-        "Bytes the I/O budget admitted to flushes", ds, io.flushBytesAdmitted());
-    e.add("strata_io_merge_bytes_admitted_total", "counter",
-        "Bytes the I/O budget admitted to merges", ds, io.mergeBytesAdmitted());
-    e.add("strata_io_wait_seconds_total", "counter",
-        "Seconds flushes and merges slept waiting for the I/O budget", ds, io.waitNanos() / 1e9);
-    e.add("strata_io_discarded_bytes_total", "counter",
-        "I/O budget that accrued into a full bucket with nobody asking for it", ds,
-        io.discardedBytes());
-    return e.text();
-  }
-
-  private static Map<String, String> labels(String k, String v) {
+  /** Labels with one pair, in an order-keeping map to add more to. */
+  public static Map<String, String> labels(String k, String v) {
     Map<String, String> m = new LinkedHashMap<>();
     m.put(k, v);
     return m;
   }
 
-  /** The samples of one tree (a store, or one index of one partition). */
-  private void tree(Map<String, String> l, StoreStats s, List<RunInfo> runs) {
+  /** Adds the samples of one tree (a store, or one index of one partition), labelled {@code l}. */
+  public void tree(Map<String, String> l, StoreStats s, List<RunInfo> runs) {
     add("strata_disk_components", "gauge", "Disk component files", l, s.diskComponents());
     add("strata_runs", "gauge", "Sorted runs", l, s.runs());
     add("strata_disk_bytes", "gauge", "Bytes of the disk component files", l, s.diskBytes());
@@ -139,7 +101,11 @@ public final class PrometheusExposition {
     });
   }
 
-  private void add(String name, String type, String help, Map<String, String> l, double v) {
+  /**
+   * Adds a sample of family {@code name} ({@code type} {@code counter} or {@code gauge}; a
+   * counter's name ends in {@code _total}), described by {@code help} at its first sample.
+   */
+  public void add(String name, String type, String help, Map<String, String> l, double v) {
     families.computeIfAbsent(name, k -> new Family(type, help, new ArrayList<>()))
         .samples().add(name + labelText(l) + " " + number(v));
   }
@@ -161,7 +127,8 @@ public final class PrometheusExposition {
     return String.format(Locale.ROOT, "%s", v);
   }
 
-  private String text() {
+  /** The exposition: each family's HELP and TYPE lines, then its samples. */
+  public String text() {
     StringBuilder b = new StringBuilder();
     families.forEach((name, f) -> {
       b.append("# HELP ").append(name).append(' ').append(f.help()).append('\n');

@@ -23,6 +23,7 @@ import org.strata.lsm.StoreStats;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetConfig;
+import org.strata.lsm.dataset.DatasetMetrics;
 import org.strata.lsm.dataset.SecondaryIndexSpec;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.lsm.testing.TestStores;
@@ -119,7 +120,7 @@ class PrometheusExpositionTest {
         ds.upsert("u" + i, Map.of("city", "c" + (i % 7)));
       }
       ds.flush();
-      Map<String, Double> m = samples(PrometheusExposition.of(ds));
+      Map<String, Double> m = samples(DatasetMetrics.of(ds));
       for (int p = 0; p < 2; p++) {
         for (String index : ds.indexNames()) {
           String l = "{dataset=\"people\",partition=\"" + p + "\",index=\"" + index + "\"}";
