@@ -50,8 +50,8 @@ final class StatsCommand implements Callable<Integer> {
     } else {
       for (Map.Entry<String, JsonNode> e : o.properties()) {
         JsonNode v = e.getValue();
-        if (e.getKey().equals("mergesByLevel")) {
-          continue; // the compaction-stats table below shows them
+        if (e.getKey().equals("mergesByLevel") || e.getKey().endsWith("Durations")) {
+          continue; // the compaction-stats table below, and --json, show them
         } else if (e.getKey().equals("mergeLog")) {
           out.printf("%-26s %d recent merges (see --json)%n", e.getKey(), v.size());
         } else if (e.getKey().equals("runList")) {

@@ -75,6 +75,8 @@ final class StatsJson {
       n.put("bytesWritten", m.bytesWritten());
       n.put("seconds", m.seconds());
     });
+    durations(o.putObject("flushDurations"), s.flushDurations());
+    durations(o.putObject("mergeDurations"), s.mergeDurations());
     ArrayNode ml = o.putArray("mergeLog");
     List<MergeRecord> log = s.mergeLog();
     for (MergeRecord m : log.subList(Math.max(0, log.size() - 20), log.size())) {
@@ -108,5 +110,15 @@ final class StatsJson {
       o.put("backgroundError", s.backgroundError()); // only when writes are stopped by one
     }
     return o;
+  }
+
+  /** A duration histogram: count, sum and the count of each bucket by its upper bound. */
+  private static void durations(ObjectNode n, org.strata.lsm.DurationHistogram h) {
+    n.put("count", h.count());
+    n.put("sumSeconds", h.sumSeconds());
+    ObjectNode b = n.putObject("buckets");
+    for (int i = 0; i < h.counts().size(); i++) {
+      b.put(i < h.bounds().size() ? "le" + h.bounds().get(i) : "above", h.counts().get(i));
+    }
   }
 }

@@ -39,6 +39,8 @@ import java.util.TreeMap;
  *     flush()} succeeds (its exception as text), or null while there is none
  * @param bytes the byte counters of the TRIAD and IAM reproductions
  * @param mergesByLevel the completed merges by the level of their output run
+ * @param flushDurations how long the flushes since the open took
+ * @param mergeDurations how long the merges completed since the open took
  */
 public record StoreStats(
     int diskComponents,
@@ -62,10 +64,14 @@ public record StoreStats(
     boolean stalledNow,
     String backgroundError,
     ByteCounters bytes,
-    SortedMap<Integer, LevelMerges> mergesByLevel) {
+    SortedMap<Integer, LevelMerges> mergesByLevel,
+    DurationHistogram flushDurations,
+    DurationHistogram mergeDurations) {
 
   public StoreStats {
     bytes = bytes == null ? ByteCounters.zero() : bytes;
+    flushDurations = flushDurations == null ? DurationHistogram.empty() : flushDurations;
+    mergeDurations = mergeDurations == null ? DurationHistogram.empty() : mergeDurations;
     mergesByLevel = Collections.unmodifiableSortedMap(
         new TreeMap<>(mergesByLevel == null ? Map.of() : mergesByLevel));
   }
@@ -80,7 +86,7 @@ public record StoreStats(
     this(diskComponents, runs, diskEntries, memoryEntries, userBytes, userBytesFlushed,
         bytesFlushed, bytesMerged, flushes, merges, writeAmplification, modelWriteAmplification,
         stalls, mergeLog, pageCacheHits, pageCacheMisses, diskBytes, pendingMergeBytes,
-        stalledNow, backgroundError, bytes, null);
+        stalledNow, backgroundError, bytes, null, null, null);
   }
 
   /** Statistics without byte counters (all zero). */
@@ -93,7 +99,7 @@ public record StoreStats(
     this(diskComponents, runs, diskEntries, memoryEntries, userBytes, userBytesFlushed,
         bytesFlushed, bytesMerged, flushes, merges, writeAmplification, modelWriteAmplification,
         stalls, mergeLog, pageCacheHits, pageCacheMisses, diskBytes, pendingMergeBytes,
-        stalledNow, backgroundError, null, null);
+        stalledNow, backgroundError, null, null, null, null);
   }
 
   /** Count and total duration of stalls of one cause. */

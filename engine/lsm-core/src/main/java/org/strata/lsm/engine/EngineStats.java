@@ -8,6 +8,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import org.strata.lsm.ByteCounters;
+import org.strata.lsm.DurationHistogram;
 import org.strata.lsm.LevelMerges;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StallCause;
@@ -80,6 +81,9 @@ final class EngineStats {
   private final TreeMap<Integer, Long> readByLevel = new TreeMap<>();
   /** Milliseconds those merges ran; {@code mergeMillis.level.<n>}. */
   private final TreeMap<Integer, Long> millisByLevel = new TreeMap<>();
+  /** Durations since this open (not persisted). */
+  private final DurationHistogram.Counts flushDurations = new DurationHistogram.Counts();
+  private final DurationHistogram.Counts mergeDurations = new DurationHistogram.Counts();
   /** Bytes the log has appended since this open (none for a dataset's index). */
   private LongSupplier logBytesSinceOpen = () -> 0;
 
@@ -207,6 +211,11 @@ final class EngineStats {
         Math.max(counters[Counter.LARGEST_FLUSH.ordinal()], fileBytes);
   }
 
+  /** Counts how long a flush took, from holding the log to its durable manifest. */
+  void flushTook(long nanos) {
+    flushDurations.add(Math.max(0, nanos) / 1e9);
+  }
+
   /** Counts a flush TRIAD-MEM skipped: the component's {@code userBytes} retire without a file. */
   void flushSkipped(long userBytes) {
     counters[Counter.USER_BYTES_FLUSHED.ordinal()] += userBytes;
@@ -231,6 +240,7 @@ final class EngineStats {
       readByLevel.merge(record.outputLevel(), inputBytes, Long::sum);
       millisByLevel.merge(record.outputLevel(),
           Math.max(0, record.endMillis() - record.startMillis()), Long::sum);
+      mergeDurations.add(Math.max(0, record.endMillis() - record.startMillis()) / 1000.0);
     }
     counters[Counter.BYTES_MERGED.ordinal()] += bytes;
     counters[Counter.MERGES.ordinal()]++;
@@ -288,7 +298,8 @@ final class EngineStats {
         new ByteCounters(userFlushed + memUser, logBytes(), get(Counter.RELOGGED_ENTRIES),
             get(Counter.RELOGGED_BYTES), get(Counter.FLUSHES_SKIPPED),
             get(Counter.FLUSH_DATA_BYTES), get(Counter.FLUSH_INDEX_BYTES), mergedByLevel,
-            get(Counter.FLUSH_LOG_BYTES), mergedDataByLevel), levelMerges());
+            get(Counter.FLUSH_LOG_BYTES), mergedDataByLevel), levelMerges(),
+        flushDurations.snapshot(), mergeDurations.snapshot());
   }
 
   /** The merges by output level, as {@link StoreStats#mergesByLevel()} reports them. */

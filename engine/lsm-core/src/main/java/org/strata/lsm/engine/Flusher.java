@@ -11,6 +11,7 @@ import org.strata.lsm.StorageException;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.events.FlushEvent;
+import org.strata.lsm.io.Clock;
 import org.strata.lsm.io.CrashPoint;
 import org.strata.lsm.io.RepeatedFailures;
 import org.strata.lsm.memory.MemoryComponent;
@@ -32,6 +33,7 @@ import org.strata.lsm.memory.MemoryComponent;
  */
 final class Flusher {
   private final Path dir;
+  private final Clock clock;
   private final Logger log;
   private final ReentrantLock lock;
   private final Condition changed;
@@ -72,7 +74,8 @@ final class Flusher {
    */
   Flusher(Path dir, Logger log, ReentrantLock lock, Condition changed, MemoryComponents memory,
       VersionSet versions, FlushExecutor executor, FlushWriter writer, LogHold logHold,
-      Runnable afterFlush) {
+      Runnable afterFlush, Clock clock) {
+    this.clock = clock;
     this.dir = dir;
     this.log = log;
     this.lock = lock;
@@ -260,6 +263,7 @@ final class Flusher {
   }
 
   private void flush(MemoryComponent mc) throws IOException {
+    long start = clock.nanoTime();
     FlushEvent event = new FlushEvent();
     event.begin();
     logHold.holdThrough(mc);
@@ -287,6 +291,7 @@ final class Flusher {
       }
       log.info("flush finished: component id {} of {}, {} bytes", componentId, dir, bytes);
       commit(event, mc, componentId, dcs.size(), bytes);
+      versions.flushTook(clock.nanoTime() - start);
     } finally {
       if (!installed) {
         versions.returnComponentId(componentId); // keep component ids equal to flush ordinals

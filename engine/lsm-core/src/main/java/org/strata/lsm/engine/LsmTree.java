@@ -126,7 +126,7 @@ public final class LsmTree implements LsmStore {
             versions, LOG), log.hold(), () -> {
           merges.policyAfter("flush");
           statsDump.dumpIfDue();
-        });
+        }, clock);
     this.reads = new ReadPath(versions, operations);
     WriteAdmission admission = new WriteAdmission(config.flowControl().admission(),
         config.flowControl().slowdownAt());

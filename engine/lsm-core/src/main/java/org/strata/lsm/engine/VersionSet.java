@@ -332,6 +332,16 @@ final class VersionSet {
     return new Version(current.memory, next, open);
   }
 
+  /** Counts how long a flush took, for the flush-duration histogram. Takes the tree lock. */
+  void flushTook(long nanos) {
+    lock.lock();
+    try {
+      stats.flushTook(nanos);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** The bytes of a merge's inputs as the current version holds them. Caller holds the lock. */
   @GuardedBy("lock")
   private long inputBytes(MergeRequest merge) {

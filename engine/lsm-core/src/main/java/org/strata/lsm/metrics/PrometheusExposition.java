@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.strata.lsm.DurationHistogram;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StoreStats;
@@ -85,6 +86,12 @@ public final class PrometheusExposition {
         s.pageCacheMisses());
     add("strata_background_error", "gauge",
         "1 while a background flush's error stops writes", l, s.backgroundError() == null ? 0 : 1);
+    histogram("strata_flush_duration_seconds",
+        "Seconds each flush took since the store was opened, from holding the log to its durable"
+            + " manifest", l, s.flushDurations());
+    histogram("strata_merge_duration_seconds",
+        "Seconds each merge completed since the store was opened took, scheduler pauses included",
+        l, s.mergeDurations());
     Map<Integer, long[]> levels = new TreeMap<>();
     for (RunInfo r : runs) {
       long[] a = levels.computeIfAbsent(r.level(), k -> new long[3]);
@@ -108,6 +115,21 @@ public final class PrometheusExposition {
   public void add(String name, String type, String help, Map<String, String> l, double v) {
     families.computeIfAbsent(name, k -> new Family(type, help, new ArrayList<>()))
         .samples().add(name + labelText(l) + " " + number(v));
+  }
+
+  /** A histogram family: cumulative {@code _bucket} samples by {@code le}, then sum and count. */
+  private void histogram(String name, String help, Map<String, String> l, DurationHistogram h) {
+    Family f = families.computeIfAbsent(name, k -> new Family("histogram", help,
+        new ArrayList<>()));
+    long cumulative = 0;
+    for (int i = 0; i <= h.bounds().size(); i++) {
+      cumulative += h.counts().get(i);
+      Map<String, String> lb = new LinkedHashMap<>(l);
+      lb.put("le", i < h.bounds().size() ? number(h.bounds().get(i)) : "+Inf");
+      f.samples().add(name + "_bucket" + labelText(lb) + " " + cumulative);
+    }
+    f.samples().add(name + "_sum" + labelText(l) + " " + number(h.sumSeconds()));
+    f.samples().add(name + "_count" + labelText(l) + " " + cumulative);
   }
 
   private static String labelText(Map<String, String> l) {

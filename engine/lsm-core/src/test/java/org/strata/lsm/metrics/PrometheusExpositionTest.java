@@ -45,7 +45,7 @@ class PrometheusExpositionTest {
       if (line.startsWith("# TYPE ")) {
         String[] p = line.split(" ");
         assertThat(typed.add(p[2])).as("one TYPE line per family: %s", p[2]).isTrue();
-        assertThat(p[3]).isIn("counter", "gauge");
+        assertThat(p[3]).isIn("counter", "gauge", "histogram");
         if (p[3].equals("counter")) {
           assertThat(p[2]).endsWith("_total");
         }
@@ -56,7 +56,8 @@ class PrometheusExpositionTest {
       }
       Matcher s = SAMPLE.matcher(line);
       assertThat(s.matches()).as("a sample line: %s", line).isTrue();
-      assertThat(typed).as("family typed before its samples: %s", line).contains(s.group(1));
+      assertThat(typed).as("family typed before its samples: %s", line)
+          .contains(s.group(1).replaceAll("_(bucket|sum|count)$", ""));
       assertThat(m.put(s.group(1) + (s.group(2) == null ? "" : s.group(2)),
           Double.parseDouble(s.group(3)))).as("one sample per series: %s", line).isNull();
     }
@@ -108,6 +109,18 @@ class PrometheusExpositionTest {
           .filter(e -> e.getKey().startsWith("strata_level_components{"))
           .mapToDouble(Map.Entry::getValue).sum();
       assertThat(perLevel).isEqualTo(components).isEqualTo(st.diskComponents());
+      // one open: the histograms count every flush and merge the counters count
+      assertThat(m.get("strata_flush_duration_seconds_count" + l)).isEqualTo(st.flushes());
+      assertThat(m.get("strata_flush_duration_seconds_bucket{store=\"db\",le=\"+Inf\"}"))
+          .isEqualTo(st.flushes());
+      assertThat(m.get("strata_merge_duration_seconds_count" + l)).isEqualTo(st.merges());
+      double previous = 0;
+      for (double le : org.strata.lsm.DurationHistogram.BOUNDS) {
+        double b = m.get("strata_flush_duration_seconds_bucket{store=\"db\",le=\""
+            + (le == Math.rint(le) ? Long.toString((long) le) : Double.toString(le)) + "\"}");
+        assertThat(b).as("cumulative buckets").isGreaterThanOrEqualTo(previous);
+        previous = b;
+      }
     }
   }
 
