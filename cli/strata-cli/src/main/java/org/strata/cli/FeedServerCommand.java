@@ -12,6 +12,7 @@ import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetConfig;
 import org.strata.lsm.dataset.DatasetConfigJson;
 import org.strata.lsm.dataset.DatasetMetrics;
+import org.strata.lsm.metrics.MetricsEndpoint;
 import org.strata.ycsb.feed.FeedFormat;
 import org.strata.ycsb.feed.FeedLimits;
 import org.strata.ycsb.feed.FeedServer;

@@ -18,6 +18,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.strata.lsm.metrics.MetricsEndpoint;
 
 /**
  * {@code strata feed-server --metrics-port 0} in a child process: after acknowledged upserts and a

@@ -479,7 +479,30 @@ class StrataOnAsterixDbIT {
     return out;
   }
 
+  /** The nodes' metrics: parseable lines whose component counts are the census's. */
+  private static void assertNodeMetrics() {
+    String text = NodeMetrics.of(cluster.nodeControllers());
+    java.util.Map<String, Double> samples = new java.util.HashMap<>();
+    for (String line : text.split("\n")) {
+      if (line.startsWith("#")) {
+        continue;
+      }
+      assertThat(line).matches("[a-z_]+\\{[^}]*\\} [0-9.E+-]+");
+      samples.put(line.substring(0, line.lastIndexOf(' ')),
+          Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)));
+    }
+    for (ComponentCensus.IndexComponents c : census()) {
+      String key = "strata_asterixdb_disk_components{node=\"" + c.node() + "\",partition=\""
+          + c.path().partition() + "\",dataverse=\"" + c.path().dataverse() + "\",dataset=\""
+          + c.path().dataset() + "\",index=\"" + c.path().index() + "\"}";
+      assertThat(samples.get(key)).as(key).isEqualTo(c.diskComponents());
+    }
+    assertThat(text).contains("# TYPE strata_asterixdb_flushes_total counter",
+        "strata_io_merge_bytes_admitted_total{node=\"asterix_nc1\"}");
+  }
+
   private static void assertSchedulers() {
+    assertNodeMetrics();
     for (NodeControllerService nc : cluster.nodeControllers()) {
       NodeSchedulers s = ((StrataNCApplication) nc.getApplication()).schedulers();
       assertThat(s.schedulerFor("it", "Binomial").scheduler().name()).isEqualTo("fair");

@@ -7,6 +7,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.strata.asterixdb.ClusterConfigFile;
 import org.strata.asterixdb.EmbeddedCluster;
+import org.strata.asterixdb.NodeMetrics;
+import org.strata.lsm.metrics.MetricsEndpoint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -34,6 +36,11 @@ final class StartCommand implements Callable<Integer> {
       + " (for example the [extension/org.strata.asterixdb.StrataExtension] section).")
   Path config;
 
+  @Option(names = "--metrics-port", paramLabel = "P",
+      description = "Also serve the nodes' Strata metrics in Prometheus' text format at"
+          + " http://127.0.0.1:P/metrics (docs/observing.md); 0 for any free port.")
+  Integer metricsPort;
+
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -45,9 +52,14 @@ final class StartCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     boolean recovering = EmbeddedCluster.hasData(dir);
     cluster.start();
+    MetricsEndpoint metrics = metricsPort == null ? null : MetricsEndpoint.start("127.0.0.1",
+        metricsPort, () -> NodeMetrics.of(cluster.nodeControllers()));
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
+        if (metrics != null) {
+          metrics.close();
+        }
         cluster.stop();
         System.out.println("AsterixDB cluster stopped; data kept in " + cluster.dir());
       } catch (Exception e) {
@@ -62,6 +74,9 @@ final class StartCommand implements Callable<Integer> {
     cluster.nodeApiPorts().forEach((n, p) -> out.printf("node %s: API port %d, data in %s%n", n,
         p, cluster.dir().resolve(n)));
     out.printf("configuration: %s%n", cluster.dir().resolve(ClusterConfigFile.FILE_NAME));
+    if (metrics != null) {
+      out.printf("metrics at http://127.0.0.1:%d/metrics%n", metrics.port());
+    }
     out.println("stop with SIGTERM or Ctrl-C");
     out.flush();
     stopped.await();

@@ -1,4 +1,4 @@
-package org.strata.cli;
+package org.strata.lsm.metrics;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -11,12 +11,13 @@ import java.util.function.Supplier;
 
 /**
  * {@code GET /metrics} over HTTP: the Prometheus text exposition that {@code metrics} makes at
- * each request ({@link org.strata.lsm.metrics.PrometheusExposition}); every other path is 404.
- * The JDK's own HTTP server, one thread: a scrape is one small request every few seconds.
+ * each request ({@link PrometheusExposition}); every other path is 404. The JDK's own HTTP
+ * server, one thread: a scrape is one small request every few seconds. {@code feed-server} and
+ * {@code strata asterixdb start} serve their metrics through it ({@code --metrics-port}).
  */
-final class MetricsEndpoint implements AutoCloseable {
+public final class MetricsEndpoint implements AutoCloseable {
   /** The content type of the text format, version 0.0.4. */
-  static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+  public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
   private final HttpServer server;
   private final ExecutorService thread;
@@ -31,7 +32,7 @@ final class MetricsEndpoint implements AutoCloseable {
    *
    * @throws IOException if the address cannot be bound
    */
-  static MetricsEndpoint start(String host, int port, Supplier<String> metrics)
+  public static MetricsEndpoint start(String host, int port, Supplier<String> metrics)
       throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 16);
     server.createContext("/", exchange -> {
@@ -59,7 +60,7 @@ final class MetricsEndpoint implements AutoCloseable {
   }
 
   /** The port it listens on. */
-  int port() {
+  public int port() {
     return server.getAddress().getPort();
   }
 
