@@ -3,7 +3,6 @@ package org.strata.asterixdb;
 import java.util.List;
 import java.util.Map;
 import org.apache.hyracks.control.nc.NodeControllerService;
-import org.strata.lsm.io.IoBudgetCounters;
 import org.strata.lsm.metrics.PrometheusExposition;
 
 /**
@@ -58,15 +57,7 @@ public final class NodeMetrics {
       });
       StrataRateLimiterProvider budget = app.rateLimiters();
       if (budget != null) {
-        Map<String, String> l = PrometheusExposition.labels("node", nc.getId());
-        IoBudgetCounters io = budget.counters();
-        e.add("strata_io_flush_bytes_admitted_total", "counter",
-            "Bytes the I/O budget admitted to flushes", l, io.flushBytesAdmitted());
-        e.add("strata_io_merge_bytes_admitted_total", "counter",
-            "Bytes the I/O budget admitted to merges", l, io.mergeBytesAdmitted());
-        e.add("strata_io_wait_seconds_total", "counter",
-            "Seconds flushes and merges slept waiting for the I/O budget", l,
-            io.waitNanos() / 1e9);
+        e.ioBudget(PrometheusExposition.labels("node", nc.getId()), budget.counters());
       }
     }
     return e.text();

@@ -2,7 +2,6 @@ package org.strata.lsm.dataset;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.strata.lsm.io.IoBudgetCounters;
 import org.strata.lsm.metrics.PrometheusExposition;
 
 /**
@@ -36,16 +35,7 @@ public final class DatasetMetrics {
       e.add("strata_dataset_stall_seconds_total", "counter",
           "Seconds the dataset's writers spent stalled, by cause", l, t.seconds());
     });
-    IoBudgetCounters io = dataset.ioBudgetCounters();
-    e.add("strata_io_flush_bytes_admitted_total", "counter",
-        "Bytes the I/O budget admitted to flushes", ds, io.flushBytesAdmitted());
-    e.add("strata_io_merge_bytes_admitted_total", "counter",
-        "Bytes the I/O budget admitted to merges", ds, io.mergeBytesAdmitted());
-    e.add("strata_io_wait_seconds_total", "counter",
-        "Seconds flushes and merges slept waiting for the I/O budget", ds, io.waitNanos() / 1e9);
-    e.add("strata_io_discarded_bytes_total", "counter",
-        "I/O budget that accrued into a full bucket with nobody asking for it", ds,
-        io.discardedBytes());
+    e.ioBudget(ds, dataset.ioBudgetCounters());
     return e.text();
   }
 }

@@ -310,7 +310,6 @@ final class VersionSet {
 
   @GuardedBy("lock")
   private Version applyMerge(VersionEdit edit) {
-    long inputBytes = inputBytes(edit.merge());
     List<ComponentInfo> outputInfos = new ArrayList<>(edit.outputs().size());
     for (DiskComponent c : edit.outputs()) {
       outputInfos.add(c.info());
@@ -327,7 +326,8 @@ final class VersionSet {
       for (DiskComponent c : edit.outputs()) {
         dataBytes += c.meta().leafEnd() - c.meta().leafStart();
       }
-      stats.merged(edit.outputBytes(), dataBytes, inputBytes, edit.record());
+      // current is still the version before this edit: the inputs are in its run list
+      stats.merged(edit.outputBytes(), dataBytes, inputBytes(edit.merge()), edit.record());
     }
     return new Version(current.memory, next, open);
   }
@@ -346,21 +346,8 @@ final class VersionSet {
   @GuardedBy("lock")
   private long inputBytes(MergeRequest merge) {
     long bytes = 0;
-    if (merge instanceof MergeRequest.Runs r) {
-      for (RunInfo run : current.runList.runs()) {
-        if (r.runIds().contains(run.runId())) {
-          bytes += run.sizeBytes();
-        }
-      }
-      return bytes;
-    }
-    List<String> names = merge instanceof MergeRequest.Components c ? c.componentNames()
-        : merge instanceof MergeRequest.Routed rt ? rt.componentNames() : List.of();
-    for (String n : names) {
-      DiskComponent d = current.files().get(n);
-      if (d != null) {
-        bytes += d.sizeBytes();
-      }
+    for (RunInfo run : current.runList.window(merge).runs()) {
+      bytes += run.sizeBytes();
     }
     return bytes;
   }

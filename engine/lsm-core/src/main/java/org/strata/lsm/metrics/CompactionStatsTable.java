@@ -3,7 +3,7 @@ package org.strata.lsm.metrics;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import org.strata.lsm.LevelMerges;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StoreStats;
@@ -27,16 +27,9 @@ public final class CompactionStatsTable {
 
   /** The table of {@code s} and {@code runs}, each line ending in a newline. */
   public static String of(StoreStats s, List<RunInfo> runs) {
-    Map<Integer, long[]> shape = new TreeMap<>();
-    for (RunInfo r : runs) {
-      long[] a = shape.computeIfAbsent(r.level(), k -> new long[3]);
-      a[0]++;
-      a[1] += r.components().size();
-      a[2] += r.sizeBytes();
-    }
-    TreeMap<Integer, Boolean> levels = new TreeMap<>();
-    shape.keySet().forEach(l -> levels.put(l, true));
-    s.mergesByLevel().keySet().forEach(l -> levels.put(l, true));
+    Map<Integer, LevelTotals> shape = LevelTotals.of(runs);
+    TreeSet<Integer> levels = new TreeSet<>(shape.keySet());
+    levels.addAll(s.mergesByLevel().keySet());
     double user = s.userBytesFlushed();
     StringBuilder b = new StringBuilder();
     b.append(String.format(Locale.ROOT, "%-6s %5s %6s %11s %11s %11s %7s %7s %9s%n", "level",
@@ -48,11 +41,12 @@ public final class CompactionStatsTable {
     long written = s.bytesFlushed();
     long merges = 0;
     double seconds = 0;
-    for (int level : levels.keySet()) {
-      long[] a = shape.getOrDefault(level, new long[3]);
+    for (int level : levels) {
+      LevelTotals t = shape.getOrDefault(level, new LevelTotals(0, 0, 0));
       LevelMerges m = s.mergesByLevel().getOrDefault(level, new LevelMerges(0, 0, 0, 0));
       b.append(String.format(Locale.ROOT, "%-6s %5d %6d %11s %11s %11s %7s %7d %9.1f%n",
-          "L" + level, a[0], a[1], mib(a[2]), mib(m.bytesRead()), mib(m.bytesWritten()),
+          "L" + level, t.runs(), t.components(), mib(t.bytes()), mib(m.bytesRead()),
+          mib(m.bytesWritten()),
           amp(m.bytesWritten(), user), m.merges(), m.seconds()));
       read += m.bytesRead();
       written += m.bytesWritten();

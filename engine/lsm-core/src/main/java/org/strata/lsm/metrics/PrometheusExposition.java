@@ -5,12 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import org.strata.lsm.DurationHistogram;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.StoreStats.StallTotals;
+import org.strata.lsm.io.IoBudgetCounters;
 import org.strata.lsm.spi.RunInfo;
 
 /**
@@ -92,19 +92,13 @@ public final class PrometheusExposition {
     histogram("strata_merge_duration_seconds",
         "Seconds each merge completed since the store was opened took, scheduler pauses included",
         l, s.mergeDurations());
-    Map<Integer, long[]> levels = new TreeMap<>();
-    for (RunInfo r : runs) {
-      long[] a = levels.computeIfAbsent(r.level(), k -> new long[3]);
-      a[0]++;
-      a[1] += r.components().size();
-      a[2] += r.sizeBytes();
-    }
-    levels.forEach((level, a) -> {
+    LevelTotals.of(runs).forEach((level, t) -> {
       Map<String, String> ll = new LinkedHashMap<>(l);
       ll.put("level", Integer.toString(level));
-      add("strata_level_runs", "gauge", "Sorted runs per level", ll, a[0]);
-      add("strata_level_components", "gauge", "Disk components per level", ll, a[1]);
-      add("strata_level_bytes", "gauge", "Bytes of the disk components per level", ll, a[2]);
+      add("strata_level_runs", "gauge", "Sorted runs per level", ll, t.runs());
+      add("strata_level_components", "gauge", "Disk components per level", ll, t.components());
+      add("strata_level_bytes", "gauge", "Bytes of the disk components per level", ll,
+          t.bytes());
     });
   }
 
@@ -115,6 +109,19 @@ public final class PrometheusExposition {
   public void add(String name, String type, String help, Map<String, String> l, double v) {
     families.computeIfAbsent(name, k -> new Family(type, help, new ArrayList<>()))
         .samples().add(name + labelText(l) + " " + number(v));
+  }
+
+  /** Adds the samples of an I/O budget's counters, labelled {@code l}. */
+  public void ioBudget(Map<String, String> l, IoBudgetCounters io) {
+    add("strata_io_flush_bytes_admitted_total", "counter",
+        "Bytes the I/O budget admitted to flushes", l, io.flushBytesAdmitted());
+    add("strata_io_merge_bytes_admitted_total", "counter",
+        "Bytes the I/O budget admitted to merges", l, io.mergeBytesAdmitted());
+    add("strata_io_wait_seconds_total", "counter",
+        "Seconds flushes and merges slept waiting for the I/O budget", l, io.waitNanos() / 1e9);
+    add("strata_io_discarded_bytes_total", "counter",
+        "I/O budget that accrued into a full bucket with nobody asking for it", l,
+        io.discardedBytes());
   }
 
   /** A histogram family: cumulative {@code _bucket} samples by {@code le}, then sum and count. */
