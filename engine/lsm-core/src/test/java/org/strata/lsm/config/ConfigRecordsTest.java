@@ -164,4 +164,16 @@ class ConfigRecordsTest {
         .hasMessage("unknown configuration key 'io.page-sise'; allowed keys in io: force-bytes,"
             + " page-size, write-rate-limit");
   }
+
+  @Test
+  void theStatsDumpIntervalIsSecondsFromZeroToADay() {
+    assertThat(StatsConfig.defaults().dumpInterval()).isEqualTo(600);
+    assertThat(new StatsConfig(0).dumpInterval()).isZero();
+    assertThatThrownBy(() -> new StatsConfig(-1))
+        .isInstanceOf(org.strata.lsm.InvalidConfigurationException.class)
+        .hasMessageContaining("stats.dump-interval");
+    assertThatThrownBy(() -> new StatsConfig(86_401))
+        .isInstanceOf(org.strata.lsm.InvalidConfigurationException.class)
+        .hasMessageContaining("stats.dump-interval");
+  }
 }

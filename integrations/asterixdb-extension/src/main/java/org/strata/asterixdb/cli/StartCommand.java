@@ -51,14 +51,31 @@ final class StartCommand implements Callable<Integer> {
     EmbeddedCluster cluster = new EmbeddedCluster(dir, conf);
     PrintWriter out = spec.commandLine().getOut();
     boolean recovering = EmbeddedCluster.hasData(dir);
-    cluster.start();
-    MetricsEndpoint metrics = metricsPort == null ? null : MetricsEndpoint.start("127.0.0.1",
-        metricsPort, () -> NodeMetrics.of(cluster.nodeControllers()));
+    // bound first: a taken metrics port refuses the start before the cluster runs
+    MetricsEndpoint metrics = null;
+    if (metricsPort != null) {
+      try {
+        metrics = MetricsEndpoint.start("127.0.0.1", metricsPort,
+            () -> NodeMetrics.of(cluster.nodeControllers()));
+      } catch (java.io.IOException e) {
+        throw new IllegalArgumentException("--metrics-port: cannot serve metrics on 127.0.0.1:"
+            + metricsPort + ": " + e.getMessage(), e);
+      }
+    }
+    MetricsEndpoint served = metrics;
+    try {
+      cluster.start();
+    } catch (Exception | Error e) {
+      if (served != null) {
+        served.close();
+      }
+      throw e;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
-        if (metrics != null) {
-          metrics.close();
+        if (served != null) {
+          served.close();
         }
         cluster.stop();
         System.out.println("AsterixDB cluster stopped; data kept in " + cluster.dir());
@@ -74,8 +91,8 @@ final class StartCommand implements Callable<Integer> {
     cluster.nodeApiPorts().forEach((n, p) -> out.printf("node %s: API port %d, data in %s%n", n,
         p, cluster.dir().resolve(n)));
     out.printf("configuration: %s%n", cluster.dir().resolve(ClusterConfigFile.FILE_NAME));
-    if (metrics != null) {
-      out.printf("metrics at http://127.0.0.1:%d/metrics%n", metrics.port());
+    if (served != null) {
+      out.printf("metrics at http://127.0.0.1:%d/metrics%n", served.port());
     }
     out.println("stop with SIGTERM or Ctrl-C");
     out.flush();
