@@ -117,6 +117,16 @@ final class Flusher {
         if (abandoned || executorDead) {
           throw new StrataException("flushes of " + dir + " have stopped");
         }
+        if (!running && !memory.hasSealedUpTo(target)) {
+          // Nothing up to target is left in memory and no flush runs, yet the last was not
+          // handled: it installed its component and then failed (its manifest), before this
+          // call. The component is in the version (the next manifest lists it) and the log
+          // still holds its writes; say so rather than wait for a flush that will not come.
+          if (failure != null) {
+            throw new StorageException("flush of " + dir + " failed: " + failure, failure);
+          }
+          break;
+        }
         changed.await();
       }
     } catch (InterruptedException e) {

@@ -149,4 +149,38 @@ class BackgroundFlushErrorTest {
       }
     }
   }
+
+  /**
+   * A flush whose component is installed and whose manifest then fails: the flush reports the
+   * error, and a later flush or close (whose newest sealed component is that one) does not wait
+   * for a flush that will not come. Before the fix, close waited forever. Nothing is lost.
+   */
+  @Test
+  void aFlushWhoseManifestFailsAfterInstallingDoesNotHangTheNextFlushOrClose() {
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
+    Path dir = tmp.resolve("m");
+    LsmStore store = LsmStore.open(dir, TestStores.smallConfig(100)
+        .withMemoryComponent(MemoryComponentConfig.of(1 << 20, 2)),
+        new StoreEnvironment(Clock.system(), io));
+    for (int i = 0; i < 100; i++) {
+      store.put(b("key" + i), b("value" + i));
+    }
+    io.failNth(FileOp.RENAME, org.strata.lsm.testing.FileKind.MANIFEST_TMP, 1,
+        FaultInjectingFileIo.Failure.ERROR);
+    assertThatThrownBy(store::flush).isInstanceOf(StorageException.class)
+        .hasMessageContaining("flush of");
+    io.heal();
+    assertThat(store.get(b("key7"))).hasValueSatisfying(v -> assertThat(v).isEqualTo(
+        b("value7")));
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
+        () -> {
+          assertThatThrownBy(store::flush).isInstanceOf(StorageException.class);
+          store.close();
+        }, "flush and close after a failed manifest");
+    try (LsmStore again = LsmStore.open(dir, null, StoreEnvironment.standard())) {
+      for (int i = 0; i < 100; i++) {
+        assertThat(again.get(b("key" + i))).as("key%d", i).isPresent();
+      }
+    }
+  }
 }
