@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.HdrHistogram.Recorder;
 import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.metrics.HistoryFile;
 import org.strata.sim.des.ArrivalProcess;
 
 /**
@@ -399,6 +400,7 @@ public final class TwoPhaseRunner {
               .withBudgetCounters(sampler.ioCountersBetween(t.warmupSeconds(),
                   t.durationSeconds())));
     } finally {
+      keepHistory(dir, "testing");
       deleteTree(dir);
     }
   }
@@ -465,6 +467,7 @@ public final class TwoPhaseRunner {
           IoBudgetUse.of(samples, 0, durationSeconds, writeRateLimit())
               .withBudgetCounters(sampler.ioCountersBetween(0, durationSeconds)));
     } finally {
+      keepHistory(dir, name);
       deleteTree(dir);
     }
   }
@@ -487,6 +490,28 @@ public final class TwoPhaseRunner {
       m = Math.max(m, s.diskComponents());
     }
     return m;
+  }
+
+  /**
+   * Keeps the index histories of a phase's closed directory (the load's events, then the
+   * phase's) under {@code out/history/<phase>/}, for {@code strata lsm --dir out}.
+   */
+  private void keepHistory(Path dir, String phase) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    Path to = out.resolve("history").resolve(phase);
+    deleteTree(to);
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        String name = p.getFileName().toString();
+        if (name.equals(HistoryFile.NAME) || name.equals(HistoryFile.PREVIOUS)) {
+          Path target = to.resolve(dir.relativize(p).toString());
+          Files.createDirectories(target.getParent());
+          Files.copy(p, target);
+        }
+      }
+    }
   }
 
   /** Copies a closed system's directory, leaving out lock files. */

@@ -69,6 +69,22 @@ class TwoPhaseRunnerTest {
           .isGreaterThanOrEqualTo(s.at(phase + "/gc/p50Millis").asDouble());
     }
     assertThat(s.at("/machine/maxHeapBytes").asLong()).isPositive();
+    // Each phase's index histories are kept for strata lsm, each ending with the index's close.
+    for (String phase : List.of("testing", s.at("/runs/0/name").asText(),
+        s.at("/runs/1/name").asText())) {
+      Path kept = out.resolve("history").resolve(phase);
+      try (java.util.stream.Stream<Path> files = Files.walk(kept)) {
+        List<Path> histories = files.filter(f -> f.getFileName().toString().equals("HISTORY"))
+            .toList();
+        assertThat(histories).as(phase).isNotEmpty();
+        for (Path h : histories) {
+          List<String> lines = org.strata.lsm.metrics.HistoryFile.read(h.getParent(), new int[1]);
+          assertThat(lines.get(lines.size() - 1)).as(h.toString())
+              .contains("\"event\":\"close\"");
+          assertThat(lines).as(h.toString()).anyMatch(l -> l.contains("\"event\":\"flush\""));
+        }
+      }
+    }
     // Counted at completion, the testing phase's budget use is its bytes flushed and merged after
     // the warm-up (from timeseries.csv) per second over the 4MB limit.
     long written = Files.readAllLines(out.resolve("timeseries.csv")).stream()

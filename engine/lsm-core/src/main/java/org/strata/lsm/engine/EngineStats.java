@@ -100,9 +100,12 @@ final class EngineStats {
   private static final String READ_LEVEL_PREFIX = "bytesReadMerged.level.";
   private static final String MILLIS_LEVEL_PREFIX = "mergeMillis.level.";
 
-  /** @param store how events name the store or index (its directory name) */
-  EngineStats(String store) {
-    this.stalls = new StallTracker(store);
+  /**
+   * @param store how events name the store or index (its directory name)
+   * @param stallEnded told of each write stall as it ends
+   */
+  EngineStats(String store, StallTracker.Ended stallEnded) {
+    this.stalls = new StallTracker(store, stallEnded);
   }
 
   /** Where the bytes appended to the log since this open are read. */

@@ -29,6 +29,11 @@ final class GroupMember {
     this.ensureOpen = ensureOpen;
   }
 
+  /** A write stall of the group that ended: the tree's history records it. */
+  void stallEnded(org.strata.lsm.StallCause cause, long nanos) {
+    versions.stalled(cause, nanos);
+  }
+
   /** Waits while the tree's component constraint stops writes; fails on its background error. */
   void awaitConstraint() {
     gate.admit(WriteAdmission.Memory.NONE, 0);

@@ -48,8 +48,8 @@ import org.strata.lsm.wal.LogOp;
  * only. A dataset partition's {@link TreeGroup} locks come before all of them. {@code closing} is
  * volatile: it is read without the lock.
  *
- * <p>Directory layout: {@code config.json}, {@code MANIFEST}, {@code LOCK}, component files {@code
- * <number>.cmp} and the log in {@code wal/} (or {@code log.dir}).
+ * <p>Directory layout: docs/format.md, "Store directory". {@link TreeHistory} appends to {@code
+ * HISTORY} under {@code manifestLock}, its own monitor innermost.
  *
  * <p>The log is a {@link TreeLog} chosen at open: a store keeps its own ({@link OwnLog}); a tree
  * of a dataset partition writes through its {@link TreeGroup} ({@link PartitionLog}), which logs
@@ -99,7 +99,8 @@ public final class LsmTree implements LsmStore {
     this.env = env;
     this.clock = env.clock();
     this.dirLock = dirLock;
-    this.stats = new EngineStats(name());
+    TreeHistory history = new TreeHistory(dir, env.fileIo(), clock, LOG);
+    this.stats = new EngineStats(name(), history::stalled);
     this.statsDump = new StatsDump(config.stats().dumpInterval(), env.clock(), table -> LOG.info(
         "compaction stats of {} (cumulative):{}{}", dir, System.lineSeparator(), table),
         () -> CompactionStatsTable.of(stats(), runs()));
@@ -108,7 +109,8 @@ public final class LsmTree implements LsmStore {
     this.throttle = log.throttle();
     this.ownsExecutor = executor == null;
     this.executor = executor != null ? executor : new FlushExecutor(name());
-    this.versions = new VersionSet(dir, env.fileIo(), lock, stats, env.crashPoints());
+    this.versions = new VersionSet(dir, env.fileIo(), lock, stats, env.crashPoints(),
+        history);
     MemoryComponentConfig mcc = config.memoryComponent();
     this.memory = new MemoryComponents(versions, changed, mcc.size().bytes(),
         mcc.liveSize() == null ? 0 : mcc.liveSize().bytes(), mcc.count(), log::sealed,
@@ -116,7 +118,7 @@ public final class LsmTree implements LsmStore {
     this.files = new ComponentFiles(dir, log.clSsTableDir(), env.fileIo(),
         cache, throttle, config.io().forceBytes().bytes(),
         (int) config.io().pageSize().bytes(), FilterRates.of(config.bloomFilter(), policy,
-            config.mergePolicy().name(), this::deepestLevel),
+            config.mergePolicy().name(), () -> versions.current().deepestLevel()),
         Plugins.readsKeySketches(config.mergePolicy()), clock);
     this.merges = new MergeCoordinator(name(), LOG, lock, changed, versions, files, stats,
         config.mergePolicy().name(), policy, scheduler, config.flowControl().constraint(), clock,
@@ -181,6 +183,7 @@ public final class LsmTree implements LsmStore {
     Recovery.deleteLeftovers(leftovers, env.fileIo(), LOG);
     leftovers.clear();
     log.removeStale();
+    versions.historyOpened();
     executor.start();
     merges.afterComponentChange(false);
   }
@@ -244,10 +247,7 @@ public final class LsmTree implements LsmStore {
     }
   }
 
-  /**
-   * Waits until every sealed memory component is flushed, without sealing the active one (for
-   * tests of what an automatic flush did).
-   */
+  /** Waits until the sealed memory components are flushed, sealing none (for tests). */
   void awaitSealedFlushed() {
     lock.lock();
     try {
@@ -294,15 +294,6 @@ public final class LsmTree implements LsmStore {
     return merges.runs();
   }
 
-  /** The deepest stored level of the current version's runs (0 with none); no lock needed. */
-  private int deepestLevel() {
-    int deepest = 0;
-    for (Run r : versions.current().runs) {
-      deepest = Math.max(deepest, r.level());
-    }
-    return deepest;
-  }
-
   @Override
   public StoreStats stats() {
     lock.lock();
@@ -336,8 +327,7 @@ public final class LsmTree implements LsmStore {
 
   @Override
   public org.strata.lsm.io.DeviceCounters deviceCounters() {
-    return env.fileIo() instanceof org.strata.lsm.io.DeviceFileIo d ? d.device().counters()
-        : org.strata.lsm.io.DeviceCounters.NONE;
+    return org.strata.lsm.io.DeviceFileIo.countersOf(env.fileIo());
   }
 
   /** The shared I/O throttle, for statistics and tests. */
@@ -404,6 +394,7 @@ public final class LsmTree implements LsmStore {
     } catch (IOException e) {
       LOG.error("cannot write the manifest of {} at close", dir, e);
     }
+    versions.historyClosed();
     release();
   }
 
@@ -424,6 +415,7 @@ public final class LsmTree implements LsmStore {
     merges.close();
     stopFlushes();
     log.close();
+    versions.historyAbandoned();
     release();
   }
 

@@ -18,10 +18,22 @@ final class StallTracker {
   private long startNanos;
   /** The JFR event of the ongoing stall, or null. */
   private WriteStallEvent event;
+  private final Ended ended;
+
+  /** Told of each stall as it ends. Called under the lock that guards the tracker: no I/O. */
+  interface Ended {
+    void ended(StallCause cause, long nanos);
+  }
 
   /** @param store how events name the store, index or partition (its directory name) */
   StallTracker(String store) {
+    this(store, (cause, nanos) -> { });
+  }
+
+  /** As above, telling {@code ended} of each stall that ends. */
+  StallTracker(String store, Ended ended) {
     this.store = store;
+    this.ended = ended;
   }
 
   void waiting(StallCause cause, long now) {
@@ -43,7 +55,9 @@ final class StallTracker {
 
   void end(long now) {
     if (current != null) {
-      nanos[current.ordinal()] += Math.max(0, now - startNanos);
+      long n = Math.max(0, now - startNanos);
+      nanos[current.ordinal()] += n;
+      ended.ended(current, n);
       current = null;
     }
     if (event != null) {

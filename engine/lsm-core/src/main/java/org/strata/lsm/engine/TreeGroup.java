@@ -87,7 +87,8 @@ public final class TreeGroup implements AutoCloseable {
     this.clock = clock;
     String name = dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
     this.executor = new FlushExecutor(name);
-    this.stalls = new StallTracker(name);
+    this.stalls = new StallTracker(name, (cause, nanos) -> trees.forEach(
+        t -> t.member().stallEnded(cause, nanos)));
     this.memoryGate = new GroupMemoryGate(lock, changed, clock, stalls, memoryBudget, trees,
         this::ensureOpen, this::sealAll);
     this.logHold = new GroupLogHold(() -> wal, trees, crashPoints, this::flushEnded);

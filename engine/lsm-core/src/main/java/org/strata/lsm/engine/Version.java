@@ -147,4 +147,13 @@ final class Version {
     }
     return n;
   }
+
+  /** The deepest stored level of the runs (0 with none). */
+  int deepestLevel() {
+    int deepest = 0;
+    for (Run r : runs) {
+      deepest = Math.max(deepest, r.level());
+    }
+    return deepest;
+  }
 }

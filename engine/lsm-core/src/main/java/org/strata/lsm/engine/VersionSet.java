@@ -37,6 +37,8 @@ final class VersionSet {
   private final ReentrantLock lock;
   private final EngineStats stats;
   private final CrashPoints crashPoints;
+  /** Told of every flush, merge and move once its manifest is written. */
+  private final TreeHistory history;
   /** Held while an edit is installed and its manifest written. Taken before the tree lock. */
   private final Object manifestLock = new Object();
 
@@ -62,15 +64,13 @@ final class VersionSet {
   /**
    * @param lock the tree lock, which guards the counters and the run list
    * @param stats the counters the manifest keeps
+   * @param crashPoints called at the flush, merge and manifest crash points
+   * @param history told of every flush, merge and move, in order, once its manifest is written
    */
-  VersionSet(Path dir, FileIo io, ReentrantLock lock, EngineStats stats) {
-    this(dir, io, lock, stats, CrashPoints.none());
-  }
-
-  /** As above, calling {@code crashPoints} at the flush, merge and manifest crash points. */
   VersionSet(Path dir, FileIo io, ReentrantLock lock, EngineStats stats,
-      CrashPoints crashPoints) {
+      CrashPoints crashPoints, TreeHistory history) {
     this.dir = dir;
+    this.history = history;
     this.io = io;
     this.lock = lock;
     this.stats = stats;
@@ -145,6 +145,26 @@ final class VersionSet {
     Version old = current;
     current = v;
     return old;
+  }
+
+  /** Writes the open's line of the history, with the runs recovered. */
+  void historyOpened() {
+    history.opened(current.runList);
+  }
+
+  /** Writes the close's line of the history, with the runs left; releases its file. */
+  void historyClosed() {
+    history.closed(current.runList);
+  }
+
+  /** Releases the history's file without a line (an open that was refused). */
+  void historyAbandoned() {
+    history.abandoned();
+  }
+
+  /** A write stall of the index (or its group) that ended; see {@link TreeHistory#stalled}. */
+  void stalled(org.strata.lsm.StallCause cause, long nanos) {
+    history.stalled(cause, nanos);
   }
 
   /** Allocates a component file number. */
@@ -255,11 +275,18 @@ final class VersionSet {
     synchronized (manifestLock) {
       Version old;
       Manifest manifest;
+      List<String> inputs;
+      List<ComponentInfo> outputs = new ArrayList<>(edit.outputs().size());
+      RunList after;
       lock.lock();
       try {
+        inputs = edit.merge() == null ? List.of()
+            : TreeHistory.inputs(current.runList, edit.merge());
+        edit.outputs().forEach(c -> outputs.add(c.info()));
         old = install(edit.flushed() != null ? applyFlush(edit) : applyMerge(edit));
         edit.outputs().forEach(DiskComponent::release); // the new version holds them
         manifest = snapshot();
+        after = current.runList;
       } finally {
         lock.unlock();
       }
@@ -267,6 +294,11 @@ final class VersionSet {
         manifest.write(dir, io, () -> crashPoints.reached(CrashPoint.MANIFEST_BEFORE_RENAME));
       } finally {
         old.release();
+      }
+      if (edit.flushed() != null) {
+        history.flushed(edit.flushed().id(), outputs, after);
+      } else {
+        history.merged(edit.merge(), inputs, outputs, edit.record(), after);
       }
       lock.lock();
       try {

@@ -23,6 +23,11 @@ public final class DeviceFileIo implements FileIo {
     this.device = device;
   }
 
+  /** The device counters of {@code io}: its device's if it is a {@code DeviceFileIo}, else none. */
+  public static DeviceCounters countersOf(FileIo io) {
+    return io instanceof DeviceFileIo d ? d.device().counters() : DeviceCounters.NONE;
+  }
+
   /** The device the steps are charged to. */
   public Device device() {
     return device;
