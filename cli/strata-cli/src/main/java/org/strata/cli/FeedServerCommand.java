@@ -17,6 +17,7 @@ import org.strata.ycsb.feed.FeedFormat;
 import org.strata.ycsb.feed.FeedLimits;
 import org.strata.ycsb.feed.FeedServer;
 import org.strata.ycsb.feed.FeedStats;
+import org.strata.ycsb.feed.StopSignals;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -171,7 +172,7 @@ final class FeedServerCommand implements Callable<Integer> {
       LogManager.shutdown();
     }, "strata-feed-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
-    handle(stopRequested, "TERM", "INT");
+    StopSignals.handle(stopRequested::countDown, "TERM", "INT");
     out.println("listening on " + host + ":" + server.port());
     if (metrics != null) {
       out.println("metrics at http://" + host + ":" + metrics.port() + "/metrics");
@@ -190,42 +191,6 @@ final class FeedServerCommand implements Callable<Integer> {
       // the JVM is shutting down already: the hook finds the server stopped
     }
     return 0;
-  }
-
-  /**
-   * Makes each of {@code signals} count {@code stopRequested} down instead of shutting the JVM
-   * down (which would exit 128 + the signal's number). Through reflection, since {@code
-   * sun.misc.Signal} is not a supported API; where it is absent or a signal cannot be handled
-   * (e.g. under {@code -Xrs}), that signal keeps the JVM's handling: the shutdown hook still
-   * stops the server cleanly, but the exit code is then 143 for SIGTERM and 130 for SIGINT.
-   */
-  private static void handle(CountDownLatch stopRequested, String... signals) {
-    try {
-      Class<?> signal = Class.forName("sun.misc.Signal");
-      Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
-      Object handler = java.lang.reflect.Proxy.newProxyInstance(
-          FeedServerCommand.class.getClassLoader(), new Class<?>[] {handlerType},
-          (proxy, method, args) -> switch (method.getName()) {
-            case "handle" -> {
-              stopRequested.countDown();
-              yield null;
-            }
-            case "hashCode" -> System.identityHashCode(proxy);
-            case "equals" -> proxy == args[0];
-            case "toString" -> "feed-server stop";
-            default -> null;
-          });
-      java.lang.reflect.Method handle = signal.getMethod("handle", signal, handlerType);
-      for (String name : signals) {
-        try {
-          handle.invoke(null, signal.getConstructor(String.class).newInstance(name), handler);
-        } catch (java.lang.reflect.InvocationTargetException e) {
-          // this signal cannot be handled here: the JVM's handling stays
-        }
-      }
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      // no sun.misc.Signal: the shutdown hook stops the server
-    }
   }
 
   /** The time of a counter line: UTC, to the second (e.g. {@code 2026-11-23T11:20:05Z}). */

@@ -14,6 +14,7 @@ import org.strata.lsm.Limits;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.WriteBatch;
+import org.strata.lsm.config.Quantities;
 import org.strata.lsm.config.StoreConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -142,10 +143,11 @@ final class LoadCommand implements Callable<Integer> {
     if (json) {
       out.println(StatsJson.MAPPER.writeValueAsString(o));
     } else {
-      out.printf("loaded %d records in %.2f s: %.0f records/s, %.1f MB/s; peak heap %.1f MB;"
-              + " write amplification %.2f; %d disk components%n", records, seconds,
-          records / seconds, userBytes / 1e6 / seconds, peakHeapBytes() / 1e6,
-          stats.writeAmplification(), stats.diskComponents());
+      out.printf("loaded %,d records in %.2f s: %,.0f records/s, %.1f MiB/s; peak heap %.1f"
+              + " MiB; write amplification %.2f; %d disk components%n", records, seconds,
+          records / seconds, Quantities.mebibytes(userBytes / seconds),
+          Quantities.mebibytes(peakHeapBytes()), stats.writeAmplification(),
+          stats.diskComponents());
     }
     out.flush();
     return 0;

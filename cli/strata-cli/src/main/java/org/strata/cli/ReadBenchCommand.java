@@ -10,6 +10,7 @@ import org.strata.lsm.KeyValue;
 import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.StoreStats;
+import org.strata.lsm.config.Quantities;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -95,11 +96,12 @@ final class ReadBenchCommand implements Callable<Integer> {
     if (json) {
       out.println(StatsJson.MAPPER.writeValueAsString(o));
     } else {
-      out.printf("%d lookups: %.0f lookups/s (page cache hit ratio %.2f, %d missing); full scan of"
-              + " %d entries: %.1f MB/s; peak heap %.1f MB%n", lookups,
+      out.printf("%,d lookups: %,.0f lookups/s (page cache hit ratio %.2f, %d missing); full"
+              + " scan of %,d entries: %.1f MiB/s; peak heap %.1f MiB%n", lookups,
           o.get("lookupsPerSecond").asDouble(), o.get("pageCacheHitRatio").asDouble(),
           o.get("missingKeys").asLong(), o.get("scanEntries").asLong(),
-          o.get("scanMegabytesPerSecond").asDouble(), o.get("peakHeapBytes").asLong() / 1e6);
+          o.get("scanMegabytesPerSecond").asDouble() * 1e6 / (1 << 20),
+          Quantities.mebibytes(o.get("peakHeapBytes").asLong()));
     }
     out.flush();
     return o.get("missingKeys").asLong() == 0 ? 0 : 1;

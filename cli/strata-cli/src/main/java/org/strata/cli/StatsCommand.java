@@ -27,7 +27,7 @@ final class StatsCommand implements Callable<Integer> {
   @Mixin StoreOptions store;
 
   @Option(names = "--json", description = "Print one JSON object (sizes in bytes; the text "
-      + "output shows them as KB, MB, GB).")
+      + "output shows them as KiB, MiB, GiB).")
   boolean json;
 
   @Spec CommandSpec spec;

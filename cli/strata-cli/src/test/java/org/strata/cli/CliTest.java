@@ -88,7 +88,7 @@ class CliTest {
     }
     assertThat(acks).isSorted().doesNotHaveDuplicates().last().isEqualTo(2000L);
     assertThat(acks).hasSize(7);
-    assertThat(r.out()).contains("loaded 2000 records");
+    assertThat(r.out()).contains("loaded 2,000 records");
     for (long id : new long[] {0, 1, 999, 1999}) {
       Result g = run("get", "--dir", dir.toString(), RecordGenerator.key(id));
       assertThat(g.code()).isZero();
@@ -147,11 +147,11 @@ class CliTest {
         .hasSize(1024);
     Result stats = run("stats", "--dir", dir.toString());
     assertThat(stats.out()).as("sizes for people in text").containsPattern(
-        "diskBytes +[0-9.]+ (KB|MB)\n").containsPattern("bytesFlushed +[0-9.]+ (KB|MB)\n");
+        "diskBytes +[0-9.]+ (KiB|MiB)\n").containsPattern("bytesFlushed +[0-9.]+ (KiB|MiB)\n");
     Result quiet = run("load", "--dir", dir.toString(), "--records", "1_000", "--quiet");
     assertThat(quiet.code()).as(quiet.err()).isZero();
     assertThat(quiet.lines()).hasSize(1);
-    assertThat(quiet.out()).startsWith("loaded 1000 records");
+    assertThat(quiet.out()).startsWith("loaded 1,000 records");
     Result bad = run("load", "--dir", dir.toString(), "--records", "1.5e0");
     assertThat(bad.code()).isEqualTo(2);
     assertThat(bad.err()).contains("--records").contains("1.5e0").contains("1_000_000 or 1e6");

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.strata.lsm.config.Quantities;
 
 /**
  * Writes a two-phase run's outputs: {@code summary.json}, {@code timeseries.csv}, the charts and
@@ -136,14 +137,15 @@ public final class ReportWriter {
   /** One sentence on a phase's I/O budget use. */
   static String ioBudgetWords(IoBudgetUse u) {
     if (Double.isNaN(u.use())) {
-      return String.format(Locale.ROOT, "Flushes and merges wrote %.1f MB/s (no I/O limit was"
-          + " set, so there is no budget use).", u.bytesPerSecond() / 1e6);
+      return String.format(Locale.ROOT, "Flushes and merges wrote %.1f MiB/s (no I/O limit was"
+          + " set, so there is no budget use).", Quantities.mebibytes(u.bytesPerSecond()));
     }
     String s = String.format(Locale.ROOT, "**I/O budget use %.2f**: flushes and merges wrote"
-            + " %.1f MB/s (%.1f flushed + %.1f merged MB over seconds %d-%d) of the %.1f MB/s"
+            + " %.1f MiB/s (%.1f flushed + %.1f merged MiB over seconds %d-%d) of the %.1f MiB/s"
             + " limit.",
-        u.use(), u.bytesPerSecond() / 1e6, u.bytesFlushed() / 1e6, u.bytesMerged() / 1e6,
-        u.fromSecond() + 1, u.toSecond(), u.limitBytesPerSecond() / 1e6);
+        u.use(), Quantities.mebibytes(u.bytesPerSecond()), Quantities.mebibytes(u.bytesFlushed()),
+        Quantities.mebibytes(u.bytesMerged()), u.fromSecond() + 1, u.toSecond(),
+        Quantities.mebibytes(u.limitBytesPerSecond()));
     if (IoBudgetUse.WRITTEN.equals(u.countedAs())) {
       s += String.format(Locale.ROOT, " Counted as written; counted by the flushes and merges"
           + " that completed in those seconds it is %.2f.", u.useCountedAtCompletion());
@@ -355,7 +357,7 @@ public final class ReportWriter {
       b.append(dataset(c));
     }
     b.append(String.format(Locale.ROOT, "Loaded %,d records in %.1f s (%,.0f records/s; %d disk"
-            + " components, %.1f MB after loading).%n%n", c.load().records(), result.loadSeconds(),
+            + " components, %.1f MiB after loading).%n%n", c.load().records(), result.loadSeconds(),
         result.loadRecordsPerSecond(), result.loadedDiskComponents(),
         result.loadedSpaceBytes() / 1048576.0));
     PhaseResult t = result.testing();

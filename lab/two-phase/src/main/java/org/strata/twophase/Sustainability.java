@@ -102,7 +102,7 @@ public final class Sustainability {
       }
     }
     CycleJudgement c = CycleJudgement.judge("disk components", x, comps, componentFloor, "", 1);
-    CycleJudgement p = CycleJudgement.judge("pending merge bytes", x, pending, pendingFloor, " MB",
+    CycleJudgement p = CycleJudgement.judge("pending merge bytes", x, pending, pendingFloor, " MiB",
         1 << 20);
     List<String> failed = new ArrayList<>();
     List<String> passed = new ArrayList<>();

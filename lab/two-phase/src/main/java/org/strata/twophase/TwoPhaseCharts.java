@@ -65,7 +65,7 @@ final class TwoPhaseCharts {
         .yAxisTitle("disk components").build();
     XYChart pending = new XYChartBuilder().width(1000).height(450)
         .title(title + ": pending merge bytes").xAxisTitle("time (s)")
-        .yAxisTitle("MB").build();
+        .yAxisTitle("MiB").build();
     for (XYChart c : List.of(tput, comps, pending)) {
       c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
       c.getStyler().setMarkerSize(0);

@@ -33,7 +33,7 @@ class IoBudgetUseTest {
     assertThat(u.use()).isEqualTo(0.8);
     assertThat(u.json().at("/use").asDouble()).isEqualTo(0.8);
     assertThat(ReportWriter.ioBudgetWords(u)).contains("I/O budget use 0.80")
-        .contains("seconds 3-6").contains("20.0 MB/s limit");
+        .contains("seconds 3-6").contains("19.1 MiB/s limit");
   }
 
   @Test

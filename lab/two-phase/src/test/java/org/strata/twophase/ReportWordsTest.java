@@ -54,7 +54,7 @@ class ReportWordsTest {
     assertThat(text).contains("Stalls by cause: component constraint 8 (0.3 s), memory full 640"
         + " (99.1 s).").contains("Most stalled time: memory full: every memory component was"
         + " full and writers waited for a flush to free one (flushes and merges share the I/O"
-        + " budget of 20 MB/s).");
+        + " budget of 20 MiB/s).");
     assertThat(ReportWriter.stallCauses(5, 1.0, Map.of(), 0))
         .contains("Stalls: 5 (1.0 s), not split by cause by this system.");
     assertThat(ReportWriter.stallCauses(0, 0, m, 0)).isEmpty();

@@ -9,11 +9,15 @@ import org.strata.lsm.InvalidConfigurationException;
  * files. A count is a whole number written plainly ({@code 1000000}), with underscores ({@code
  * 1_000_000}) or in scientific notation ({@code 1e6}, {@code 2.5e5}). A size is a count of bytes
  * with an optional binary unit: {@code B}, {@code KB} (1024), {@code MB}, {@code GB}, {@code TB},
- * case-insensitive, e.g. {@code 4KB}, {@code 1.5MB}, {@code 128MB}. Both must come to a whole,
- * non-negative number; errors name the option or key, the value and what is allowed.
+ * or their IEC names {@code KiB}, {@code MiB}, {@code GiB}, {@code TiB} (the same values, and
+ * how sizes are printed), case-insensitive, e.g. {@code 4KB}, {@code 1.5MB}, {@code 128MiB}.
+ * Both must come to a whole, non-negative number; errors name the option or key, the value and
+ * what is allowed.
  */
 public final class Quantities {
   private static final String[] UNITS = {"TB", "GB", "MB", "KB", "B"};
+  /** The same units under their IEC names, which is how sizes are printed. */
+  private static final String[] IEC_UNITS = {"TiB", "GiB", "MiB", "KiB", "B"};
   private static final long[] UNIT_BYTES = {1L << 40, 1L << 30, 1L << 20, 1L << 10, 1};
 
   /** What a count may look like, for error messages. */
@@ -39,9 +43,11 @@ public final class Quantities {
     String t = text == null ? "" : text.trim().toUpperCase(Locale.ROOT);
     long unit = 1;
     for (int i = 0; i < UNITS.length; i++) {
-      if (t.endsWith(UNITS[i])) {
+      String iec = IEC_UNITS[i].toUpperCase(Locale.ROOT);
+      String found = t.endsWith(iec) ? iec : t.endsWith(UNITS[i]) ? UNITS[i] : null;
+      if (found != null) {
         unit = UNIT_BYTES[i];
-        t = t.substring(0, t.length() - UNITS[i].length()).trim();
+        t = t.substring(0, t.length() - found.length()).trim();
         break;
       }
     }
@@ -53,18 +59,29 @@ public final class Quantities {
   }
 
   /**
-   * Prints {@code bytes} for people: the largest binary unit that keeps at least 1, with up to one
-   * decimal (e.g. {@code 1.5 MB}, {@code 812 B}); exact multiples print without a decimal.
+   * Prints {@code bytes} for people: the largest binary unit that keeps at least 1, under its IEC
+   * name, with up to one decimal (e.g. {@code 1.5 MiB}, {@code 812 B}); exact multiples print
+   * without a decimal. The parser reads what this prints ({@code 1.5MiB} is {@code 1.5MB}).
    */
   public static String human(long bytes) {
     for (int i = 0; i < UNITS.length - 1; i++) {
       if (Math.abs(bytes) >= UNIT_BYTES[i]) {
         double v = (double) bytes / UNIT_BYTES[i];
         return (bytes % UNIT_BYTES[i] == 0 ? String.format(Locale.ROOT, "%d", bytes / UNIT_BYTES[i])
-            : String.format(Locale.ROOT, "%.1f", v)) + " " + UNITS[i];
+            : String.format(Locale.ROOT, "%.1f", v)) + " " + IEC_UNITS[i];
       }
     }
     return bytes + " B";
+  }
+
+  /** A rate in bytes per second for people, as {@link #human} prints sizes, with "/s". */
+  public static String humanRate(double bytesPerSecond) {
+    return human(Math.round(bytesPerSecond)) + "/s";
+  }
+
+  /** {@code bytes} in MiB (2^20 bytes), the unit reports print sizes in. */
+  public static double mebibytes(double bytes) {
+    return bytes / (1 << 20);
   }
 
   /** The number in {@code t} (digits, underscores between digits, a fraction, an exponent). */

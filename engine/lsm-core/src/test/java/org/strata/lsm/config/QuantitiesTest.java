@@ -45,9 +45,11 @@ class QuantitiesTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"0,0 B", "812,812 B", "1024,1 KB", "1536,1.5 KB", "1572864,1.5 MB",
-      "134217728,128 MB", "1073741824,1 GB", "1099511627776,1 TB"})
-  void humanSizes(long bytes, String expected) {
+  @CsvSource({"0,0 B", "812,812 B", "1024,1 KiB", "1536,1.5 KiB", "1572864,1.5 MiB",
+      "134217728,128 MiB", "1073741824,1 GiB", "1099511627776,1 TiB"})
+  void humanSizesAreBinaryUnderTheirIecNamesAndParseBack(long bytes, String expected) {
     assertThat(Quantities.human(bytes)).isEqualTo(expected);
+    assertThat(Quantities.bytes("k", expected.replace(" ", ""))).isEqualTo(bytes);
+    assertThat(Quantities.humanRate(bytes)).isEqualTo(expected + "/s");
   }
 }

@@ -5,10 +5,12 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.strata.asterixdb.ClusterConfigFile;
 import org.strata.asterixdb.EmbeddedCluster;
 import org.strata.asterixdb.NodeMetrics;
 import org.strata.lsm.metrics.MetricsEndpoint;
+import org.strata.ycsb.feed.StopSignals;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -71,20 +73,28 @@ final class StartCommand implements Callable<Integer> {
       }
       throw e;
     }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    // SIGTERM and Ctrl-C wake this thread, which stops the cluster and exits 0; the hook stops
+    // it on any other shutdown of the JVM. Whoever comes first stops it, once.
+    CountDownLatch stopRequested = new CountDownLatch(1);
+    AtomicBoolean stoppedOnce = new AtomicBoolean();
+    Runnable stop = () -> {
+      if (!stoppedOnce.compareAndSet(false, true)) {
+        return;
+      }
       try {
         if (served != null) {
           served.close();
         }
         cluster.stop();
-        System.out.println("AsterixDB cluster stopped; data kept in " + cluster.dir());
+        out.println("AsterixDB cluster stopped; data kept in " + cluster.dir());
       } catch (Exception e) {
-        System.err.println("error: the cluster did not stop cleanly: " + e);
-      } finally {
-        stopped.countDown();
+        out.println("error: the cluster did not stop cleanly: " + e);
       }
-    }, "strata-asterixdb-stop"));
+      out.flush();
+    };
+    Thread hook = new Thread(stop, "strata-asterixdb-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    StopSignals.handle(stopRequested::countDown, "TERM", "INT");
     out.printf("AsterixDB 0.9.8 cluster with %d node controller(s) is active (%s)%n", nodes,
         recovering ? "recovered from " + cluster.dir() : "new, in " + cluster.dir());
     out.printf("SQL++ query service: http://127.0.0.1:%d/query/service%n", cluster.apiPort());
@@ -96,7 +106,13 @@ final class StartCommand implements Callable<Integer> {
     }
     out.println("stop with SIGTERM or Ctrl-C");
     out.flush();
-    stopped.await();
+    stopRequested.await();
+    stop.run();
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // the JVM is shutting down already: the hook finds the cluster stopped
+    }
     return 0;
   }
 }
