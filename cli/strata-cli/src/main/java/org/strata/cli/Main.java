@@ -28,7 +28,7 @@ import picocli.CommandLine.Option;
         ReproduceCommand.class,
         ImportCommand.class, QueryCommand.class, GenRecordsCommand.class,
         FeedServerCommand.class, TwoPhaseCommand.class, CompareCommand.class,
-        CrashTestCommand.class, MoveLogCommand.class, LsmCommand.class,
+        CrashTestCommand.class, MoveLogCommand.class, LsmCommand.class, JfrReportCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   /** System property naming the log file; set by {@link #main} unless given. */
