@@ -9,6 +9,7 @@ import org.strata.lsm.InvalidConfigurationException;
 import org.strata.peers.CompareConfig;
 import org.strata.peers.CompareConfigJson;
 import org.strata.peers.CompareRunner;
+import org.strata.peers.ComparisonReport;
 import org.strata.peers.StrataSystem;
 import org.strata.peers.SystemSpec;
 import org.strata.twophase.LookupResult;
@@ -127,10 +128,13 @@ final class CompareCommand implements Callable<Integer> {
       }
       PhaseResult p = x.result().runs().get(0);
       o.printf(Locale.ROOT, "%s: load %,.0f records/s, testing max %,.0f writes/s, served %,.0f"
-              + " of %,.0f arrivals/s, write p99 %.2f ms, max %.2f ms, stalled %.1f s, %s%n",
+              + " of %,.0f arrivals/s%s, write p99 %s ms, max %s ms, stalled %.1f s, %s%n",
           x.result().label(), x.result().loadRecordsPerSecond(),
           x.result().testing().throughput(), p.throughput(), p.arrivalRate(),
-          p.writeLatency().p99(), p.writeLatency().max(), p.stallSeconds(),
+          p.queueAtEnd() > 0 ? String.format(Locale.ROOT, " (%,d still queued at the end)",
+              p.queueAtEnd()) : "",
+          ComparisonReport.figure(p.writeLatency().p99()),
+          ComparisonReport.figure(p.writeLatency().max()), p.stallSeconds(),
           p.verdict().word());
     }
     o.println("report: " + out.resolve("comparison.md"));

@@ -254,15 +254,29 @@ final class DesCommand implements Callable<Integer> {
       sims.add(DiscreteEventSimulator.of(setup, pol, new NamedPlugin(name, schedulerParams)));
     }
     long start = System.nanoTime();
+    int steps = (phase.equals("running") ? 0 : 1) + (phase.equals("testing") ? 0 : sims.size());
+    int[] step = {0};
+    java.util.function.Consumer<String> starting = what -> {
+      // one line per simulated phase on stderr: a run takes from seconds to minutes
+      double elapsed = (System.nanoTime() - start) / 1e9;
+      PrintWriter err = spec.commandLine().getErr();
+      err.printf(java.util.Locale.ROOT, "des: %s: %s (%d of %d)%s%n", policy, what, ++step[0],
+          steps, step[0] == 1 ? "" : String.format(java.util.Locale.ROOT,
+              ", %.0f s so far, about %.0f s left", elapsed,
+              elapsed / (step[0] - 1) * (steps - step[0] + 1)));
+      err.flush();
+    };
     DesPhaseResult testing = null;
     if (!phase.equals("running")) {
+      starting.accept("testing phase, " + testingScheduler + " scheduler");
       testing = DiscreteEventSimulator.of(setup, pol, new NamedPlugin(testingScheduler,
           Map.of())).testing(duration);
     }
     java.util.List<DesPhaseResult> runs = new java.util.ArrayList<>();
     if (!phase.equals("testing")) {
-      for (DiscreteEventSimulator sim : sims) {
-        runs.add(sim.running(duration, arrivalProcess(testing)));
+      for (int i = 0; i < sims.size(); i++) {
+        starting.accept("running phase, " + schedulers.get(i) + " scheduler");
+        runs.add(sims.get(i).running(duration, arrivalProcess(testing)));
       }
     }
     double seconds = (System.nanoTime() - start) / 1e9;

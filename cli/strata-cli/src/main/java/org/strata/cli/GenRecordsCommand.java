@@ -78,7 +78,12 @@ final class GenRecordsCommand implements Callable<Integer> {
       SplittableRandom rnd = new SplittableRandom(seed ^ 0x5DEECE66DL);
       RecordShape shape = new RecordShape(10, fieldLength, k);
       StringBuilder sb = new StringBuilder(1200);
+      ProgressLine progress = new ProgressLine(spec.commandLine().getErr(), "gen-records",
+          "records", records, System::nanoTime);
       for (long i = 0; i < records; i++) {
+        if ((i & 0xFFF) == 0) {
+          progress.update(i);
+        }
         long id = order != null ? order[(int) i] : rnd.nextLong(k);
         sb.setLength(0);
         sb.append("{\"op\":\"upsert\",\"key\":\"").append(RecordGenerator.key(id))

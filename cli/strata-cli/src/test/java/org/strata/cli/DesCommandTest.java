@@ -36,6 +36,12 @@ class DesCommandTest {
         "--param", "preemptive=false", "--compare", "single-thread,fair,greedy", "--json",
         "--series", series.toString(), "--chart", charts.toString()));
     assertThat(r.code()).as(r.err()).isZero();
+    // progress on stderr, one line per simulated phase, stdout JSON only
+    assertThat(r.err().lines().toList()).hasSize(4).first().asString()
+        .isEqualTo("des: tiering: testing phase, fair scheduler (1 of 4)");
+    assertThat(r.err().lines().toList().get(3))
+        .matches("des: tiering: running phase, greedy scheduler \\(4 of 4\\), \\d+ s so far,"
+            + " about \\d+ s left");
     JsonNode j = new ObjectMapper().readTree(r.out());
     double max = j.get("testing").get("maxThroughput").asDouble();
     assertThat(max).isPositive();

@@ -72,11 +72,19 @@ public final class CompareRunner {
       }
     }
     List<Outcome> outcomes = new ArrayList<>();
+    int total = 0;
+    for (SystemSpec spec : config.systems()) {
+      total += spec instanceof RocksDbNativeSystem ? 1
+          : spec.targets(config.twoPhase(), mode == Mode.LOAD).size();
+    }
+    long start = System.nanoTime();
+    int at = 0;
     for (SystemSpec spec : config.systems()) {
       if (spec instanceof RocksDbNativeSystem n) {
         Path dir = out.resolve(n.label());
         if (console != null) {
-          console.println("== " + n.label() + ": RocksDB's db_bench in a process of its own");
+          console.println(heading(++at, total, start) + n.label()
+              + ": RocksDB's db_bench in a process of its own");
         }
         java.nio.file.Files.createDirectories(dir);
         TwoPhaseResult r = mode == Mode.LOOKUP
@@ -89,7 +97,8 @@ public final class CompareRunner {
       for (SystemSpec.Run run : spec.targets(config.twoPhase(), mode == Mode.LOAD)) {
         Path dir = out.resolve(run.target().label());
         if (console != null) {
-          console.println("== " + run.target().label() + ": " + run.target().description());
+          console.println(heading(++at, total, start) + run.target().label() + ": "
+              + run.target().description());
         }
         TwoPhaseRunner runner = new TwoPhaseRunner(run.config(), run.target(), dir, console,
             terminal, false, true);
@@ -122,5 +131,16 @@ public final class CompareRunner {
     }
     ComparisonReport.write(out, config, mode, outcomes);
     return outcomes;
+  }
+
+  /**
+   * The heading of system {@code at} of {@code total}, with the time so far and, from the second
+   * system on, the time left at the pace of those before it.
+   */
+  static String heading(int at, int total, long startNanos) {
+    double elapsed = (System.nanoTime() - startNanos) / 1e9;
+    return String.format(java.util.Locale.ROOT, "== [%d of %d%s] ", at, total, at == 1 ? ""
+        : String.format(java.util.Locale.ROOT, "; %.0f min so far, about %.0f min left",
+            elapsed / 60, elapsed / 60 / (at - 1) * (total - at + 1)));
   }
 }

@@ -23,7 +23,7 @@ final class ComparisonCharts {
   static final String THROUGHPUT = "compare-throughput.png";
   static final String COMPONENTS = "compare-disk-components.png";
   static final String LATENCY = "compare-write-latency.png";
-  private static final List<String> PERCENTILES = List.of("p50", "p99", "p99.9", "max");
+  private static final List<String> PERCENTILES = List.of("p50", "p90", "p99", "p99.9", "max");
 
   private ComparisonCharts() {}
 
@@ -74,8 +74,8 @@ final class ComparisonCharts {
       }
       Latency l = p.writeLatency();
       if (l.count() > 0) {
-        lat.addSeries(name, List.of(1.0, 2.0, 3.0, 4.0), List.of(floor(l.p50()), floor(l.p99()),
-            floor(l.p999()), floor(l.max())));
+        lat.addSeries(name, List.of(1.0, 2.0, 3.0, 4.0, 5.0), List.of(floor(l.p50()),
+            floor(l.p90()), floor(l.p99()), floor(l.p999()), floor(l.max())));
       }
     }
     List<String> files = new ArrayList<>();

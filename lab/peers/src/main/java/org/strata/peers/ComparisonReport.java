@@ -304,41 +304,16 @@ public final class ComparisonReport {
         + " parentheses, its ratio to the first system (").append(outcomes.get(0).result()
         .label()).append(").\n\n");
     Map<String, Function<CompareRunner.Outcome, Double>> figures = figures(config, mode);
-    b.append("| system |");
-    figures.keySet().forEach(k -> b.append(' ').append(k).append(" |"));
     boolean verdicts = mode == CompareRunner.Mode.ALL
         || mode == CompareRunner.Mode.FIND_SUSTAINABLE;
-    if (verdicts) {
-      b.append(" verdict |");
+    b.append("## Summary\n\n");
+    Map<String, Function<CompareRunner.Outcome, Double>> key = new LinkedHashMap<>();
+    for (String k : summaryColumns(config, mode)) {
+      key.put(k, figures.get(k));
     }
-    b.append("\n|---|");
-    figures.keySet().forEach(k -> b.append("---|"));
-    if (verdicts) {
-      b.append("---|");
-    }
-    b.append('\n');
-    CompareRunner.Outcome first = outcomes.get(0);
-    for (CompareRunner.Outcome o : outcomes) {
-      b.append("| ").append(o.result().label()).append(" |");
-      figures.forEach((k, f) -> {
-        Double v = f.apply(o);
-        Double base = f.apply(first);
-        if (v == null) {
-          b.append(" - |");
-        } else {
-          b.append(' ').append(number(v));
-          if (base != null && base != 0 && o != first) {
-            b.append(String.format(Locale.ROOT, " (%.2fx)", v / base));
-          }
-          b.append(" |");
-        }
-      });
-      if (verdicts) {
-        PhaseResult p = running(o);
-        b.append(' ').append(p == null ? "none sustainable" : p.verdict().word()).append(" |");
-      }
-      b.append('\n');
-    }
+    table(b, key, outcomes, verdicts);
+    b.append("\n## All figures\n\n");
+    table(b, figures, outcomes, verdicts);
     b.append(gcTable(outcomes));
     b.append("\n## Systems\n\n");
     for (CompareRunner.Outcome o : outcomes) {
@@ -412,6 +387,63 @@ public final class ComparisonReport {
   }
 
   /** Every system's collector pauses and peak heap per phase, as a markdown section. */
+  /** The few columns of the summary table, each one of {@link #figures}. */
+  static List<String> summaryColumns(CompareConfig config, CompareRunner.Mode mode) {
+    return switch (mode) {
+      case LOAD -> List.of("load rec/s", "CPU s per M records", "peak RSS MiB");
+      case LOOKUP -> {
+        int t = config.lookup().threads().get(0);
+        String n = t == 1 ? "1 thread" : t + " threads";
+        yield List.of("gets/s " + n, "p99 ms " + n);
+      }
+      case FIND_SUSTAINABLE -> List.of("testing max W", "sustainable rate", "p99 ms");
+      default -> List.of("testing max W", "served/s", "p99 ms", "stalled s", "queued at end");
+    };
+  }
+
+  /**
+   * A table of {@code figures}, one row per system; each cell the figure and, after the first
+   * row, its ratio to the first system's.
+   */
+  private static void table(StringBuilder b, Map<String, Function<CompareRunner.Outcome, Double>>
+      figures, List<CompareRunner.Outcome> outcomes, boolean verdicts) {
+    b.append("| system |");
+    figures.keySet().forEach(k -> b.append(' ').append(k).append(" |"));
+    if (verdicts) {
+      b.append(" verdict |");
+    }
+    b.append("\n|---|");
+    figures.keySet().forEach(k -> b.append("---:|"));
+    if (verdicts) {
+      b.append("---|");
+    }
+    b.append('\n');
+    CompareRunner.Outcome first = outcomes.get(0);
+    for (CompareRunner.Outcome o : outcomes) {
+      b.append("| ").append(o.result().label()).append(" |");
+      figures.forEach((k, f) -> {
+        Double v = f.apply(o);
+        Double base = f.apply(first);
+        if (v == null) {
+          b.append(" - |");
+        } else {
+          b.append(' ').append(figure(v));
+          if (base != null && base != 0 && o != first) {
+            double ratio = v / base;
+            b.append(ratio >= 10 ? String.format(Locale.ROOT, " (%,.0fx)", ratio)
+                : String.format(Locale.ROOT, " (%.2fx)", ratio));
+          }
+          b.append(" |");
+        }
+      });
+      if (verdicts) {
+        PhaseResult p = running(o);
+        b.append(' ').append(p == null ? "none sustainable" : p.verdict().word()).append(" |");
+      }
+      b.append('\n');
+    }
+  }
+
   static String gcTable(List<CompareRunner.Outcome> outcomes) {
     MachineInfo m = machine(outcomes);
     StringBuilder b = new StringBuilder("\n## Collector pauses and peak heap\n\n");
@@ -438,7 +470,8 @@ public final class ComparisonReport {
     return b.toString();
   }
 
-  private static String number(double v) {
+  /** A figure as the report prints it: grouped thousands, one decimal from 10, 3 digits below. */
+  public static String figure(double v) {
     if (Double.isNaN(v)) {
       return "n/a";
     }

@@ -121,7 +121,13 @@ class CompareRunnerTest {
       assertThat(own.at("/machine/fileSystem").asText()).isNotEmpty();
     }
 
-    String md = Files.readString(out.resolve("comparison.md"));
+    String report = Files.readString(out.resolve("comparison.md"));
+    // A summary of a few columns first, then every figure.
+    assertThat(report.substring(report.indexOf("## Summary")).lines()
+        .filter(l -> l.startsWith("| system |")).findFirst().orElseThrow())
+        .isEqualTo("| system | testing max W | served/s | p99 ms | stalled s | queued at end"
+            + " | verdict |");
+    String md = report.substring(report.indexOf("## All figures"));
     String header = md.lines().filter(l -> l.startsWith("| system |")).findFirst().orElseThrow();
     for (String column : List.of("load rec/s", "testing max W", "I/O budget"
         + " use", "arrivals/s", "served/s",
@@ -140,7 +146,7 @@ class CompareRunnerTest {
         assertThat(row).contains("x)");
       }
     }
-    assertThat(md).contains("Machine: ").contains("Load average").contains("OS cache")
+    assertThat(report).contains("Machine: ").contains("Load average").contains("OS cache")
         .contains("## Collector pauses and peak heap").contains("| rocksdb-leveled | testing |")
         .contains("JVM side of the driver");
     assertThat(j.at("/machine/maxHeapBytes").asLong()).isPositive();
@@ -148,7 +154,7 @@ class CompareRunnerTest {
         ComparisonCharts.LATENCY)) {
       BufferedImage img = ImageIO.read(out.resolve(png).toFile());
       assertThat(img).as(png).isNotNull();
-      assertThat(md).contains("](" + png + ")");
+      assertThat(report).contains("](" + png + ")");
     }
     for (String label : labels) {
       assertThat(out.resolve(label).resolve("data")).doesNotExist();
@@ -213,5 +219,13 @@ class CompareRunnerTest {
     assertThat(c.at("/systems/0/spaceAmplification").asDouble())
         .isEqualTo((double) reported.spaceBytesAtEnd() / o.result().liveDataBytes());
     assertThat(c.at("/systems/0/running/name").asText()).isEqualTo(reported.name());
+  }
+
+  @Test
+  void eachSystemsHeadingSaysWhichOfHowManyAndTheTimeLeft() {
+    long started = System.nanoTime() - 120_000_000_000L; // two minutes ago
+    assertThat(CompareRunner.heading(1, 5, System.nanoTime())).isEqualTo("== [1 of 5] ");
+    assertThat(CompareRunner.heading(3, 5, started))
+        .matches("== \\[3 of 5; 2 min so far, about 3 min left\\] ");
   }
 }

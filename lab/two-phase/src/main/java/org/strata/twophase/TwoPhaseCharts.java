@@ -29,6 +29,8 @@ final class TwoPhaseCharts {
   static final String LATENCY = "latency.png";
   static final String PENDING = "pending-merge-bytes.png";
   static final String DESIGN = "design.png";
+  /** The testing phase's warm-up band on the throughput chart (and its legend swatch). */
+  static final Color WARMUP_FILL = new Color(0, 0, 0, 60);
 
   private static final List<String> PERCENTILES = List.of("p50", "p90", "p99", "p99.9", "max");
 
@@ -69,6 +71,7 @@ final class TwoPhaseCharts {
     for (XYChart c : List.of(tput, comps, pending)) {
       c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
       c.getStyler().setMarkerSize(0);
+      c.getStyler().setYAxisMin(0.0); // levels read against zero, not against the lowest point
     }
     XYChart lat = new XYChartBuilder().width(1000).height(450)
         .title(title + ": latency percentiles (running phases)").xAxisTitle("percentile")
@@ -84,6 +87,9 @@ final class TwoPhaseCharts {
     phases.addAll(result.runs());
     double maxRate = 0;
     int longest = 0;
+    // The phases' throughput lines are added after the band and the rate lines, so that they are
+    // drawn on top of them (a running phase's line runs along its own arrival rate).
+    List<Runnable> phaseLines = new ArrayList<>();
     for (int index = 0; index < phases.size(); index++) {
       PhaseResult p = phases.get(index);
       Color colour = colour(index);
@@ -103,10 +109,14 @@ final class TwoPhaseCharts {
         maxRate = Math.max(maxRate, (double) n / w);
       }
       if (!tx.isEmpty()) {
-        XYSeries series = tput.addSeries(p.name(), tx, ty);
-        series.setLineColor(colour);
-        series.setMarkerColor(colour);
-        series.setMarker(tx.size() == 1 ? SeriesMarkers.CIRCLE : SeriesMarkers.NONE);
+        int seriesIndex = index;
+        phaseLines.add(() -> {
+          XYSeries series = tput.addSeries(p.name(), tx, ty);
+          series.setLineColor(colour);
+          series.setMarkerColor(colour);
+          series.setMarker(tx.size() == 1 ? SeriesMarkers.CIRCLE : SeriesMarkers.NONE);
+          series.setLineWidth(seriesIndex == 0 ? 2f : 2.5f);
+        });
       }
       List<Double> cx = new ArrayList<>();
       List<Double> cy = new ArrayList<>();
@@ -142,6 +152,7 @@ final class TwoPhaseCharts {
       }
     }
     rateLines(tput, result, maxRate, Math.max(longest, 1));
+    phaseLines.forEach(Runnable::run);
     java.util.Map<String, XYChart> charts = new java.util.LinkedHashMap<>();
     charts.put(THROUGHPUT, tput);
     charts.put(COMPONENTS, comps);
@@ -239,8 +250,8 @@ final class TwoPhaseCharts {
       XYSeries band = tput.addSeries("testing warm-up (excluded from W)",
           List.of(0.0, (double) warmup), List.of(top, top));
       band.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Area);
-      band.setFillColor(new Color(0, 0, 0, 28));
-      band.setLineColor(new Color(0, 0, 0, 0));
+      band.setFillColor(WARMUP_FILL); // dark enough for the legend's swatch to show
+      band.setLineColor(WARMUP_FILL);
       band.setMarker(SeriesMarkers.NONE);
     }
     if (w > 0) {
@@ -262,8 +273,11 @@ final class TwoPhaseCharts {
       XYSeries line = tput.addSeries(String.format(java.util.Locale.ROOT,
           "%s arrivals %,.0f/s%s", r.name(), r.arrivalRate(), label),
           List.of(0.0, (double) seconds), List.of(r.arrivalRate(), r.arrivalRate()));
-      line.setLineColor(colour(i + 1));
+      Color c = colour(i + 1);
+      // the phase's own colour, lighter and dotted: its throughput line is drawn over it
+      line.setLineColor(new Color(c.getRed(), c.getGreen(), c.getBlue(), 150));
       line.setLineStyle(SeriesLines.DOT_DOT);
+      line.setLineWidth(1.5f);
       line.setMarker(SeriesMarkers.NONE);
     }
   }

@@ -172,6 +172,23 @@ class TwoPhaseRunnerTest {
     }
     assertThat(tput.get("running-fair-50pct").getLineColor())
         .isNotEqualTo(tput.get("running-greedy-50pct").getLineColor());
+    // Every series visible: a phase's line is drawn after (over) its arrival line, which is
+    // dotted and lighter; the warm-up band's swatch shows; levels read from zero.
+    List<String> order = new java.util.ArrayList<>(tput.keySet());
+    for (String phase : List.of("running-fair-50pct", "running-greedy-50pct")) {
+      String rateLine = order.stream().filter(k -> k.startsWith(phase + " arrivals "))
+          .findFirst().orElseThrow();
+      assertThat(order.indexOf(phase)).as(phase).isGreaterThan(order.indexOf(rateLine));
+      assertThat(tput.get(rateLine).getLineColor().getAlpha()).isLessThan(255);
+      assertThat(tput.get(rateLine).getLineStyle())
+          .isNotEqualTo(tput.get(phase).getLineStyle());
+    }
+    assertThat(tput.get("testing warm-up (excluded from W)").getFillColor().getAlpha())
+        .isGreaterThanOrEqualTo(50);
+    for (String chart : List.of(TwoPhaseCharts.THROUGHPUT, TwoPhaseCharts.COMPONENTS,
+        TwoPhaseCharts.PENDING)) {
+      assertThat(charts.get(chart).getStyler().getYAxisMin()).as(chart).isEqualTo(0.0);
+    }
     String report = Files.readString(out.resolve("report.md"));
     assertThat(report).contains("![write throughput](throughput.png)")
         .contains("maximum write throughput").contains("running-greedy-50pct");
