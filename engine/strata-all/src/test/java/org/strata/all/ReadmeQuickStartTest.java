@@ -30,15 +30,20 @@ class ReadmeQuickStartTest {
 
   @TempDir Path tmp;
 
-  @BeforeAll
-  static void compileTheReadmeBlock() throws IOException {
+  /** The Java block after README's {@code <!-- quick-start -->}, as it is. */
+  static String readmeBlock() throws IOException {
     String readme = Files.readString(Path.of(System.getProperty("strata.readme")));
     int marker = readme.indexOf("<!-- quick-start -->");
     assertThat(marker).as("README.md marks its quick start with <!-- quick-start -->")
         .isNotNegative();
     int start = readme.indexOf("```java\n", marker) + "```java\n".length();
     int end = readme.indexOf("```", start);
-    String source = readme.substring(start, end);
+    return readme.substring(start, end);
+  }
+
+  @BeforeAll
+  static void compileTheReadmeBlock() throws IOException {
+    String source = readmeBlock();
     assertThat(source).contains("public class QuickStart");
     Path work = Path.of(System.getProperty("strata.work"));
     Path src = work.resolve("src");
