@@ -25,12 +25,13 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code strata load}: writes records {@code user<id>} for ids 0..N-1 in batches, each batch made
- * durable before the next; with sequential keys prints {@code acked N} after each batch.
+ * durable before the next; with {@code --acks} and sequential keys, prints {@code acked N} after
+ * each batch.
  */
 @Command(name = "load", mixinStandardHelpOptions = true,
     description = "Write N records with keys user<id, 12 digits> and values derived from "
-        + "(id, seed). With --key-order sequential, prints 'acked N' after each durable batch: "
-        + "ids 0..N-1 are then durable.")
+        + "(id, seed). With --acks and --key-order sequential, prints 'acked N' after each durable"
+        + " batch: ids 0..N-1 are then durable.")
 final class LoadCommand implements Callable<Integer> {
   /** Key order of a load. */
   enum KeyOrder { sequential, random }
@@ -63,6 +64,11 @@ final class LoadCommand implements Callable<Integer> {
       description = "Records per durable batch.",
       converter = QuantityConverters.IntCount.class)
   int batchSize;
+
+  @Option(names = "--acks", description = "With --key-order sequential, print 'acked N' after"
+      + " each durable batch (ids 0..N-1 are then durable), for scripts that kill the load and"
+      + " check what survived.")
+  boolean acks;
 
   @Option(names = "--json", description = "Print only the summary, as one JSON object (no "
       + "'acked N' lines), so that stdout is valid JSON.")
@@ -121,7 +127,7 @@ final class LoadCommand implements Callable<Integer> {
         s.write(batch);
         s.sync();
         done += n;
-        if (order == null && !json && !quiet) {
+        if (acks && order == null && !json && !quiet) {
           out.println("acked " + done);
           out.flush();
         }

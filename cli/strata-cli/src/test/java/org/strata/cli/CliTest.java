@@ -77,8 +77,13 @@ class CliTest {
 
   @Test
   void loadSequentialPrintsIncreasingAcksAndEveryValueReadsBack() throws Exception {
+    Result quiet = run("load", "--dir", tmp.resolve("plain").toString(), "--config",
+        config.toString(), "--records", "2000", "--record-size", "100");
+    assertThat(quiet.code()).as(quiet.err()).isZero();
+    assertThat(quiet.out()).as("no acks unless asked").doesNotContain("acked")
+        .startsWith("loaded 2,000 records");
     Result r = run("load", "--dir", dir.toString(), "--config", config.toString(), "--records",
-        "2000", "--record-size", "100", "--seed", "5", "--batch-size", "300");
+        "2000", "--record-size", "100", "--seed", "5", "--batch-size", "300", "--acks");
     assertThat(r.code()).as(r.err()).isZero();
     List<Long> acks = new ArrayList<>();
     for (String l : r.lines()) {

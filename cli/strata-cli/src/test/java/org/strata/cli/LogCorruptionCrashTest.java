@@ -61,7 +61,8 @@ class LogCorruptionCrashTest {
     Process p = new ProcessBuilder(java, "-Xmx256m",
         "-Dstrata.log.file=" + dir.resolveSibling(dir.getFileName() + ".log"), "-cp", classPath(),
             Main.class.getName(),
-        "load", "--dir", dir.toString(), "--config", config.toString(), "--records", "100000000",
+        "load", "--acks", "--dir", dir.toString(), "--config", config.toString(), "--records",
+        "100000000",
         "--record-size", Integer.toString(RECORD_SIZE), "--key-order", "sequential", "--seed",
         Long.toString(SEED), "--durability", "sync", "--batch-size", Integer.toString(BATCH))
         .redirectError(ProcessBuilder.Redirect.DISCARD).start();

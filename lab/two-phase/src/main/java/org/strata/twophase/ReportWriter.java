@@ -463,7 +463,9 @@ public final class ReportWriter {
     b.append("## Testing phase\n\n");
     b.append(String.format(Locale.ROOT, "Closed loop, %d writer(s), `%s` scheduler, %d s with"
             + " the first %d s excluded: **maximum write throughput %,.0f writes/s**. %d stalls"
-            + " (%.1f s), at most %d disk components, write amplification %.2f. %s%n%n",
+            + " (%.1f s; expected here: writers that never wait for an arrival stall whenever"
+            + " flushes or merges fall behind, which is how the phase finds the maximum), at most"
+            + " %d disk components, write amplification %.2f. %s%n%n",
         c.testing().writers(), t.scheduler(), c.testing().durationSeconds(),
         c.testing().warmupSeconds(), t.throughput(), t.stallCount(), t.stallSeconds(),
         t.maxDiskComponents(), t.writeAmplification(), ioBudgetWords(t.ioBudget())));
