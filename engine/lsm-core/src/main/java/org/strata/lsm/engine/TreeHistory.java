@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.logging.log4j.Logger;
@@ -121,23 +120,6 @@ final class TreeHistory {
   /** Releases the file without a line: the open was refused after this tree had started. */
   synchronized void abandoned() {
     release();
-  }
-
-  /** The names of a merge's inputs in {@code before}, the run list it was chosen from. */
-  static List<String> inputs(RunList before, MergeRequest request) {
-    List<String> names = new ArrayList<>();
-    if (request instanceof MergeRequest.Runs) {
-      for (RunInfo r : before.window(request).runs()) {
-        r.components().forEach(c -> names.add(c.name()));
-      }
-    } else if (request instanceof MergeRequest.Components c) {
-      names.addAll(c.componentNames());
-    } else if (request instanceof MergeRequest.Routed r) {
-      names.addAll(r.componentNames());
-    } else if (request instanceof MergeRequest.Move m) {
-      names.addAll(m.componentNames());
-    }
-    return names;
   }
 
   private ObjectNode event(String kind) {

@@ -15,6 +15,7 @@ import org.strata.lsm.io.FileIo;
 import org.strata.lsm.memory.MemoryComponent;
 import org.strata.lsm.spi.ComponentInfo;
 import org.strata.lsm.spi.MergeRequest;
+import org.strata.lsm.spi.MergeWindow;
 import org.strata.lsm.spi.RunInfo;
 import org.strata.lsm.spi.RunList;
 
@@ -275,15 +276,20 @@ final class VersionSet {
     synchronized (manifestLock) {
       Version old;
       Manifest manifest;
-      List<String> inputs;
+      List<String> inputs = new ArrayList<>();
       List<ComponentInfo> outputs = new ArrayList<>(edit.outputs().size());
       RunList after;
       lock.lock();
       try {
-        inputs = edit.merge() == null ? List.of()
-            : TreeHistory.inputs(current.runList, edit.merge());
         edit.outputs().forEach(c -> outputs.add(c.info()));
-        old = install(edit.flushed() != null ? applyFlush(edit) : applyMerge(edit));
+        if (edit.flushed() != null) {
+          old = install(applyFlush(edit));
+        } else {
+          // the inputs as the version before this edit holds them, for the counters and history
+          MergeWindow window = current.runList.window(edit.merge());
+          window.components().forEach(c -> inputs.add(c.name()));
+          old = install(applyMerge(edit, window, outputs));
+        }
         edit.outputs().forEach(DiskComponent::release); // the new version holds them
         manifest = snapshot();
         after = current.runList;
@@ -340,12 +346,13 @@ final class VersionSet {
     return new Version(mem, next, open);
   }
 
+  /**
+   * The version after the merge or move {@code edit}: {@code window} is its inputs in the current
+   * run list, {@code outputInfos} its outputs' infos.
+   */
   @GuardedBy("lock")
-  private Version applyMerge(VersionEdit edit) {
-    List<ComponentInfo> outputInfos = new ArrayList<>(edit.outputs().size());
-    for (DiskComponent c : edit.outputs()) {
-      outputInfos.add(c.info());
-    }
+  private Version applyMerge(VersionEdit edit, MergeWindow window,
+      List<ComponentInfo> outputInfos) {
     long[] runIds = {nextRunId}; // the supplier runs inside apply, on this thread
     RunList next = current.runList.apply(edit.merge(), outputInfos, () -> runIds[0]++);
     nextRunId = runIds[0];
@@ -358,8 +365,11 @@ final class VersionSet {
       for (DiskComponent c : edit.outputs()) {
         dataBytes += c.meta().leafEnd() - c.meta().leafStart();
       }
-      // current is still the version before this edit: the inputs are in its run list
-      stats.merged(edit.outputBytes(), dataBytes, inputBytes(edit.merge()), edit.record());
+      long inputBytes = 0;
+      for (RunInfo run : window.runs()) {
+        inputBytes += run.sizeBytes();
+      }
+      stats.merged(edit.outputBytes(), dataBytes, inputBytes, edit.record());
     }
     return new Version(current.memory, next, open);
   }
@@ -372,16 +382,6 @@ final class VersionSet {
     } finally {
       lock.unlock();
     }
-  }
-
-  /** The bytes of a merge's inputs as the current version holds them. Caller holds the lock. */
-  @GuardedBy("lock")
-  private long inputBytes(MergeRequest merge) {
-    long bytes = 0;
-    for (RunInfo run : current.runList.window(merge).runs()) {
-      bytes += run.sizeBytes();
-    }
-    return bytes;
   }
 
   /** The manifest of the current version. Caller holds the tree lock. */
