@@ -16,6 +16,7 @@ import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.strata.lsm.testing.LogImages;
 
 /**
  * The sample application {@code examples/app}, built by the system's own Maven (any 3.x, such as
@@ -75,19 +76,6 @@ class SampleApplicationTest {
     return jar;
   }
 
-  private static void copyTree(Path from, Path to) throws IOException {
-    try (Stream<Path> s = Files.walk(from)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        Path t = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(p, t);
-        }
-      }
-    }
-  }
-
   private static String run(List<String> command, Path dir, Path log) throws Exception {
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
         .redirectErrorStream(true).redirectOutput(log.toFile());
@@ -130,7 +118,7 @@ class SampleApplicationTest {
         + "<mirrorOf>*</mirrorOf><url>" + Path.of(localRepository).toUri() + "</url></mirror>"
         + "</mirrors></settings>\n");
     Path app = tmp.resolve("app");
-    copyTree(ROOT.resolve("examples/app"), app);
+    LogImages.copyTree(ROOT.resolve("examples/app"), app);
 
     run(List.of(mvn.toString(), "-B", "-q", "-s", settings.toString(),
         "-Dmaven.repo.local=" + repo, "compile", "dependency:build-classpath",

@@ -362,9 +362,4 @@ public final class RecordingReport {
     ObjectNode p = percentiles(values);
     return p.has("p99") ? String.format(Locale.ROOT, "%.1f", p.get("p99").asDouble()) : "-";
   }
-
-  /** The stores seen, for tests. */
-  Map<String, Store> stores() {
-    return stores;
-  }
 }

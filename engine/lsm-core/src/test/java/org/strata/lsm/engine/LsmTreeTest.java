@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.InvalidConfigurationException;
@@ -25,6 +24,7 @@ import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
+import org.strata.lsm.testing.LogImages;
 import org.strata.lsm.testing.TestStores;
 
 class LsmTreeTest {
@@ -108,7 +108,7 @@ class LsmTreeTest {
     store.sync();
     // Simulate a crash: copy the directory as it is now, without closing.
     Path copy = tmp.resolve("copy");
-    copyTree(dir, copy);
+    LogImages.copyTree(dir, copy);
     store.close();
     Files.deleteIfExists(copy.resolve("LOCK"));
     try (LsmStore recovered = LsmStore.open(copy, null)) {
@@ -116,19 +116,6 @@ class LsmTreeTest {
       assertThat(recovered.get(b("b")).map(TestStores::s)).contains("2");
       assertThat(recovered.get(b("d")).map(TestStores::s)).contains("4");
       assertThat(recovered.stats().diskComponents()).isZero();
-    }
-  }
-
-  static void copyTree(Path from, Path to) throws Exception {
-    try (Stream<Path> s = Files.walk(from)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        Path t = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(p, t);
-        }
-      }
     }
   }
 
