@@ -71,7 +71,6 @@ public final class LsmTree implements LsmStore {
   /** The log the tree's writes go to: its own, or its dataset partition's ({@link TreeLog}). */
   private final TreeLog log;
   private final FlushExecutor executor;
-  private final boolean ownsExecutor;
 
   /** The tree lock; see the class comment for the lock order. */
   private final ReentrantLock lock = new ReentrantLock();
@@ -93,22 +92,21 @@ public final class LsmTree implements LsmStore {
   private final List<Path> leftovers = new ArrayList<>();
 
   LsmTree(Path dir, StoreConfig config, StoreEnvironment env, DirectoryLock dirLock,
-      MergePolicy policy, MergeScheduler scheduler, TreeLog.Factory logs, FlushExecutor executor) {
+      MergePolicy policy, MergeScheduler scheduler, TreeLog.Factory logs) {
     this.dir = dir;
     this.config = config;
     this.env = env;
     this.clock = env.clock();
     this.dirLock = dirLock;
     TreeHistory history = new TreeHistory(dir, env.fileIo(), clock, LOG);
-    this.stats = new EngineStats(name(), history::stalled);
+    this.stats = new EngineStats(nameOf(dir), history::stalled);
     this.statsDump = new StatsDump(config.stats().dumpInterval(), env.clock(), table -> LOG.info(
         "compaction stats of {} (cumulative):{}{}", dir, System.lineSeparator(), table),
         () -> CompactionStatsTable.of(stats(), runs()));
     this.log = logs.create(stats);
     this.cache = new PageCache(config.pageCache().size().bytes());
     this.throttle = log.throttle();
-    this.ownsExecutor = executor == null;
-    this.executor = executor != null ? executor : new FlushExecutor(name());
+    this.executor = log.executor();
     this.versions = new VersionSet(dir, env.fileIo(), lock, stats, env.crashPoints(),
         history);
     MemoryComponentConfig mcc = config.memoryComponent();
@@ -120,7 +118,7 @@ public final class LsmTree implements LsmStore {
         (int) config.io().pageSize().bytes(), FilterRates.of(config.bloomFilter(), policy,
             config.mergePolicy().name(), () -> versions.current().deepestLevel()),
         Plugins.readsKeySketches(config.mergePolicy()), clock);
-    this.merges = new MergeCoordinator(name(), LOG, lock, changed, versions, files, stats,
+    this.merges = new MergeCoordinator(nameOf(dir), LOG, lock, changed, versions, files, stats,
         config.mergePolicy().name(), policy, scheduler, config.flowControl().constraint(), clock,
         operations);
     this.flusher = new Flusher(dir, LOG, lock, changed, memory, versions, this.executor,
@@ -340,7 +338,9 @@ public final class LsmTree implements LsmStore {
     return log.segmentCount();
   }
 
-  String name() {
+
+  /** The name of the tree in {@code dir}: the directory's own name. */
+  static String nameOf(Path dir) {
     return dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
   }
 
@@ -419,16 +419,13 @@ public final class LsmTree implements LsmStore {
     release();
   }
 
-  /** No flush of this tree starts any more and none is running; stops an executor it owns. */
+  /** No flush of this tree starts any more and none runs (a store's log stops its thread). */
   private void stopFlushes() {
     lock.lock();
     try {
       flusher.quiesce();
     } finally {
       lock.unlock();
-    }
-    if (ownsExecutor) {
-      executor.stop();
     }
   }
 

@@ -3,35 +3,32 @@ package org.strata.lsm.engine;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongSupplier;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.StoreEnvironment;
 import org.strata.lsm.config.StoreConfig;
-import org.strata.lsm.io.CrashPoint;
 import org.strata.lsm.io.CreatedPaths;
 import org.strata.lsm.io.IoThrottle;
-import org.strata.lsm.memory.MemoryComponent;
 import org.strata.lsm.wal.LogOp;
-import org.strata.lsm.wal.WriteAheadLog;
 
 /**
- * A store's own write-ahead log ({@link TreeLog}): the store logs and inserts its writes under the
- * shared side of its memory components' switch lock, rolls the log at every seal, and with TRIAD
- * re-logs the hot keys a seal carries (TRIAD-MEM) or flushes to CL-SSTables over the log's
- * segments (TRIAD-LOG).
+ * A store's own write-ahead log ({@link TreeLog}): the store logs and inserts its writes through
+ * its {@link LogOwner} (the write sequence a partition's {@link TreeGroup} runs too), rolls the log
+ * at every seal, flushes on its own {@link FlushExecutor}, and with TRIAD re-logs the hot keys a
+ * seal carries (TRIAD-MEM) or flushes to CL-SSTables over the log's segments (TRIAD-LOG).
  */
 final class OwnLog implements TreeLog {
   private final Path dir;
   private final StoreConfig config;
   private final StoreEnvironment env;
   private final IoThrottle throttle;
-  private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
+  /** The log (once replayed) and the switch lock. */
+  private final LogOwner owner;
+  /** The store's one flush thread. */
+  private final FlushExecutor executor;
   /** TRIAD-MEM, or null when off. */
   private final TriadMem triadMem;
-  /** The log, once replayed. */
-  private WriteAheadLog wal;
   /** An old, fully flushed log to remove once the open has succeeded ({@link LogLocation}). */
   private Path staleLogDir;
 
@@ -40,6 +37,8 @@ final class OwnLog implements TreeLog {
     this.config = config;
     this.env = env;
     this.throttle = new IoThrottle(config.io().writeRateLimit().bytes(), env.clock());
+    this.owner = new LogOwner(env.crashPoints());
+    this.executor = new FlushExecutor(LsmTree.nameOf(dir));
     this.triadMem = !config.triad().mem() ? null : new TriadMem(config.triad(),
         config.memoryComponent().memtableBytes(), c -> stats.relogged(c.entries(), c.bytes()));
   }
@@ -51,7 +50,12 @@ final class OwnLog implements TreeLog {
 
   @Override
   public ReentrantReadWriteLock switchLock() {
-    return switchLock;
+    return owner.switchLock();
+  }
+
+  @Override
+  public FlushExecutor executor() {
+    return executor;
   }
 
   @Override
@@ -61,25 +65,24 @@ final class OwnLog implements TreeLog {
 
   @Override
   public void sealed() {
-    wal.roll();
-    env.crashPoints().reached(CrashPoint.LOG_ROTATION);
+    owner.roll();
   }
 
   @Override
   public MemoryComponents.Carrier carrier() {
     return triadMem == null ? null
-        : (sealed, fresh) -> triadMem.carry(sealed, fresh, wal::append);
+        : (sealed, fresh) -> triadMem.carry(sealed, fresh, ops -> owner.wal().append(ops));
   }
 
   @Override
   public LogHold hold() {
-    return new StoreLogHold(() -> wal, triadMem, env.crashPoints());
+    return new StoreLogHold(owner::wal, triadMem, env.crashPoints());
   }
 
   @Override
   public FlushWriter flushWriter(BTreeFlush btree, ComponentFiles files, VersionSet versions,
       Logger log) {
-    return config.triad().log() ? new ClSsTableFlush(dir, log, files, versions, () -> wal, btree)
+    return config.triad().log() ? new ClSsTableFlush(dir, log, files, versions, owner::wal, btree)
         : btree;
   }
 
@@ -87,20 +90,19 @@ final class OwnLog implements TreeLog {
   public void recover(Path treeDir, Manifest manifest, MemoryComponents memory, Logger log,
       CreatedPaths created, Path savedConfig) throws IOException {
     Path[] stale = new Path[1];
-    wal = Recovery.replayLog(treeDir, config, env.fileIo(), manifest, memory.active(), log, stale,
-        created, savedConfig);
+    owner.opened(Recovery.replayLog(treeDir, config, env.fileIo(), manifest, memory.active(), log,
+        stale, created, savedConfig));
     staleLogDir = stale[0];
   }
 
   @Override
   public LongSupplier appendedBytes() {
-    WriteAheadLog log = wal;
-    return log::appendedBytes;
+    return owner.wal()::appendedBytes;
   }
 
   @Override
   public void start(LsmTree tree) throws IOException {
-    tree.recordLog(wal.logId(), wal.directory(), dir);
+    tree.recordLog(owner.wal().logId(), owner.wal().directory(), dir);
   }
 
   @Override
@@ -123,38 +125,26 @@ final class OwnLog implements TreeLog {
 
   @Override
   public void write(List<LogOp> ops, MemoryComponents memory, OperationCounter operations) {
-    long lsn;
-    Lock insert = memory.insertLock();
-    insert.lock();
-    try {
-      MemoryComponent target = memory.active();
-      lsn = wal.append(ops);
-      long first = lsn - ops.size() + 1;
-      for (int i = 0; i < ops.size(); i++) {
-        LogOp op = ops.get(i);
-        target.put(op.key(), op.value(), first + i);
-      }
-    } finally {
-      insert.unlock();
-    }
-    operations.updated(ops.size());
-    wal.committed(lsn);
+    owner.write(ops, (i, lsn) -> {
+      LogOp op = ops.get(i);
+      memory.active().put(op.key(), op.value(), lsn);
+      operations.updated(1);
+    });
   }
 
   @Override
   public void sync() {
-    wal.syncAll();
+    owner.sync();
   }
 
   @Override
   public int segmentCount() {
-    return wal.segmentCount();
+    return owner.segmentCount();
   }
 
   @Override
   public void close() {
-    if (wal != null) {
-      wal.close();
-    }
+    executor.stop();
+    owner.close();
   }
 }

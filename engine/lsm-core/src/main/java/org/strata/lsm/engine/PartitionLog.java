@@ -24,6 +24,7 @@ final class PartitionLog implements TreeLog {
   private final IoThrottle throttle;
   private final LogHold hold;
   private final ReentrantReadWriteLock switchLock;
+  private final FlushExecutor executor;
   private final Runnable sync;
   private final IntSupplier segmentCount;
 
@@ -31,11 +32,13 @@ final class PartitionLog implements TreeLog {
    * Refuses, naming the key, a configuration that needs a log of the tree's own.
    *
    * @param hold the group's side of the tree's flushes
+   * @param executor the group's flush thread
    * @param sync forces the shared log
    * @param segmentCount the shared log's segment files
    */
   PartitionLog(Path dir, StoreConfig config, IoThrottle throttle, LogHold hold,
-      ReentrantReadWriteLock switchLock, Runnable sync, IntSupplier segmentCount) {
+      ReentrantReadWriteLock switchLock, FlushExecutor executor, Runnable sync,
+      IntSupplier segmentCount) {
     if (config.triad().mem()) {
       throw InvalidConfigurationException.of("triad.mem", true,
           "false for an index of a dataset (TRIAD-MEM is for standalone stores)");
@@ -54,6 +57,7 @@ final class PartitionLog implements TreeLog {
     this.throttle = throttle;
     this.hold = hold;
     this.switchLock = switchLock;
+    this.executor = executor;
     this.sync = sync;
     this.segmentCount = segmentCount;
   }
@@ -66,6 +70,11 @@ final class PartitionLog implements TreeLog {
   @Override
   public ReentrantReadWriteLock switchLock() {
     return switchLock;
+  }
+
+  @Override
+  public FlushExecutor executor() {
+    return executor;
   }
 
   @Override
@@ -143,6 +152,6 @@ final class PartitionLog implements TreeLog {
 
   @Override
   public void close() {
-    // The group closes the shared log after its trees.
+    // The group stops its flush thread and closes the shared log after its trees.
   }
 }

@@ -60,7 +60,7 @@ final class Recovery {
     StoreEnvironment storeEnv = onDevice(config, env);
     Path logDir = config.log().dir() == null ? null : Path.of(config.log().dir());
     return open(dir, requested, config, savedConfig, logDir, stats -> new OwnLog(dir, config,
-        storeEnv, stats), null, storeEnv, tree -> {
+        storeEnv, stats), storeEnv, tree -> {
           // Saved only once recovery has succeeded, so that a refused open writes no
           // configuration.
           if (requested != null || !Files.exists(savedConfig)) {
@@ -75,15 +75,13 @@ final class Recovery {
    * {@code group}, and recovers its components. It is returned recovered but not started: its
    * group replays the shared log into it first, then calls {@link LsmTree#saveConfig()} and
    * {@link LsmTree#start()} ({@link TreeGroup#start()}).
-   *
-   * @param executor the group's flush executor
    */
   static LsmTree openMember(Path dir, StoreConfig requested, StoreEnvironment env,
-      TreeGroup group, FlushExecutor executor) {
+      TreeGroup group) {
     Path savedConfig = dir.resolve(LsmTree.CONFIG_FILE);
     StoreConfig config = configuration(requested, savedConfig, env);
     return open(dir, requested, config, savedConfig, null,
-        stats -> group.memberLog(dir, config), executor, env, tree -> { });
+        stats -> group.memberLog(dir, config), env, tree -> { });
   }
 
   /** What the open of a tree does once it has recovered (a store: save and start). */
@@ -106,11 +104,10 @@ final class Recovery {
    * lock and recovers; on a failure releases everything and removes what it created.
    *
    * @param logDir the store's own {@code log.dir} to create first, or null
-   * @param executor the group's flush executor, or null for the tree's own
    */
   private static LsmTree open(Path dir, StoreConfig requested, StoreConfig config,
-      Path savedConfig, Path logDir, TreeLog.Factory logs, FlushExecutor executor,
-      StoreEnvironment env, Recovered then) {
+      Path savedConfig, Path logDir, TreeLog.Factory logs, StoreEnvironment env,
+      Recovered then) {
     // Validate plug-ins before anything is written; a bad name in the saved file names the file.
     MergePolicy policy;
     MergeScheduler scheduler;
@@ -128,7 +125,7 @@ final class Recovery {
       createDirectories(dir, logDir, created);
       lockHeld = DirectoryLock.acquire(dir, "store " + dir + " is in use by another process (or"
           + " is already open in this one); close it first");
-      tree = new LsmTree(dir, config, env, lockHeld, policy, scheduler, logs, executor);
+      tree = new LsmTree(dir, config, env, lockHeld, policy, scheduler, logs);
       RecoveryEvent event = new RecoveryEvent();
       event.begin();
       tree.recover(created, requested == null ? savedConfig : null);

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.Limits;
@@ -42,10 +41,10 @@ import org.strata.lsm.wal.WriteAheadLog;
  * WriteAdmission}'s decision, for the group's memory budget as for each tree's constraint. A tree
  * whose background flush failed fails every write of the group until a flush succeeds.
  *
- * <p>Locks. {@code lock} (the group's) comes before any tree's lock; the group's {@code
- * switchLock} is taken shared by writers and exclusively to seal all trees, under {@code lock}.
- * Waits on {@code changed} are signalled by seals, by every member flush that ends (durable or
- * failed) and by close.
+ * <p>Locks. {@code lock} (the group's) comes before any tree's lock; the switch lock of the
+ * group's {@link LogOwner} is taken shared by writers and exclusively to seal all trees, under
+ * {@code lock}. Waits on {@code changed} are signalled by seals, by every member flush that ends
+ * (durable or failed) and by close.
  *
  * <p>Recovery is {@link GroupRecovery}'s; log truncation after each flush is {@link
  * GroupLogHold}'s; the memory budget is kept by {@link GroupMemoryGate}.
@@ -66,7 +65,6 @@ public final class TreeGroup implements AutoCloseable {
   private final Clock clock;
   private final CrashPoints crashPoints;
   private final List<LsmTree> trees = new ArrayList<>();
-  private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final StallTracker stalls;
@@ -75,8 +73,11 @@ public final class TreeGroup implements AutoCloseable {
   private final LogHold logHold;
   /** What recovery found of the shared log; {@link #start()} opens it. */
   private GroupRecovery.Log recovered;
-  /** The shared log, once started. */
-  private WriteAheadLog wal;
+  /**
+   * The shared log (once started) with the switch lock every tree's memory components share, and
+   * the write sequence a store's own log runs too.
+   */
+  private final LogOwner log;
   private volatile boolean closing;
 
   private TreeGroup(Path dir, long memoryBudget, IoThrottle throttle, Clock clock,
@@ -85,13 +86,14 @@ public final class TreeGroup implements AutoCloseable {
     this.dir = dir;
     this.throttle = throttle;
     this.clock = clock;
+    this.log = new LogOwner(crashPoints);
     String name = dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
     this.executor = new FlushExecutor(name);
     this.stalls = new StallTracker(name, (cause, nanos) -> trees.forEach(
         t -> t.member().stallEnded(cause, nanos)));
     this.memoryGate = new GroupMemoryGate(lock, changed, clock, stalls, memoryBudget, trees,
         this::ensureOpen, this::sealAll);
-    this.logHold = new GroupLogHold(() -> wal, trees, crashPoints, this::flushEnded);
+    this.logHold = new GroupLogHold(log::wal, trees, crashPoints, this::flushEnded);
   }
 
   /**
@@ -152,7 +154,7 @@ public final class TreeGroup implements AutoCloseable {
 
   /** Opens one member's tree in the group (recovered, not started); see {@link GroupRecovery}. */
   LsmTree openTree(Path treeDir, StoreConfig config, StoreEnvironment env) {
-    LsmTree t = Recovery.openMember(treeDir, config, env, this, executor);
+    LsmTree t = Recovery.openMember(treeDir, config, env, this);
     trees.add(t);
     return t;
   }
@@ -166,14 +168,15 @@ public final class TreeGroup implements AutoCloseable {
   public void start() {
     lock.lock();
     try {
-      if (closing || recovered == null || wal != null) {
+      if (closing || recovered == null || log.wal() != null) {
         throw new IllegalStateException("start() is for a group recover() returned, once: " + this
             + (closing ? " is closed" : " has started already"));
       }
     } finally {
       lock.unlock();
     }
-    wal = recovered.replayed().open();
+    log.opened(recovered.replayed().open());
+    WriteAheadLog wal = log.wal();
     for (LsmTree t : trees) {
       try {
         t.recordLog(wal.logId(), wal.directory(), dir);
@@ -226,9 +229,7 @@ public final class TreeGroup implements AutoCloseable {
       }
     }
     executor.stop();
-    if (wal != null) {
-      wal.close();
-    }
+    log.close();
   }
 
   /**
@@ -241,6 +242,7 @@ public final class TreeGroup implements AutoCloseable {
 
   /** The directory of the group's log (as recovery located it). */
   public Path logDirectory() {
+    WriteAheadLog wal = log.wal();
     return wal != null ? wal.directory() : recovered == null ? null : recovered.dir();
   }
 
@@ -287,22 +289,13 @@ public final class TreeGroup implements AutoCloseable {
       }
     }
     memoryGate.admit();
-    long lsn;
-    switchLock.readLock().lock();
-    try {
-      lsn = wal.append(logged);
-      long first = lsn - ops.size() + 1;
-      for (int i = 0; i < ops.size(); i++) {
-        Op op = ops.get(i);
-        if (i == 1 && ops.get(0).tree() == 0) {
-          crashPoints.reached(CrashPoint.DATASET_BETWEEN_INDEXES);
-        }
-        trees.get(op.tree()).member().write(op.key(), op.value(), first + i);
+    log.write(logged, (i, lsn) -> {
+      Op op = ops.get(i);
+      if (i == 1 && ops.get(0).tree() == 0) {
+        crashPoints.reached(CrashPoint.DATASET_BETWEEN_INDEXES);
       }
-    } finally {
-      switchLock.readLock().unlock();
-    }
-    wal.committed(lsn);
+      trees.get(op.tree()).member().write(op.key(), op.value(), lsn);
+    });
   }
 
   /**
@@ -317,15 +310,14 @@ public final class TreeGroup implements AutoCloseable {
    * the entries of a record the primary holds).
    */
   private void sealAll() {
-    switchLock.writeLock().lock();
+    log.switchLock().writeLock().lock();
     try {
-      wal.roll();
-      crashPoints.reached(CrashPoint.LOG_ROTATION);
+      log.roll();
       for (LsmTree t : trees) {
         t.member().seal();
       }
     } finally {
-      switchLock.writeLock().unlock();
+      log.switchLock().writeLock().unlock();
     }
   }
 
@@ -337,7 +329,7 @@ public final class TreeGroup implements AutoCloseable {
   }
 
   private void ensureStarted() {
-    if (wal == null) {
+    if (log.wal() == null) {
       throw new IllegalStateException("dataset partition " + dir + " is recovered but not"
           + " started; call start() first");
     }
@@ -349,8 +341,8 @@ public final class TreeGroup implements AutoCloseable {
    * I/O throttle.
    */
   TreeLog memberLog(Path treeDir, StoreConfig config) {
-    return new PartitionLog(treeDir, config, throttle, logHold, switchLock, this::sync,
-        this::logSegmentCount);
+    return new PartitionLog(treeDir, config, throttle, logHold, log.switchLock(), executor,
+        this::sync, this::logSegmentCount);
   }
 
   /** Wakes the group's writers (a member's flush ended, durable or failed). */
@@ -380,12 +372,12 @@ public final class TreeGroup implements AutoCloseable {
   /** Forces the log: every write that returned before is durable after. */
   public void sync() {
     ensureStarted();
-    wal.syncAll();
+    log.sync();
   }
 
   /** Log segment files, for tests and statistics. */
   public int logSegmentCount() {
-    return wal.segmentCount();
+    return log.segmentCount();
   }
 
   /** Memory-full stalls of this group (constraint stalls are counted by each tree). */
@@ -404,7 +396,7 @@ public final class TreeGroup implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (wal == null) {
+    if (log.wal() == null) {
       abandon();
       return;
     }
@@ -437,7 +429,7 @@ public final class TreeGroup implements AutoCloseable {
       }
     }
     executor.stop();
-    wal.close();
+    log.close();
     if (first != null) {
       throw first;
     }

@@ -38,6 +38,12 @@ interface TreeLog {
    */
   ReentrantReadWriteLock switchLock();
 
+  /**
+   * The thread the tree's flushes run on: the store's own, or its partition's, shared by the
+   * partition's trees. Closing the log stops a store's.
+   */
+  FlushExecutor executor();
+
   /** Called at every seal of the tree's memory component, under the exclusive switch lock. */
   void sealed();
 
@@ -75,7 +81,7 @@ interface TreeLog {
 
   /**
    * Logs {@code ops} as one record and inserts them into {@code memory}'s active component, then
-   * makes the record durable as {@code log.durability} says.
+   * makes the record durable as {@code log.durability} says ({@link LogOwner#write}).
    */
   void write(List<LogOp> ops, MemoryComponents memory, OperationCounter operations);
 
@@ -85,6 +91,6 @@ interface TreeLog {
   /** Log segment files, for tests and statistics. */
   int segmentCount();
 
-  /** Closes the log if the tree keeps it. */
+  /** Stops the flush thread and closes the log if the tree keeps them. */
   void close();
 }
