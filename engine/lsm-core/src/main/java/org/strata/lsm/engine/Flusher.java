@@ -50,6 +50,11 @@ final class Flusher {
   private Throwable failure;
   @GuardedBy("lock")
   private boolean sticky;
+  /**
+   * {@code sticky}, written with it under the tree lock and read without it: writers check it on
+   * {@link WriteGate}'s lock-free path.
+   */
+  private volatile boolean stopsWrites;
   @GuardedBy("lock")
   private long failureSeq;
   @GuardedBy("lock")
@@ -135,6 +140,11 @@ final class Flusher {
     }
   }
 
+  /** Whether a sticky background error stops writes; reads no lock (it may be a moment old). */
+  boolean stopsWrites() {
+    return stopsWrites;
+  }
+
   /** The sticky background error, or null. Caller holds the tree lock. */
   @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   Throwable backgroundError() {
@@ -205,6 +215,7 @@ final class Flusher {
     try {
       failure = null;
       sticky = false;
+      stopsWrites = false;
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -248,6 +259,7 @@ final class Flusher {
     try {
       failure = e;
       sticky |= !requested;
+      stopsWrites = sticky;
       failureSeq++;
       changed.signalAll();
     } finally {
@@ -264,6 +276,7 @@ final class Flusher {
       executorDead = true;
       failure = e;
       sticky = true;
+      stopsWrites = true;
       failureSeq++;
       changed.signalAll();
     } finally {

@@ -65,6 +65,11 @@ final class MergeCoordinator implements MergeOperation.Host {
   private final Set<MergeOperation> live = new HashSet<>();
   @GuardedBy("lock")
   private boolean constraintViolated;
+  /**
+   * {@code constraintViolated} while a merge is live (what stops writes), written under the tree
+   * lock whenever either changes and read without it on {@link WriteGate}'s lock-free path.
+   */
+  private volatile boolean stopsWrites;
   @GuardedBy("lock")
   private boolean closing;
 
@@ -111,6 +116,20 @@ final class MergeCoordinator implements MergeOperation.Host {
     return constraintViolated;
   }
 
+  /**
+   * Whether the component constraint stops writes (violated while a merge is pending); reads no
+   * lock, so it may be a moment old.
+   */
+  boolean stopsWrites() {
+    return stopsWrites;
+  }
+
+  /** Updates {@link #stopsWrites()}. Caller holds the tree lock. */
+  @GuardedBy("lock")
+  private void stopsWritesChanged() {
+    stopsWrites = constraintViolated && !live.isEmpty();
+  }
+
   /** Whether a merge is scheduled or running. Caller holds the tree lock. */
   @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   boolean mergePending() {
@@ -150,6 +169,7 @@ final class MergeCoordinator implements MergeOperation.Host {
     lock.lock();
     try {
       constraintViolated = lagging;
+      stopsWritesChanged();
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -290,6 +310,7 @@ final class MergeCoordinator implements MergeOperation.Host {
       if (!success && live.isEmpty()) {
         constraintViolated = false;
       }
+      stopsWritesChanged();
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -317,6 +338,7 @@ final class MergeCoordinator implements MergeOperation.Host {
       op = new MergeOperation(this, files, request, inputs, window.includesOldest(), clock);
       versions.runList(runList.markMerging(request));
       live.add(op);
+      stopsWritesChanged();
     } finally {
       lock.unlock();
     }

@@ -29,6 +29,8 @@ final class WriteGate {
   private final VersionSet versions;
   private final EngineStats stats;
   private final Runnable ensureOpen;
+  /** Whether writes may be paced ({@code flow-control.admission} is not {@code asap}). */
+  private final boolean paces;
 
   /**
    * @param writeLimiter paces writes to {@code flow-control.write-rate}
@@ -50,21 +52,35 @@ final class WriteGate {
     this.versions = versions;
     this.stats = stats;
     this.ensureOpen = ensureOpen;
+    this.paces = admission.admission() != org.strata.lsm.config.FlowControl.Admission.ASAP;
   }
 
   /** Whether writes may be paced (so their bytes are worth counting). */
   boolean paces() {
-    return admission.admission() != org.strata.lsm.config.FlowControl.Admission.ASAP;
+    return paces;
   }
 
   /**
    * Returns once a write may go ahead.
+   *
+   * <p>Without taking the tree lock when nothing can stop the write: writes are not paced, no
+   * sticky background error, no violated constraint with a merge pending, and (if checked) the
+   * active memory component is not full. Those are the only states in which {@link
+   * WriteAdmission#decide} does not admit, and each is read from a volatile field written under
+   * the tree lock, so the write is admitted as the locked decision would have admitted it a moment
+   * earlier, as any admitted write is admitted before it inserts. Anything else takes the lock and
+   * the decision's loop.
    *
    * @param checked the memory this writer checks ({@code NONE} for a tree of a partition)
    * @param unpacedBytes bytes of the write to pace (0: not paced)
    * @throws StorageException if a flush failure stops writes
    */
   void admit(WriteAdmission.Memory checked, long unpacedBytes) {
+    if (!paces && !flusher.stopsWrites() && !merges.stopsWrites()
+        && (checked == WriteAdmission.Memory.NONE || !memory.activeFull())) {
+      ensureOpen.run();
+      return;
+    }
     AdmissionLoop.admit(admission, lock, changed, clock, stats.stalls(), new AdmissionLoop.Site() {
       @Override
       public void ensureOpen() {
