@@ -3,6 +3,9 @@ package org.strata.lsm.memory;
 import static org.strata.lsm.memory.Arena.INTS;
 import static org.strata.lsm.memory.Arena.LONGS;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -56,6 +59,9 @@ final class ArenaSkipList {
   private static final int KEY_LENGTH_MASK = (1 << 24) - 1;
   private static final long HEAD = 0;
   private static final long END = 0;
+  /** The first 8 bytes of a key as one {@code long} whose unsigned order is the bytes' order. */
+  private static final VarHandle PREFIX =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   /** Nodes: headers, links and keys. */
   private final Arena arena = new Arena();
@@ -209,12 +215,26 @@ final class ArenaSkipList {
     return arena.sizeBytes() + values.sizeBytes();
   }
 
-  /** The node's key compared with {@code key} (unsigned bytes), in place. */
+  /**
+   * The node's key compared with {@code key} (unsigned bytes), in place: only the sign is
+   * meaningful. Keys of at least 8 bytes are first told apart by their first 8 bytes read as one
+   * big-endian {@code long} (unsigned order is byte order), which settles nearly every comparison
+   * of a search without a call into the array mismatch; equal prefixes compare the whole keys.
+   */
   int compareKey(long node, byte[] key) {
     byte[] b = arena.chunk(node);
     int o = Arena.offset(node);
-    int at = keyOffset(b, o);
-    return Arrays.compareUnsigned(b, at, at + keyLength(b, o), key, 0, key.length);
+    int keyAndHeight = (int) INTS.get(b, o + KEY_AND_HEIGHT);
+    int at = o + LINKS + 8 * (keyAndHeight >>> 24);
+    int length = keyAndHeight & KEY_LENGTH_MASK;
+    if (length >= 8 && key.length >= 8) {
+      long mine = (long) PREFIX.get(b, at);
+      long theirs = (long) PREFIX.get(key, 0);
+      if (mine != theirs) {
+        return Long.compareUnsigned(mine, theirs);
+      }
+    }
+    return Arrays.compareUnsigned(b, at, at + length, key, 0, key.length);
   }
 
   /** A copy of the node's key. */

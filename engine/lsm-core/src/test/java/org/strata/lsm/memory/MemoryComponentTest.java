@@ -141,6 +141,54 @@ class MemoryComponentTest {
     }
   }
 
+  /**
+   * Keys around the 8-byte prefix the skip list compares first: shorter than 8, exactly 8, sharing
+   * the first 8 bytes and differing after, differing only in byte 7 or byte 0, with bytes above
+   * 0x7f in and after the prefix. Every order, lookup and bounded scan agrees with unsigned byte
+   * order.
+   */
+  @Test
+  void keysOrderByUnsignedBytesAroundTheFirstEight() {
+    byte[][] keys = {
+        {}, {0}, {1, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 8, 0},
+        {1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 2, 3, 4, 5, 6, 7, 8, (byte) 0xff},
+        {1, 2, 3, 4, 5, 6, 7, (byte) 0x80}, {1, 2, 3, 4, 5, 6, 7, (byte) 0x80, 1},
+        {1, 2, 3, 4, 5, 6, 7, 9}, {1, 2, 3, 4, 5, 6, 7}, {(byte) 0x80, 0, 0, 0, 0, 0, 0, 0},
+        {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff,
+            (byte) 0xff, (byte) 0xff, 0},
+        {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff,
+            (byte) 0xff, (byte) 0xff},
+    };
+    java.util.Random random = new java.util.Random(7);
+    List<byte[]> shuffled = new ArrayList<>(Arrays.asList(keys));
+    java.util.Collections.shuffle(shuffled, random);
+    MemoryComponent mc = new MemoryComponent(1);
+    long lsn = 1;
+    for (byte[] k : shuffled) {
+      mc.put(k, k, lsn++);
+    }
+    List<byte[]> sorted = new ArrayList<>(Arrays.asList(keys));
+    sorted.sort(Arrays::compareUnsigned);
+    try (EntryCursor c = mc.cursor(null, null)) {
+      List<byte[]> seen = new ArrayList<>();
+      while (c.next()) {
+        seen.add(c.key());
+      }
+      assertThat(seen).containsExactlyElementsOf(sorted);
+    }
+    for (int i = 0; i < sorted.size(); i++) {
+      byte[] k = sorted.get(i);
+      assertThat(mc.get(k).value()).as("get %s", Arrays.toString(k)).isEqualTo(k);
+      byte[] missing = Arrays.copyOf(k, k.length + 1);
+      missing[k.length] = 0x55;
+      assertThat(mc.get(missing)).as("get %s", Arrays.toString(missing)).isNull();
+      try (EntryCursor c = mc.cursor(k, null)) {
+        assertThat(c.next()).isTrue();
+        assertThat(c.key()).as("first key from %s", Arrays.toString(k)).isEqualTo(k);
+      }
+    }
+  }
+
   @Test
   void theComponentKeepsItsOwnCopyOfKeysAndValues() {
     MemoryComponent mc = new MemoryComponent(1);
