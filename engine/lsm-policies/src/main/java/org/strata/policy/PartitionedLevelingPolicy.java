@@ -23,6 +23,14 @@ import org.strata.lsm.spi.RunInfo;
  * round-robin in key order or as the file with the fewest overlapping files at level i+1 ({@code
  * selection = choose-best}), with its overlapping files at level i+1.
  *
+ * <p>With {@code trivial-move}, a merge that would take one file and nothing at the next level,
+ * and whose file overlaps at most ten files' worth of bytes ({@code 10 x file-size}) at the level
+ * after that, is a metadata-only move of the file one level down instead: nothing is rewritten
+ * (LevelDB's and RocksDB's trivial move; the bound on the level after keeps a moved file from
+ * making a later merge of it too large). Off by default: Luo and Carey's description has no such
+ * move, and the reproductions follow it. A host that cannot move files (one without {@link
+ * MergeContext.Capability#ROUTED_MERGES}: the simulators) gets the one-file merge instead.
+ *
  * <p>One merge at a time, like LevelDB's single background thread. A {@code level1-size} of 0 uses
  * T times the largest flushed run seen. Component constraint: local, on level 0 only: writes wait
  * while level 0 holds {@code l0-stop} runs and a merge runs ({@link #componentConstraint()} reports
@@ -36,6 +44,9 @@ public class PartitionedLevelingPolicy implements MergePolicy {
   private final int l0Stop;
   private final boolean chooseBest;
   private final boolean exactlyL0Trigger;
+  private final boolean trivialMove;
+  /** Whether this call's host moves files ({@code trivial-move} and the host's capability). */
+  private boolean canMove;
   private final Map<Integer, byte[]> cursors = new HashMap<>();
   /**
    * The file merge {@link #findMerges} returned last, its level and the largest key of the file it
@@ -47,8 +58,16 @@ public class PartitionedLevelingPolicy implements MergePolicy {
   private byte[] pickedMaxKey;
   private long flushSize;
 
+  /** As the eight-argument constructor, without trivial moves. */
   public PartitionedLevelingPolicy(long fileSize, long level1Size, int ratio, int l0Trigger,
       int l0Stop, boolean chooseBest, boolean exactlyL0Trigger) {
+    this(fileSize, level1Size, ratio, l0Trigger, l0Stop, chooseBest, exactlyL0Trigger, false);
+  }
+
+  /** See the class comment; {@code trivialMove} is the {@code trivial-move} parameter. */
+  public PartitionedLevelingPolicy(long fileSize, long level1Size, int ratio, int l0Trigger,
+      int l0Stop, boolean chooseBest, boolean exactlyL0Trigger, boolean trivialMove) {
+    this.trivialMove = trivialMove;
     this.fileSize = fileSize;
     this.level1Size = level1Size;
     this.ratio = ratio;
@@ -111,6 +130,8 @@ public class PartitionedLevelingPolicy implements MergePolicy {
     if (runs.isEmpty() || StackPolicies.anyMerging(runs)) {
       return List.of();
     }
+    canMove = trivialMove
+        && index.capabilities().contains(MergeContext.Capability.ROUTED_MERGES);
     if (fullMergeRequested) {
       List<ComponentInfo> all = new ArrayList<>();
       int deepest = 1;
@@ -193,7 +214,28 @@ public class PartitionedLevelingPolicy implements MergePolicy {
       }
     }
     inputs.addAll(overlapping(level(runs, 1), min, max));
-    return MergeRequest.ofComponents(inputs, 1, fileSize);
+    MergeRequest move = trivialMove(runs, inputs, 0);
+    return move != null ? move : MergeRequest.ofComponents(inputs, 1, fileSize);
+  }
+
+  /**
+   * With {@code trivial-move}: the move of {@code inputs}' one file from {@code level} to the next
+   * when nothing there overlaps it (the inputs are that file alone) and the level after that
+   * overlaps it by at most ten files' bytes; else null.
+   */
+  private MergeRequest trivialMove(List<RunInfo> runs, List<ComponentInfo> inputs, int level) {
+    if (!canMove || inputs.size() != 1) {
+      return null;
+    }
+    ComponentInfo file = inputs.get(0);
+    long below = 0;
+    for (ComponentInfo c : overlapping(level(runs, level + 2), file.minKey(), file.maxKey())) {
+      below += c.sizeBytes();
+    }
+    if (below > 10 * fileSize) {
+      return null;
+    }
+    return MergeRequest.ofMove(List.of(file), List.of(level + 1));
   }
 
   private MergeRequest mergeFile(List<RunInfo> runs, int level) {
@@ -225,7 +267,8 @@ public class PartitionedLevelingPolicy implements MergePolicy {
     List<ComponentInfo> inputs = new ArrayList<>();
     inputs.add(pick);
     inputs.addAll(overlapping(next, pick.minKey(), pick.maxKey()));
-    pickedFile = MergeRequest.ofComponents(inputs, level + 1, fileSize);
+    MergeRequest move = trivialMove(runs, inputs, level);
+    pickedFile = move != null ? move : MergeRequest.ofComponents(inputs, level + 1, fileSize);
     pickedLevel = level;
     pickedMaxKey = pick.maxKey();
     return pickedFile;

@@ -13,11 +13,11 @@ import org.strata.lsm.spi.Parameters;
  * {@code partitioned-leveling}: see {@link PartitionedLevelingPolicy}. Parameters {@code file-size}
  * (64MB), {@code level1-size} (0: T times the flushed run size), {@code size-ratio} (10), {@code
  * l0-trigger} (4), {@code l0-stop} (12), {@code selection} ({@code round-robin} or {@code
- * choose-best}), {@code merge-exactly-l0-trigger} (false).
+ * choose-best}), {@code merge-exactly-l0-trigger} (false), {@code trivial-move} (false).
  */
 public class PartitionedLevelingPolicyFactory implements MergePolicyFactory {
   static final Set<String> PARAMETERS = Set.of("file-size", "level1-size", "size-ratio",
-      "l0-trigger", "l0-stop", "selection", "merge-exactly-l0-trigger");
+      "l0-trigger", "l0-stop", "selection", "merge-exactly-l0-trigger", "trivial-move");
 
   @Override
   public String name() {
@@ -31,7 +31,7 @@ public class PartitionedLevelingPolicyFactory implements MergePolicyFactory {
 
   /** The parsed parameters shared with {@code triad-disk}. */
   record Settings(long fileSize, long level1Size, int ratio, int l0Trigger, int l0Stop,
-      boolean chooseBest, boolean exactlyL0Trigger) {}
+      boolean chooseBest, boolean exactlyL0Trigger, boolean trivialMove) {}
 
   final Settings settings(Map<String, String> parameters, Parameters p) {
     String owner = "merge-policy '" + name() + "' parameter ";
@@ -49,7 +49,7 @@ public class PartitionedLevelingPolicyFactory implements MergePolicyFactory {
     String selection = p.choice("selection", "round-robin",
         new HashSet<>(Set.of("round-robin", "choose-best")));
     return new Settings(file, l1, ratio, trigger, stop, selection.equals("choose-best"),
-        p.booleanValue("merge-exactly-l0-trigger", false));
+        p.booleanValue("merge-exactly-l0-trigger", false), p.booleanValue("trivial-move", false));
   }
 
   /** Partitioned runs (it merges files) and key ranges (it picks files by overlap). */
@@ -63,6 +63,6 @@ public class PartitionedLevelingPolicyFactory implements MergePolicyFactory {
     Parameters p = Parameters.of("merge-policy '" + name() + "'", parameters, parameterNames());
     Settings s = settings(parameters, p);
     return new PartitionedLevelingPolicy(s.fileSize(), s.level1Size(), s.ratio(), s.l0Trigger(),
-        s.l0Stop(), s.chooseBest(), s.exactlyL0Trigger());
+        s.l0Stop(), s.chooseBest(), s.exactlyL0Trigger(), s.trivialMove());
   }
 }

@@ -24,8 +24,10 @@ public final class TriadDiskPolicy extends PartitionedLevelingPolicy {
   private final int maxL0Files;
 
   public TriadDiskPolicy(long fileSize, long level1Size, int ratio, int l0Trigger, int l0Stop,
-      boolean chooseBest, boolean exactlyL0Trigger, double overlapThreshold, int maxL0Files) {
-    super(fileSize, level1Size, ratio, l0Trigger, l0Stop, chooseBest, exactlyL0Trigger);
+      boolean chooseBest, boolean exactlyL0Trigger, boolean trivialMove, double overlapThreshold,
+      int maxL0Files) {
+    super(fileSize, level1Size, ratio, l0Trigger, l0Stop, chooseBest, exactlyL0Trigger,
+        trivialMove);
     this.overlapThreshold = overlapThreshold;
     this.maxL0Files = maxL0Files;
   }

@@ -38,7 +38,7 @@ public final class TriadDiskPolicyFactory extends PartitionedLevelingPolicyFacto
     Parameters p = Parameters.of("merge-policy 'triad-disk'", parameters, parameterNames());
     Settings s = settings(parameters, p);
     return new TriadDiskPolicy(s.fileSize(), s.level1Size(), s.ratio(), s.l0Trigger(),
-        s.l0Stop(), s.chooseBest(), s.exactlyL0Trigger(),
+        s.l0Stop(), s.chooseBest(), s.exactlyL0Trigger(), s.trivialMove(),
         p.doubleValue("overlap-ratio", 0.4, 0.0, 1.0), p.intValue("max-l0-files", 6, 1, 100_000));
   }
 }

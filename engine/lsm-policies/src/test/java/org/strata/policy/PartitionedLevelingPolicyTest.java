@@ -1,6 +1,7 @@
 package org.strata.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,12 @@ class PartitionedLevelingPolicyTest {
   private static PolicyTestHost host() {
     return new PolicyTestHost(MergeContext.Capability.KEY_RANGES,
         MergeContext.Capability.PARTITIONED_RUNS);
+  }
+
+  /** A host that also moves files (as the engine does). */
+  private static PolicyTestHost movingHost() {
+    return new PolicyTestHost(MergeContext.Capability.KEY_RANGES,
+        MergeContext.Capability.PARTITIONED_RUNS, MergeContext.Capability.ROUTED_MERGES);
   }
 
   private static ComponentInfo file(String name, int min, int max, long size) {
@@ -82,6 +89,76 @@ class PartitionedLevelingPolicyTest {
         .oldest(2, l.runs().get(1).components().toArray(new ComponentInfo[0]));
     best.decide(policy("level1-size", "100", "selection", "choose-best"), false);
     assertThat(merges(best)).containsExactly(List.of("c"));
+  }
+
+  /**
+   * With {@code trivial-move}, a file with nothing under it at the next level moves there without
+   * a rewrite (the policy is asked again at once and its cursor moves on); a file with files under
+   * it still merges; without the parameter the same file is rewritten by a one-file merge.
+   */
+  @Test
+  void aFileWithNothingUnderItMovesDownWithTrivialMove() {
+    PolicyTestHost l = movingHost()
+        .oldest(1, file("a", 0, 9, 50), file("b", 10, 19, 50), file("c", 20, 29, 50))
+        .oldest(2, file("x", 0, 4, 10), file("y", 5, 12, 10));
+    l.decide(policy("level1-size", "100", "size-ratio", "10", "trivial-move", "true"), false);
+    List<MergeRequest> asked = l.requests();
+    assertThat(asked).hasSize(1);
+    assertThat(asked.get(0)).isInstanceOf(MergeRequest.Components.class); // a overlaps x and y
+    assertThat(merges(l)).containsExactly(List.of("a", "x", "y"));
+    l.abandonMerges();
+    MergePolicy moving = policy("level1-size", "100", "size-ratio", "10", "trivial-move", "true");
+    PolicyTestHost m = movingHost()
+        .oldest(1, file("b", 10, 19, 50), file("c", 20, 29, 50))
+        .oldest(2, file("x", 0, 4, 10));
+    m.decide(moving, false);
+    assertThat(m.requests().get(0)).isEqualTo(new MergeRequest.Move(List.of("b"), List.of(2)));
+    assertThat(m.runs()).anySatisfy(r -> {
+      assertThat(r.level()).isEqualTo(2);
+      assertThat(r.components()).extracting(ComponentInfo::name).containsExactly("x", "b");
+    });
+    PolicyTestHost rewrite = movingHost()
+        .oldest(1, file("b", 10, 19, 50), file("c", 20, 29, 50))
+        .oldest(2, file("x", 0, 4, 10));
+    rewrite.decide(policy("level1-size", "100", "size-ratio", "10"), false);
+    assertThat(rewrite.requests()).hasSize(1);
+    assertThat(merges(rewrite)).containsExactly(List.of("b"));
+  }
+
+  /** A file that overlaps more than ten files' bytes two levels down is merged, not moved. */
+  @Test
+  void noTrivialMoveOverTooMuchTwoLevelsDown() {
+    PolicyTestHost l = movingHost()
+        .oldest(1, file("b", 10, 19, 50), file("c", 20, 29, 50))
+        .oldest(2, file("x", 0, 4, 10))
+        .oldest(3, file("deep", 0, 100, 11 * 64));
+    l.decide(policy("level1-size", "100", "size-ratio", "10", "file-size", "64",
+        "trivial-move", "true"), false);
+    assertThat(l.requests()).hasSize(1);
+    assertThat(merges(l)).containsExactly(List.of("b"));
+    PolicyTestHost within = movingHost()
+        .oldest(1, file("b", 10, 19, 50), file("c", 20, 29, 50))
+        .oldest(2, file("x", 0, 4, 10))
+        .oldest(3, file("deep", 0, 100, 10 * 64));
+    within.decide(policy("level1-size", "100", "size-ratio", "10", "file-size", "64",
+        "trivial-move", "true"), false);
+    assertThat(within.requests().get(0)).isInstanceOf(MergeRequest.Move.class);
+  }
+
+  /** Where the host cannot move files (the simulators), the file is merged as without it. */
+  @Test
+  void aHostThatCannotMoveGetsTheMerge() {
+    PolicyTestHost l = host()
+        .oldest(1, file("b", 10, 19, 50), file("c", 20, 29, 50))
+        .oldest(2, file("x", 0, 4, 10));
+    l.decide(policy("level1-size", "100", "size-ratio", "10", "trivial-move", "true"), false);
+    assertThat(merges(l)).containsExactly(List.of("b"));
+  }
+
+  @Test
+  void trivialMoveIsABoolean() {
+    assertThatThrownBy(() -> policy("trivial-move", "yes"))
+        .hasMessageContaining("trivial-move");
   }
 
   @Test
