@@ -48,13 +48,12 @@ final class Flusher {
   // Guarded by lock.
   @GuardedBy("lock")
   private Throwable failure;
-  @GuardedBy("lock")
-  private boolean sticky;
   /**
-   * {@code sticky}, written with it under the tree lock and read without it: writers check it on
-   * {@link WriteGate}'s lock-free path.
+   * Whether {@code failure} stops writes. Written under the tree lock; volatile because writers
+   * also read it without the lock, on {@link WriteGate}'s lock-free path ({@link #stopsWrites()}).
    */
-  private volatile boolean stopsWrites;
+  @GuardedBy("lock")
+  private volatile boolean sticky;
   @GuardedBy("lock")
   private long failureSeq;
   @GuardedBy("lock")
@@ -141,8 +140,9 @@ final class Flusher {
   }
 
   /** Whether a sticky background error stops writes; reads no lock (it may be a moment old). */
+  @SuppressWarnings("GuardedBy") // a volatile read without the lock, on purpose (see sticky)
   boolean stopsWrites() {
-    return stopsWrites;
+    return sticky;
   }
 
   /** The sticky background error, or null. Caller holds the tree lock. */
@@ -215,7 +215,6 @@ final class Flusher {
     try {
       failure = null;
       sticky = false;
-      stopsWrites = false;
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -259,7 +258,6 @@ final class Flusher {
     try {
       failure = e;
       sticky |= !requested;
-      stopsWrites = sticky;
       failureSeq++;
       changed.signalAll();
     } finally {
@@ -276,7 +274,6 @@ final class Flusher {
       executorDead = true;
       failure = e;
       sticky = true;
-      stopsWrites = true;
       failureSeq++;
       changed.signalAll();
     } finally {

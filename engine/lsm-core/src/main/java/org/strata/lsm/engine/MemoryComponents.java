@@ -2,7 +2,6 @@ package org.strata.lsm.engine;
 
 import java.util.List;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.strata.lsm.events.SealEvent;
 import org.strata.lsm.memory.MemoryComponent;
@@ -77,14 +76,12 @@ final class MemoryComponents {
     return active;
   }
 
-  /** The active component. Insert into it only under {@link #insertLock()}. */
+  /**
+   * The active component. Insert into it only under the shared side of the switch lock (its log
+   * owner's write sequence, {@link LogOwner#write}).
+   */
   MemoryComponent active() {
     return active;
-  }
-
-  /** The lock writers hold (shared) while they log and insert. */
-  Lock insertLock() {
-    return switchLock.readLock();
   }
 
   /**
