@@ -117,6 +117,36 @@ class BackgroundFlushErrorTest {
     }
   }
 
+  /**
+   * The sticky error stops the very next write, though the active memory component has room: a
+   * writer must not get past it on the admission's lock-free path ({@link WriteGate#admit}).
+   */
+  @Test
+  void theStickyErrorStopsTheNextWriteWhileMemoryHasRoom() throws Exception {
+    FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
+    try (LsmStore store = LsmStore.open(tmp.resolve("room"), TestStores.smallConfig(100)
+        .withMemoryComponent(MemoryComponentConfig.of(8192, 3)),
+            new StoreEnvironment(Clock.system(), io))) {
+      io.failNext(FileOp.WRITE, ".cmp.tmp", 1, "injected");
+      // Until the first flush has tried to write (and failed): the component it flushes was
+      // sealed, so the active one now holds only the few writes made since.
+      for (int i = 0; i < 200_000 && io.injected() == 0; i++) {
+        try {
+          store.put(b("key" + i), b("value" + i));
+        } catch (StorageException e) {
+          break; // the error became sticky already
+        }
+      }
+      assertThat(io.injected()).as("a flush ran and failed").isPositive();
+      for (int i = 0; i < 10_000 && store.stats().backgroundError() == null; i++) {
+        Thread.sleep(1);
+      }
+      assertThat(store.stats().backgroundError()).contains("injected");
+      assertThatThrownBy(() -> store.put(b("next"), b("x"))).isInstanceOf(StorageException.class)
+          .hasMessageContaining("background flush failed").hasMessageContaining("injected");
+    }
+  }
+
   @Test
   void aMemberTreesBackgroundErrorStopsTheWritesOfItsPartition() {
     FaultInjectingFileIo io = new FaultInjectingFileIo().recording(false);
