@@ -3,9 +3,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.strata.lsm.KeyValue;
-import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.config.StoreConfig;
+import org.strata.lsm.engine.LsmStore;
 
 public class QuickStart {
   public static void main(String[] args) throws Exception {

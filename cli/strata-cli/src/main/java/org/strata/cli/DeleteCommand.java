@@ -1,7 +1,7 @@
 package org.strata.cli;
 
 import java.util.concurrent.Callable;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -2,7 +2,7 @@ package org.strata.cli;
 
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetRecord;
 import picocli.CommandLine.Command;

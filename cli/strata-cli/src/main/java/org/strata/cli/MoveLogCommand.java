@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
 import org.strata.lsm.dataset.Dataset;

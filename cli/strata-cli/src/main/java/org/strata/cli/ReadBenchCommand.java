@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import org.strata.lsm.KeyValue;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.config.Quantities;

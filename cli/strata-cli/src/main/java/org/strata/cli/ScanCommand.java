@@ -7,7 +7,7 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import org.strata.lsm.KeyValue;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.Utf8;

@@ -6,7 +6,7 @@ import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.config.Quantities;

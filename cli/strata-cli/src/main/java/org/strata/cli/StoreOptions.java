@@ -1,7 +1,7 @@
 package org.strata.cli;
 
 import java.nio.file.Path;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;
 import org.strata.lsm.dataset.Dataset;

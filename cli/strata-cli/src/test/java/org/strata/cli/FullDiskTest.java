@@ -18,7 +18,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 
 /**
  * A real full disk: a child process ({@link FullDiskChild}) mounts a small tmpfs in a user and

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.KeyValue;
 import org.strata.lsm.LogRecoveryMode;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.StoreConfigJson;

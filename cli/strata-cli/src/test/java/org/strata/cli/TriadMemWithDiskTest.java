@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.ByteCounters;
 import org.strata.lsm.KeyValue;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;

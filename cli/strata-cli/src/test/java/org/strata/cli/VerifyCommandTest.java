@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LogRecoveryMode;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.config.IoConfig;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;

@@ -10,8 +10,8 @@ public enum Durability {
   /**
    * Writes return once their record is in the log buffer; a background task writes and forces the
    * log every {@code log.group-commit-interval}. A machine crash may lose that interval; a process
-   * crash loses at most the records not yet handed to the operating system. {@link
-   * LsmStore#sync()} makes everything written so far durable.
+   * crash loses at most the records not yet handed to the operating system. {@code
+   * sync()} makes everything written so far durable.
    */
   GROUP,
   /**

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.Durability;
 import org.strata.lsm.KeyValue;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;

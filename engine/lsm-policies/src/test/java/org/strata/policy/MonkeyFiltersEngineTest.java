@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.Durability;
 import org.strata.lsm.InvalidConfigurationException;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.component.BloomFilter;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.KeyHash;

@@ -13,7 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.strata.asterix.StrataMergePolicyFactory;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.engine.Plugins;
 import org.strata.policy.ConcurrentMergePolicy;
 import org.strata.scheduler.GreedyScheduler;

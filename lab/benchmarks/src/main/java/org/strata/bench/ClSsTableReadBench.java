@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.strata.lsm.Durability;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;

@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 
 /**
  * {@link LsmStore#get} through 1, 5 or 20 disk components of a real store (see {@link

@@ -12,7 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.io.BigEndian;

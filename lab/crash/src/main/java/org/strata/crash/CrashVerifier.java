@@ -12,7 +12,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.strata.lsm.Durability;
 import org.strata.lsm.KeyValue;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetRecord;

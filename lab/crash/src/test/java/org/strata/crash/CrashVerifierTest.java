@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.strata.lsm.Durability;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.config.StoreConfigJson;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetConfigJson;

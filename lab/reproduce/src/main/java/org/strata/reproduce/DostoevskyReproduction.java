@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.strata.lsm.Durability;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.KeyHash;

@@ -13,7 +13,7 @@ import java.util.TreeMap;
 import org.strata.twophase.RecordGenerator;
 import org.strata.lsm.ByteCounters;
 import org.strata.lsm.Durability;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.DeviceConfig;
 import org.strata.lsm.config.MemoryComponentConfig;

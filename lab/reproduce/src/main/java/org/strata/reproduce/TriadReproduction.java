@@ -16,7 +16,7 @@ import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import org.strata.twophase.RecordGenerator;
 import org.strata.lsm.ByteCounters;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.config.ByteSize;

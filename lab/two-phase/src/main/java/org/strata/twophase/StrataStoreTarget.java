@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.config.NamedPlugin;

@@ -14,7 +14,7 @@ import org.apache.logging.log4j.Logger;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.Limits;
 import org.strata.lsm.StallCause;
-import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.StoreStats.StallTotals;
 import org.strata.lsm.StrataException;

@@ -12,7 +12,7 @@ import org.apache.logging.log4j.Logger;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.StorageException;
-import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.engine.LogLocation;
 import org.strata.lsm.engine.Plugins;

@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import org.strata.lsm.CorruptionException;
-import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.Utf8;
 import org.strata.lsm.component.KeyHash;
 import org.strata.lsm.config.StoreConfig;

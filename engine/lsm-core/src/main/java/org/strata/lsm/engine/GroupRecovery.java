@@ -10,7 +10,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.StorageException;
-import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.io.FileIo;
 import org.strata.lsm.wal.LogCatalog;

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongSupplier;
 import org.apache.logging.log4j.Logger;
-import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.io.CreatedPaths;
 import org.strata.lsm.io.IoThrottle;

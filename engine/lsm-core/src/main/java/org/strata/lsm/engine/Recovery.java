@@ -15,7 +15,7 @@ import org.apache.logging.log4j.Logger;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.StorageException;
-import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.events.RecoveryEvent;
 import org.strata.lsm.StrataException;

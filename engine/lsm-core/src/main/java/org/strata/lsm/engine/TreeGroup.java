@@ -11,7 +11,7 @@ import org.apache.logging.log4j.Logger;
 import org.strata.lsm.Limits;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StorageException;
-import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.StoreStats.StallTotals;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.config.StoreConfig;

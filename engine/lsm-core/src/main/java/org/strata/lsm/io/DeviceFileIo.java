@@ -10,7 +10,7 @@ import java.nio.file.Path;
  * flush's or a merge's component) and read (a merge's inputs, a page a lookup misses in the cache,
  * a log or manifest read at open) costs the device's time, and every force its latency, before the
  * step goes to the file system underneath. Renames, deletions and creations are free. The store
- * gets it in place of its {@link org.strata.lsm.StoreEnvironment#fileIo()} when its configuration
+ * gets it in place of its {@link StoreEnvironment#fileIo()} when its configuration
  * names a device, so every file step of the engine is charged, and nothing else changes.
  */
 public final class DeviceFileIo implements FileIo {

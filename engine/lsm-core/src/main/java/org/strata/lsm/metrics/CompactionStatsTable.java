@@ -15,8 +15,7 @@ import org.strata.lsm.spi.RunInfo;
  * flushes and one per level (runs and components now, their bytes, and the merges into the level:
  * bytes read and written, write amplification, count, seconds), a sum row, then the stalls. What
  * {@code strata stats} prints and the periodic statistics dump writes into the store's LOG; both
- * read {@link StoreStats} and {@link org.strata.lsm.LsmStore#runs()}, the figures of {@code stats
- * --json}.
+ * read {@link StoreStats} and {@code LsmStore.runs()}, the figures of {@code stats --json}.
  *
  * <p>A level's write amplification is the bytes written into it over the user bytes flushed, so
  * that the flush row's and the levels' add up to the store's write amplification (the sum row).

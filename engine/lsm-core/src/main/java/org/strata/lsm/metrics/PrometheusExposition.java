@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.strata.lsm.DurationHistogram;
-import org.strata.lsm.LsmStore;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.StoreStats.StallTotals;
@@ -17,7 +16,7 @@ import org.strata.lsm.spi.RunInfo;
  * A store's metrics in the Prometheus text exposition format (version 0.0.4), and the writer a
  * dataset's use ({@code org.strata.lsm.dataset.DatasetMetrics}, what {@code feed-server
  * --metrics-port} serves at {@code /metrics}). Every figure is read from the engine's own
- * statistics ({@link LsmStore#stats()}, {@link LsmStore#runs()}, the dataset's throttle counters)
+ * statistics (a store's {@code stats()} and {@code runs()}, the dataset's throttle counters)
  * when the exposition is made, the same figures {@code strata stats --json}
  * prints: there is no second bookkeeping. Names are stable; docs/observing.md lists them.
  *
@@ -33,10 +32,13 @@ public final class PrometheusExposition {
   /** An empty exposition; add trees and samples, then take its {@link #text()}. */
   public PrometheusExposition() {}
 
-  /** The metrics of one store, labelled {@code store="<name>"}. */
-  public static String of(LsmStore store, String name) {
+  /**
+   * The metrics of one store, labelled {@code store="<name>"}, from its {@code stats()} and {@code
+   * runs()}.
+   */
+  public static String of(String name, StoreStats stats, List<RunInfo> runs) {
     PrometheusExposition e = new PrometheusExposition();
-    e.tree(labels("store", name), store.stats(), store.runs());
+    e.tree(labels("store", name), stats, runs);
     return e.text();
   }
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.InvalidConfigurationException;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.testing.FlipTally;
 import org.strata.lsm.testing.LogImages;
 import org.strata.lsm.testing.TestStores;

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.Durability;
-import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.io.Clock;

@@ -12,7 +12,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.InvalidConfigurationException;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.Utf8;
 

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.strata.lsm.LsmStore;
 import org.strata.lsm.StrataException;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;

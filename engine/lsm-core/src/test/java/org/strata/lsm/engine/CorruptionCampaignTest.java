@@ -24,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.KeyValue;
-import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.component.ComponentMeta;
 import org.strata.lsm.component.DiskComponent;

@@ -14,7 +14,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.CorruptionException;
-import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.testing.TestStores;

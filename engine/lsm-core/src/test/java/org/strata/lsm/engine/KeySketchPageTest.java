@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.strata.lsm.LsmStore;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.PageCache;
 import org.strata.lsm.config.NamedPlugin;

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.testing.TestStores;

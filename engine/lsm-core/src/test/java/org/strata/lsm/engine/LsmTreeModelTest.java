@@ -15,7 +15,6 @@ import java.util.stream.Stream;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.strata.lsm.KeyValue;
-import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.config.IoConfig;
 import org.strata.lsm.config.MemoryComponentConfig;

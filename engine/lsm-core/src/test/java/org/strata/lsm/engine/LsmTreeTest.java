@@ -15,11 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.KeyValue;
-import org.strata.lsm.LsmStore;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.StrataException;
-import org.strata.lsm.WriteBatch;
+import org.strata.lsm.wal.WriteBatch;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;
@@ -123,7 +122,7 @@ class LsmTreeTest {
   void logIsTruncatedAfterFlushes() {
     Path dir = tmp.resolve("store");
     try (LsmTree store = LsmTree.open(dir, TestStores.smallConfig(3),
-        org.strata.lsm.StoreEnvironment.standard())) {
+        org.strata.lsm.io.StoreEnvironment.standard())) {
       for (int i = 0; i < 20000; i++) {
         store.put(b(key(i)), b("value-" + i));
       }

@@ -18,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.Durability;
 import org.strata.lsm.LogRecoveryMode;
-import org.strata.lsm.LsmStore;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.testing.LogImages;

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.strata.lsm.LsmStore;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.config.NamedPlugin;
 import org.strata.lsm.config.StoreConfig;

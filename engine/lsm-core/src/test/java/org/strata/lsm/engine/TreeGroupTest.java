@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.Durability;
-import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.io.Clock;
 import org.strata.lsm.io.IoThrottle;

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.strata.lsm.CorruptionException;
 import org.strata.lsm.KeyValue;
 import org.strata.lsm.ScanCursor;
-import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.component.DiskComponent;
 import org.strata.lsm.component.EntryCursor;
 import org.strata.lsm.component.PageCache;

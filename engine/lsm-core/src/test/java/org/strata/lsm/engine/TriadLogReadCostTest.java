@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.strata.lsm.StoreEnvironment;
+import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.component.ReadAheadBuffer;
 import org.strata.lsm.config.ByteSize;
 import org.strata.lsm.config.MemoryComponentConfig;

@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.strata.lsm.LsmStore;
+import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.config.StoreConfig;
@@ -82,7 +82,7 @@ class PrometheusExpositionTest {
   @Test
   void everySampleIsTheEnginesOwnFigure(@TempDir Path dir) {
     try (LsmStore s = loaded(dir.resolve("db"))) {
-      String text = PrometheusExposition.of(s, "db");
+      String text = PrometheusExposition.of("db", s.stats(), s.runs());
       StoreStats st = s.stats();
       Map<String, Double> m = samples(text);
       String l = "{store=\"db\"}";
@@ -148,7 +148,7 @@ class PrometheusExpositionTest {
   @Test
   void labelValuesAreEscaped(@TempDir Path dir) {
     try (LsmStore s = LsmStore.open(dir.resolve("db"), config())) {
-      String text = PrometheusExposition.of(s, "a\"b\\c\nd");
+      String text = PrometheusExposition.of("a\"b\\c\nd", s.stats(), s.runs());
       assertThat(text).contains("{store=\"a\\\"b\\\\c\\nd\"}");
       samples(text);
     }
@@ -161,7 +161,7 @@ class PrometheusExpositionTest {
         "skipped: python3 with the prometheus_client package is not installed"
             + " (pip install prometheus_client)");
     try (LsmStore s = loaded(dir.resolve("db"))) {
-      String text = PrometheusExposition.of(s, "db");
+      String text = PrometheusExposition.of("db", s.stats(), s.runs());
       Path file = dir.resolve("metrics.txt");
       Files.writeString(file, text);
       Map<String, Double> ours = samples(text);

@@ -1,8 +1,4 @@
-package org.strata.lsm;
-
-import org.strata.lsm.io.Clock;
-import org.strata.lsm.io.CrashPoints;
-import org.strata.lsm.io.FileIo;
+package org.strata.lsm.io;
 
 /**
  * What a store takes from its surroundings, injectable for tests: the clock (throttle, stall and

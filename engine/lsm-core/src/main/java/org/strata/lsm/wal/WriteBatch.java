@@ -1,9 +1,9 @@
-package org.strata.lsm;
+package org.strata.lsm.wal;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.strata.lsm.wal.LogOp;
+import org.strata.lsm.Limits;
 
 /**
  * Upserts and deletes applied together: one log record, so after a crash either all or none of

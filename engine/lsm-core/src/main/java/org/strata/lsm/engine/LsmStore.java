@@ -1,12 +1,15 @@
-package org.strata.lsm;
+package org.strata.lsm.engine;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.strata.lsm.ScanCursor;
+import org.strata.lsm.StoreStats;
 import org.strata.lsm.config.StoreConfig;
-import org.strata.lsm.engine.LsmTree;
 import org.strata.lsm.io.IoBudgetCounters;
+import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.spi.RunInfo;
+import org.strata.lsm.wal.WriteBatch;
 
 /**
  * An LSM B+-tree index in a directory: memory components in front of immutable disk components,
@@ -23,7 +26,8 @@ public interface LsmStore extends AutoCloseable {
    * given, is validated and saved as the store's configuration ({@code config.json}); when null the
    * saved configuration is used, or the defaults for a new store.
    *
-   * @throws InvalidConfigurationException for a bad configuration, before anything is written
+   * @throws org.strata.lsm.InvalidConfigurationException for a bad configuration, before anything
+   *     is written
    */
   static LsmStore open(Path dir, StoreConfig config) {
     return LsmTree.open(dir, config, StoreEnvironment.standard());
