@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
         + " flushes, merges, manifest writes and log changes, or after random delays), reopen"
         + " and check that every acknowledged write is there with its exact value, nothing"
         + " unwritten is, verify is clean, secondary indexes agree and no temporary or unlisted"
-        + " file is left. Policies and durability modes (sync, group, none) rotate. Prints a"
+        + " file is left. Policies and durability modes (sync, group, none; unlogged for a store"
+        + " without TRIAD) rotate. Prints a"
         + " line per kill and a summary; exits 1 on any loss the durability mode does not allow,"
         + " any failed check or leftover file (docs/reliability.md).")
 final class CrashTestCommand implements Callable<Integer> {

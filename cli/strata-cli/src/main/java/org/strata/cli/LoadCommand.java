@@ -57,7 +57,8 @@ final class LoadCommand implements Callable<Integer> {
   long seed;
 
   @Option(names = "--durability", paramLabel = "MODE",
-      description = "sync, group or none; overrides the configuration's log.durability.")
+      description = "sync, group, none or unlogged (no log: a crash loses what is not"
+          + " flushed); overrides the configuration's log.durability.")
   String durability;
 
   @Option(names = "--batch-size", paramLabel = "B", defaultValue = "1000",

@@ -195,8 +195,9 @@ public final class CrashLoop {
           ts.target.writer().configName(), ts.target.policy(),
           ts.target.durability().configName(), where, runAcked, o.lost(),
           o.lost() > 0 ? " (" + (o.lostOutsideWindow() > 0 ? o.lostOutsideWindow()
-              + " NOT allowed" : ts.target.durability() == Durability.NONE
-              ? "allowed under none" : "within the group window") + ")" : "",
+              + " NOT allowed" : ts.target.durability() != Durability.GROUP
+              ? "allowed under " + ts.target.durability().configName() : "within the group window")
+              + ")" : "",
           verdict, o.leftovers().isEmpty() ? "" : " leftovers=" + o.leftovers(), tamper,
           checkStarted - killStarted, now - checkStarted);
       faults.stream().limit(5).forEach(f -> out.println("  " + f));

@@ -12,7 +12,8 @@ import org.strata.lsm.Durability;
  * @param writer what writes
  * @param policy the configuration's name: a merge policy, {@code triad-mem} (TRIAD-MEM with a
  *     constant policy) or {@code triad} (TRIAD-MEM, TRIAD-LOG and the {@code triad-disk} policy)
- * @param durability {@code sync}, {@code group} or {@code none}
+ * @param durability {@code sync}, {@code group}, {@code none} or (a store without TRIAD) {@code
+ *     unlogged}
  * @param configJson the store or dataset configuration
  */
 public record CrashTarget(WriterKind writer, String policy, Durability durability,
@@ -40,14 +41,19 @@ public record CrashTarget(WriterKind writer, String policy, Durability durabilit
 
   /**
    * Every target for {@code writers}: each policy under {@code sync}, {@code group} and {@code
-   * none}.
+   * none}, and a store's under {@code unlogged} too unless it runs TRIAD-MEM or TRIAD-LOG (which
+   * refuse it, as datasets do).
    */
   public static List<CrashTarget> all(List<WriterKind> writers) {
     List<CrashTarget> out = new ArrayList<>();
     for (WriterKind w : writers) {
       int n = w.dataset() ? DATASET_POLICIES : STORE_POLICIES.length;
       for (int i = 0; i < n; i++) {
-        for (Durability d : List.of(Durability.SYNC, Durability.GROUP, Durability.NONE)) {
+        for (Durability d : Durability.values()) {
+          if (d == Durability.UNLOGGED && (w.dataset() || STORE_POLICIES[i][0].equals("triad-mem")
+              || STORE_POLICIES[i][0].equals("triad"))) {
+            continue;
+          }
           out.add(new CrashTarget(w, STORE_POLICIES[i][0], d,
               config(w, STORE_POLICIES[i][0], STORE_POLICIES[i][1], d, i)));
         }

@@ -25,8 +25,8 @@ import org.strata.twophase.TwoPhaseRunner;
 /**
  * One load by RocksDB's own {@code db_bench}, in a process of its own, with the comparison's
  * records (16-byte keys, values of the records' size, {@code load.records} of them, no
- * compression, no write-ahead log, as Strata's load runs with durability {@code none}), timed and
- * accounted as a process: wall time from start to exit (opening, the fill, waiting for every
+ * compression, no write-ahead log, as Strata's load runs with durability {@code unlogged}), timed
+ * and accounted as a process: wall time from start to exit (opening, the fill, waiting for every
  * compaction, closing), CPU in user and system mode and the peak resident set ({@link
  * ProcessUse}, sampled every 20 ms).
  *

@@ -23,7 +23,7 @@ import org.strata.lsm.config.StoreConfig;
  *       RocksDB charges for flush and compaction writes (none while loading);
  *   <li>{@code io.force-bytes}: {@code bytes_per_sync};
  *   <li>log: the WAL on, with no sync per write (our {@code group}); off while loading, as
- *       Strata's load runs with durability {@code none};
+ *       Strata's load runs with durability {@code unlogged};
  *   <li>no compression, at any level;
  *   <li>{@code max_bytes_for_level_base} and {@code target_file_size_base} scaled to the memtable
  *       as RocksDB's defaults (256 MB and 64 MB) are to its 64 MB memtable: 4 and 1 memtables;

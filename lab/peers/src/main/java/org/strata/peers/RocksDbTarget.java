@@ -111,7 +111,7 @@ public final class RocksDbTarget implements TwoPhaseTarget {
       filter = mapping.bloomFilter();
       options = mapping.options(throttled, memtable, statistics, limiter, blockCache, filter);
       options.setListeners(List.of(quiescence));
-      // Loading runs without the WAL, as Strata's load runs with durability none.
+      // Loading runs without the WAL, as Strata's store load runs with durability unlogged.
       writeOptions = new WriteOptions().setSync(false).setDisableWAL(!throttled);
       RocksDB opened;
       try {

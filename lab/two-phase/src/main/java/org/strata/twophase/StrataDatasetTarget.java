@@ -81,17 +81,23 @@ public final class StrataDatasetTarget implements TwoPhaseTarget {
   @Override
   public SystemUnderTest open(Path dir, PhaseSetup setup) {
     return new Open(Dataset.open(dir, dataset.withStore(storeFor(dataset.store(), setup,
-        loadMemoryComponent))));
+        loadMemoryComponent, Durability.NONE))));
   }
 
-  /** The store configuration of a phase: loading runs unthrottled, unlogged, with {@code fair}. */
-  static StoreConfig storeFor(StoreConfig s, PhaseSetup setup, long loadMemoryComponent) {
+  /**
+   * The store configuration of a phase: loading runs unthrottled, with {@code fair} and log
+   * durability {@code loadDurability}: a store's load is {@code unlogged}, as RocksDB's loads run
+   * without their write-ahead log, and a dataset's {@code none} (a dataset refuses {@code
+   * unlogged}: its indexes agree after a crash only through their log).
+   */
+  static StoreConfig storeFor(StoreConfig s, PhaseSetup setup, long loadMemoryComponent,
+      Durability loadDurability) {
     return switch (setup.kind()) {
       case LOAD -> s
           .withMemoryComponent(MemoryComponentConfig.of(loadMemoryComponent,
               s.memoryComponent().count()))
           .withIo(new IoConfig(ByteSize.ofBytes(0), s.io().forceBytes(), s.io().pageSize()))
-          .withDurability(Durability.NONE)
+          .withDurability(loadDurability)
           .withMergeScheduler(new NamedPlugin("fair", Map.of()));
       case TESTING -> {
         StoreConfig t = s.withMergeScheduler(setup.scheduler());

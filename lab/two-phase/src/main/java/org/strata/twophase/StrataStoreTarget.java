@@ -9,6 +9,7 @@ import org.strata.lsm.engine.LsmStore;
 import org.strata.lsm.MergeRecord;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.config.NamedPlugin;
+import org.strata.lsm.Durability;
 import org.strata.lsm.config.StoreConfig;
 
 /**
@@ -69,7 +70,7 @@ public final class StrataStoreTarget implements TwoPhaseTarget {
   @Override
   public SystemUnderTest open(Path dir, PhaseSetup setup) {
     return new Open(LsmStore.open(dir, StrataDatasetTarget.storeFor(store, setup,
-        loadMemoryComponent)));
+        loadMemoryComponent, Durability.UNLOGGED)));
   }
 
   /** A design as the samples record it, {@code T=.. K=.. Z=..}. */

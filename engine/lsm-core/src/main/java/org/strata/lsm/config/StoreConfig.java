@@ -60,6 +60,12 @@ public record StoreConfig(
           triad.flushThreshold(), "a size from 0 to half of memory-component.size ("
               + ByteSize.format(memoryComponent.size().bytes() / 2) + ")");
     }
+    if (log.durability() == Durability.UNLOGGED && (triad.mem() || triad.log())) {
+      throw InvalidConfigurationException.of("log.durability", "unlogged", "sync, group or none"
+          + " with TRIAD (" + (triad.mem() ? "TRIAD-MEM keeps hot keys in memory across flushes,"
+          + " so a flush would not make them durable" : "TRIAD-LOG's flushes point into the"
+          + " log") + "); or set triad.mem and triad.log to false");
+    }
   }
 
   /** A configuration without a {@code triad} section (TRIAD-MEM off) and no device model. */

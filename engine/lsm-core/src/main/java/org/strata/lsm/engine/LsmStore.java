@@ -55,7 +55,10 @@ public interface LsmStore extends AutoCloseable {
    */
   ScanCursor scan(byte[] from, byte[] to);
 
-  /** Forces the log: every write that returned before this call is durable after it. */
+  /**
+   * Forces the log: every write that returned before this call is durable after it. Under {@code
+   * log.durability: unlogged}, where nothing is logged, it flushes the memory components instead.
+   */
   void sync();
 
   /**

@@ -9,6 +9,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.strata.lsm.Durability;
 import org.strata.lsm.Limits;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.io.StoreEnvironment;
@@ -230,7 +231,11 @@ public final class LsmTree implements LsmStore {
   @Override
   public void sync() {
     ensureOpen();
-    log.sync();
+    if (config.log().durability() == Durability.UNLOGGED) {
+      flush(); // nothing is logged: only a flush makes the writes so far durable
+    } else {
+      log.sync();
+    }
   }
 
   @Override
@@ -336,7 +341,6 @@ public final class LsmTree implements LsmStore {
   public int logSegmentCount() {
     return log.segmentCount();
   }
-
 
   /** The name of the tree in {@code dir}: the directory's own name. */
   static String nameOf(Path dir) {

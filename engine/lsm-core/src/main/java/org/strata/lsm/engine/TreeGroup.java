@@ -8,6 +8,8 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.strata.lsm.Durability;
+import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.Limits;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StorageException;
@@ -140,6 +142,10 @@ public final class TreeGroup implements AutoCloseable {
     if (members.isEmpty() || members.size() > MAX_TREES) {
       throw new IllegalArgumentException("a tree group has 1 to " + MAX_TREES + " trees, not "
           + members.size());
+    }
+    if (logSettings.log().durability() == Durability.UNLOGGED) {
+      throw InvalidConfigurationException.of("log.durability", "unlogged", "sync, group or none"
+          + " for the indexes of a dataset: after a crash they agree only through their log");
     }
     TreeGroup g = new TreeGroup(dir, memoryBudget, throttle, env.clock(), env.crashPoints());
     try {

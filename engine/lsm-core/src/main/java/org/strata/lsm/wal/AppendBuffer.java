@@ -69,6 +69,16 @@ final class AppendBuffer {
     return lastAppendedLsn;
   }
 
+  /**
+   * Takes {@code count} sequence numbers for a write that is not logged (durability {@code
+   * unlogged}) and returns the last: nothing is buffered.
+   */
+  long skip(int count) {
+    assert held() : "the append buffer is guarded by its log's monitor";
+    lastAppendedLsn += count;
+    return lastAppendedLsn;
+  }
+
   /** Encodes a force mark certifying {@code forcedEnd} after the buffered records. */
   void appendMark(long forcedEnd) {
     assert held() : "the append buffer is guarded by its log's monitor";

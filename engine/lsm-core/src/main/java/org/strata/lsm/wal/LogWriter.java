@@ -36,13 +36,11 @@ final class LogWriter {
   private final Path owner;
   private final DirectoryLock dirLock;
   // Lock order: forceLock, then writeLock, then this.
-  // Serializes forces, rolls, truncation, catalogue writes and close; guards which segment is
-  // current and the segment states.
+  // Serializes forces, rolls, truncation, catalogue writes, close; guards the segment states.
   final Object forceLock = new Object();
   // Serializes write-outs to the current segment.
   final Object writeLock = new Object();
-  // The segment states and the catalogue (the current segment's entry changes under writeLock
-  // too).
+  // Segment states and catalogue (the current segment's entry changes under writeLock too).
   @GuardedBy("forceLock")
   private final LogSegments segments;
 
@@ -167,8 +165,8 @@ final class LogWriter {
     }
   }
 
-  /** See {@link WriteAheadLog#append}. */
-  long append(List<LogOp> ops) {
+  /** See {@link WriteAheadLog#append}; {@code logged} false: sequence numbers only (unlogged). */
+  long append(List<LogOp> ops, boolean logged) {
     if (failures.writeFailure() != null && failures.forceFailure() == null) {
       synchronized (forceLock) {
         if (failures.writeFailure() != null && failures.forceFailure() == null && !closed) {
@@ -180,14 +178,17 @@ final class LogWriter {
         }
       }
     }
-    return appendLocked(ops);
+    return appendLocked(ops, logged);
   }
 
-  private synchronized long appendLocked(List<LogOp> ops) {
+  private synchronized long appendLocked(List<LogOp> ops, boolean logged) {
     if (closed) {
       throw new StorageException("the write-ahead log is closed", null);
     }
     failures.check(segmentPath);
+    if (!logged) {
+      return buffer.skip(ops.size());
+    }
     int size = LogRecordCodec.encodedSize(ops);
     appendedBytes.add(size);
     return buffer.append(ops, size);

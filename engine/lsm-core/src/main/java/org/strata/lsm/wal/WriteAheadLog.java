@@ -26,8 +26,9 @@ import org.strata.lsm.io.FileIo;
  * callers share one force (group commit). The store rolls to a new segment whenever it seals a
  * memory component, so a segment can be deleted once every LSN in it is in a disk component. A
  * roll is only marked by the sealing writer; the next force carries it out (old segment written
- * and forced, then the new one created; under {@code none} the log's background thread does so at
- * once), so the writer never waits for that force, whatever the durability.
+ * and forced, then the new one created; under {@code none} and {@code unlogged} the log's
+ * background thread does so at once), so the writer never waits for that force, whatever the
+ * durability.
  *
  * <p>Writing out and forcing take separate locks: a writer that writes out a large buffer never
  * waits for a force in progress (a force can take hundreds of milliseconds while merges write),
@@ -200,7 +201,8 @@ public final class WriteAheadLog implements Closeable {
 
   /**
    * Appends one record holding {@code ops} and returns the LSN of its last operation. The record
-   * is buffered; {@link #sync} or {@link #writeOutIfLarge} make it reach the file.
+   * is buffered; {@link #sync} or {@link #writeOutIfLarge} make it reach the file. Under {@code
+   * unlogged} nothing is buffered: the operations only take their sequence numbers.
    *
    * @throws StorageException if the log failed (a write-out or force) and has not recovered: the
    *     record is not appended, so the caller applies nothing. After a failed write-out, each
@@ -208,7 +210,7 @@ public final class WriteAheadLog implements Closeable {
    *     that succeeds: a full disk that has room again costs the writers nothing more.
    */
   public long append(List<LogOp> ops) {
-    return writer.append(ops);
+    return writer.append(ops, durability != Durability.UNLOGGED);
   }
 
   /**
@@ -301,7 +303,7 @@ public final class WriteAheadLog implements Closeable {
    * do not write the buffer out, so it would grow).
    */
   public void roll() {
-    if (writer.roll() && durability == Durability.NONE) {
+    if (writer.roll() && (durability == Durability.NONE || durability == Durability.UNLOGGED)) {
       try {
         background.execute(this::rollInBackground);
       } catch (RejectedExecutionException e) {

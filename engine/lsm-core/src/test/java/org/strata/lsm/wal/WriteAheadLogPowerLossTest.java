@@ -18,12 +18,13 @@ import org.strata.lsm.LogRecoveryMode;
 import org.strata.lsm.testing.PowerLossFileIo;
 
 /**
- * What the log keeps through a machine crash, in every durability mode: the log's files copied
- * with only their forced bytes ({@link PowerLossFileIo}) and replayed as recovery would. Whatever
- * the mode, {@code sync} makes every operation before it survive, a flush's {@code holdThrough}
- * makes its component's operations survive, and what survives is a prefix of the operations. Under
- * {@code none} a seal once closed the old segment unforced, so a later {@code sync} forced only the
- * new segment: the operations before the seal were lost while later ones survived.
+ * What the log keeps through a machine crash, in every durability mode that logs: the log's files
+ * copied with only their forced bytes ({@link PowerLossFileIo}) and replayed as recovery would.
+ * Whatever the mode, {@code sync} makes every operation before it survive, a flush's {@code
+ * holdThrough} makes its component's operations survive, and what survives is a prefix of the
+ * operations. Under {@code none} a seal once closed the old segment unforced, so a later {@code
+ * sync} forced only the new segment: the operations before the seal were lost while later ones
+ * survived. Under {@code unlogged} nothing reaches the files at all.
  */
 class WriteAheadLogPowerLossTest {
   private static final byte[] VALUE = new byte[4096];
@@ -63,7 +64,7 @@ class WriteAheadLogPowerLossTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Durability.class)
+  @EnumSource(value = Durability.class, names = {"SYNC", "GROUP", "NONE"})
   void syncCoversTheSegmentASealEnded(Durability durability) throws IOException {
     Path dir = tmp.resolve("wal");
     PowerLossFileIo io = new PowerLossFileIo();
@@ -84,7 +85,7 @@ class WriteAheadLogPowerLossTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Durability.class)
+  @EnumSource(value = Durability.class, names = {"SYNC", "GROUP", "NONE"})
   void aFlushForcesTheLogThroughItsComponent(Durability durability) throws IOException {
     Path dir = tmp.resolve("wal");
     PowerLossFileIo io = new PowerLossFileIo();
@@ -135,7 +136,7 @@ class WriteAheadLogPowerLossTest {
    * or a flush covered.
    */
   @ParameterizedTest
-  @EnumSource(Durability.class)
+  @EnumSource(value = Durability.class, names = {"SYNC", "GROUP", "NONE"})
   void aMachineCrashAtAnyStepKeepsAPrefixWithEverythingForced(Durability durability)
       throws IOException {
     for (int seed = 0; seed < 6; seed++) {
@@ -172,6 +173,34 @@ class WriteAheadLogPowerLossTest {
       } finally {
         wal.close();
       }
+    }
+  }
+
+  /**
+   * Under {@code unlogged} appends only take their sequence numbers: nothing reaches the log's
+   * files, forced or not, so a recovery replays nothing; the numbers go on from the last.
+   */
+  @Test
+  void underUnloggedAppendsTakeNumbersAndLogNothing() throws IOException {
+    Path dir = tmp.resolve("wal");
+    PowerLossFileIo io = new PowerLossFileIo();
+    WriteAheadLog wal = open(dir, Durability.UNLOGGED, io);
+    try {
+      long last = appendRecords(wal, 50, "a");
+      assertThat(last).isEqualTo(50);
+      wal.roll();
+      assertThat(appendRecords(wal, 5, "b")).isEqualTo(55);
+      wal.sync(55);
+      wal.holdThrough(55);
+      assertThat(wal.appendedBytes()).isZero();
+      assertThat(afterPowerLoss(io, dir)).as("operations a recovery replays").isEmpty();
+      // 55 appends of 4 KB values, had they been logged, would have written over 220 KB.
+      try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
+        long bytes = files.mapToLong(f -> f.toFile().length()).sum();
+        assertThat(bytes).as("bytes of the log directory").isLessThan(4096);
+      }
+    } finally {
+      wal.close();
     }
   }
 }
