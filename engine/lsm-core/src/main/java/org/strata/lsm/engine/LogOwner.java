@@ -1,8 +1,6 @@
 package org.strata.lsm.engine;
 
 import java.util.List;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.strata.lsm.io.CrashPoint;
 import org.strata.lsm.io.CrashPoints;
 import org.strata.lsm.wal.LogOp;
@@ -30,7 +28,7 @@ final class LogOwner {
     void insert(int i, long lsn);
   }
 
-  private final ReentrantReadWriteLock switchLock = new ReentrantReadWriteLock();
+  private final SwitchLock switchLock = new SwitchLock();
   private final CrashPoints crashPoints;
   /** The log, once replayed (a store) or started (a partition); null before. */
   private volatile WriteAheadLog wal;
@@ -53,7 +51,7 @@ final class LogOwner {
   }
 
   /** The switch lock writers insert under (shared) and seals take (exclusive). */
-  ReentrantReadWriteLock switchLock() {
+  SwitchLock switchLock() {
     return switchLock;
   }
 
@@ -66,8 +64,7 @@ final class LogOwner {
    */
   void write(List<LogOp> logged, Inserter inserter) {
     long lsn;
-    Lock insert = switchLock.readLock();
-    insert.lock();
+    long shared = switchLock.lockShared();
     try {
       lsn = wal.append(logged);
       long first = lsn - logged.size() + 1;
@@ -75,7 +72,7 @@ final class LogOwner {
         inserter.insert(i, first + i);
       }
     } finally {
-      insert.unlock();
+      switchLock.unlockShared(shared);
     }
     wal.committed(lsn);
   }
@@ -86,7 +83,7 @@ final class LogOwner {
    * lock exclusively.
    */
   void roll() {
-    assert switchLock.isWriteLockedByCurrentThread() : "caller holds the switch lock exclusively";
+    assert switchLock.heldExclusively() : "caller holds the switch lock exclusively";
     wal.roll();
     crashPoints.reached(CrashPoint.LOG_ROTATION);
   }

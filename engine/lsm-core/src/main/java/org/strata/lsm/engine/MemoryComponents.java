@@ -2,7 +2,6 @@ package org.strata.lsm.engine;
 
 import java.util.List;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.strata.lsm.events.SealEvent;
 import org.strata.lsm.memory.MemoryComponent;
 
@@ -28,7 +27,7 @@ final class MemoryComponents {
   /** Moves hot keys into the fresh component at a seal of a full one (TRIAD-MEM), or null. */
   private final Carrier carrier;
   /** Writers insert under the read side; sealing takes the write side (see the class comment). */
-  private final ReentrantReadWriteLock switchLock;
+  private final SwitchLock switchLock;
 
   private volatile MemoryComponent active;
   private long nextMemoryId = 1; // guarded by the tree lock
@@ -42,7 +41,7 @@ final class MemoryComponents {
    */
   MemoryComponents(VersionSet versions, Condition changed, long size, int count,
       Runnable onSeal) {
-    this(versions, changed, size, 0, count, onSeal, null, new ReentrantReadWriteLock());
+    this(versions, changed, size, 0, count, onSeal, null, new SwitchLock());
   }
 
   /**
@@ -59,7 +58,7 @@ final class MemoryComponents {
    * ({@code memory-component.live-size}; 0: no such bound), and the log owner's switch lock.
    */
   MemoryComponents(VersionSet versions, Condition changed, long size, long liveSize, int count,
-      Runnable onSeal, Carrier carrier, ReentrantReadWriteLock switchLock) {
+      Runnable onSeal, Carrier carrier, SwitchLock switchLock) {
     this.switchLock = switchLock;
     this.carrier = carrier;
     this.versions = versions;
@@ -116,7 +115,7 @@ final class MemoryComponents {
     SealEvent event = new SealEvent();
     event.begin();
     MemoryComponent old;
-    switchLock.writeLock().lock();
+    switchLock.lockExclusive();
     try {
       old = active;
       old.seal();
@@ -129,7 +128,7 @@ final class MemoryComponents {
       active = fresh;
       versions.sealed(fresh);
     } finally {
-      switchLock.writeLock().unlock();
+      switchLock.unlockExclusive();
     }
     changed.signalAll();
     if (event.shouldCommit()) {

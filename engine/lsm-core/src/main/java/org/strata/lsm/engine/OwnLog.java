@@ -3,7 +3,6 @@ package org.strata.lsm.engine;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongSupplier;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.io.StoreEnvironment;
@@ -49,7 +48,7 @@ final class OwnLog implements TreeLog {
   }
 
   @Override
-  public ReentrantReadWriteLock switchLock() {
+  public SwitchLock switchLock() {
     return owner.switchLock();
   }
 

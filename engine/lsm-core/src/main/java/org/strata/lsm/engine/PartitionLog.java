@@ -2,7 +2,6 @@ package org.strata.lsm.engine;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import org.apache.logging.log4j.Logger;
@@ -23,7 +22,7 @@ final class PartitionLog implements TreeLog {
   private final Path dir;
   private final IoThrottle throttle;
   private final LogHold hold;
-  private final ReentrantReadWriteLock switchLock;
+  private final SwitchLock switchLock;
   private final FlushExecutor executor;
   private final Runnable sync;
   private final IntSupplier segmentCount;
@@ -37,7 +36,7 @@ final class PartitionLog implements TreeLog {
    * @param segmentCount the shared log's segment files
    */
   PartitionLog(Path dir, StoreConfig config, IoThrottle throttle, LogHold hold,
-      ReentrantReadWriteLock switchLock, FlushExecutor executor, Runnable sync,
+      SwitchLock switchLock, FlushExecutor executor, Runnable sync,
       IntSupplier segmentCount) {
     if (config.triad().mem()) {
       throw InvalidConfigurationException.of("triad.mem", true,
@@ -68,7 +67,7 @@ final class PartitionLog implements TreeLog {
   }
 
   @Override
-  public ReentrantReadWriteLock switchLock() {
+  public SwitchLock switchLock() {
     return switchLock;
   }
 

@@ -316,14 +316,14 @@ public final class TreeGroup implements AutoCloseable {
    * the entries of a record the primary holds).
    */
   private void sealAll() {
-    log.switchLock().writeLock().lock();
+    log.switchLock().lockExclusive();
     try {
       log.roll();
       for (LsmTree t : trees) {
         t.member().seal();
       }
     } finally {
-      log.switchLock().writeLock().unlock();
+      log.switchLock().unlockExclusive();
     }
   }
 

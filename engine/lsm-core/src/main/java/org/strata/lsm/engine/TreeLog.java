@@ -3,7 +3,6 @@ package org.strata.lsm.engine;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongSupplier;
 import org.apache.logging.log4j.Logger;
 import org.strata.lsm.io.CreatedPaths;
@@ -36,7 +35,7 @@ interface TreeLog {
    * The switch lock writers insert under (shared) and seals take (exclusive): the store's own, or
    * the one its partition's trees share ({@link MemoryComponents}).
    */
-  ReentrantReadWriteLock switchLock();
+  SwitchLock switchLock();
 
   /**
    * The thread the tree's flushes run on: the store's own, or its partition's, shared by the
