@@ -45,8 +45,6 @@ public class PartitionedLevelingPolicy implements MergePolicy {
   private final boolean chooseBest;
   private final boolean exactlyL0Trigger;
   private final boolean trivialMove;
-  /** Whether this call's host moves files ({@code trivial-move} and the host's capability). */
-  private boolean canMove;
   private final Map<Integer, byte[]> cursors = new HashMap<>();
   /**
    * The file merge {@link #findMerges} returned last, its level and the largest key of the file it
@@ -130,8 +128,6 @@ public class PartitionedLevelingPolicy implements MergePolicy {
     if (runs.isEmpty() || StackPolicies.anyMerging(runs)) {
       return List.of();
     }
-    canMove = trivialMove
-        && index.capabilities().contains(MergeContext.Capability.ROUTED_MERGES);
     if (fullMergeRequested) {
       List<ComponentInfo> all = new ArrayList<>();
       int deepest = 1;
@@ -141,7 +137,10 @@ public class PartitionedLevelingPolicy implements MergePolicy {
       }
       return List.of(MergeRequest.ofComponents(all, deepest, fileSize));
     }
-    MergeRequest r = pick(runs, deferLevelZero(index, runs));
+    // Files move only with trivial-move and a host that can move them.
+    boolean canMove = trivialMove
+        && index.capabilities().contains(MergeContext.Capability.ROUTED_MERGES);
+    MergeRequest r = pick(runs, deferLevelZero(index, runs), canMove);
     return r == null ? List.of() : List.of(r);
   }
 
@@ -161,9 +160,10 @@ public class PartitionedLevelingPolicy implements MergePolicy {
 
   /**
    * The merge of the level with the highest score of at least 1, or null; with {@code
-   * skipLevelZero} level 0 is not considered (TRIAD-DISK's deferral).
+   * skipLevelZero} level 0 is not considered (TRIAD-DISK's deferral); with {@code canMove} a file
+   * with nothing under it moves instead ({@link #trivialMove}).
    */
-  private MergeRequest pick(List<RunInfo> runs, boolean skipLevelZero) {
+  private MergeRequest pick(List<RunInfo> runs, boolean skipLevelZero, boolean canMove) {
     List<RunInfo> l0 = levelZero(runs);
     int deepest = 0;
     for (RunInfo r : runs) {
@@ -192,7 +192,8 @@ public class PartitionedLevelingPolicy implements MergePolicy {
     if (bestLevel < 0) {
       return null;
     }
-    return bestLevel == 0 ? mergeLevelZero(runs, l0) : mergeFile(runs, bestLevel);
+    return bestLevel == 0 ? mergeLevelZero(runs, l0, canMove)
+        : mergeFile(runs, bestLevel, canMove);
   }
 
   /** Whether level 0 has reached its trigger. */
@@ -200,7 +201,7 @@ public class PartitionedLevelingPolicy implements MergePolicy {
     return levelZero(runs).size() >= l0Trigger;
   }
 
-  private MergeRequest mergeLevelZero(List<RunInfo> runs, List<RunInfo> l0) {
+  private MergeRequest mergeLevelZero(List<RunInfo> runs, List<RunInfo> l0, boolean canMove) {
     List<RunInfo> chosen = exactlyL0Trigger
         ? l0.subList(Math.max(0, l0.size() - l0Trigger), l0.size()) : l0; // the oldest
     List<ComponentInfo> inputs = new ArrayList<>();
@@ -214,7 +215,7 @@ public class PartitionedLevelingPolicy implements MergePolicy {
       }
     }
     inputs.addAll(overlapping(level(runs, 1), min, max));
-    MergeRequest move = trivialMove(runs, inputs, 0);
+    MergeRequest move = canMove ? trivialMove(runs, inputs, 0) : null;
     return move != null ? move : MergeRequest.ofComponents(inputs, 1, fileSize);
   }
 
@@ -224,7 +225,7 @@ public class PartitionedLevelingPolicy implements MergePolicy {
    * overlaps it by at most ten files' bytes; else null.
    */
   private MergeRequest trivialMove(List<RunInfo> runs, List<ComponentInfo> inputs, int level) {
-    if (!canMove || inputs.size() != 1) {
+    if (inputs.size() != 1) {
       return null;
     }
     ComponentInfo file = inputs.get(0);
@@ -238,7 +239,7 @@ public class PartitionedLevelingPolicy implements MergePolicy {
     return MergeRequest.ofMove(List.of(file), List.of(level + 1));
   }
 
-  private MergeRequest mergeFile(List<RunInfo> runs, int level) {
+  private MergeRequest mergeFile(List<RunInfo> runs, int level, boolean canMove) {
     RunInfo here = level(runs, level);
     RunInfo next = level(runs, level + 1);
     List<ComponentInfo> files = here.components();
@@ -267,7 +268,7 @@ public class PartitionedLevelingPolicy implements MergePolicy {
     List<ComponentInfo> inputs = new ArrayList<>();
     inputs.add(pick);
     inputs.addAll(overlapping(next, pick.minKey(), pick.maxKey()));
-    MergeRequest move = trivialMove(runs, inputs, level);
+    MergeRequest move = canMove ? trivialMove(runs, inputs, level) : null;
     pickedFile = move != null ? move : MergeRequest.ofComponents(inputs, level + 1, fileSize);
     pickedLevel = level;
     pickedMaxKey = pick.maxKey();
