@@ -56,4 +56,16 @@ public record LogConfig(
   public LogConfig withRecoveryMode(LogRecoveryMode mode) {
     return new LogConfig(durability, dir, groupCommitIntervalMs, mode);
   }
+
+  /**
+   * Throws unless a dataset's indexes may share this log: not {@code unlogged}, since after a
+   * crash they agree only through their shared log. Asked by the dataset's configuration and by
+   * the tree group that opens the shared log.
+   */
+  public void checkShareable() {
+    if (durability == Durability.UNLOGGED) {
+      throw InvalidConfigurationException.of("log.durability", "unlogged", "sync, group or none"
+          + " in a dataset: after a crash its indexes agree only through their shared log");
+    }
+  }
 }

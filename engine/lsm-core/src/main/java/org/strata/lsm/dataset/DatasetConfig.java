@@ -7,7 +7,6 @@ import com.fasterxml.jackson.annotation.Nulls;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.strata.lsm.Durability;
 import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.config.StoreConfig;
 
@@ -56,10 +55,7 @@ public record DatasetConfig(
           + " share their partition's log, and TRIAD-LOG needs an index's own log, so it is for"
           + " standalone stores");
     }
-    if (store.log().durability() == Durability.UNLOGGED) {
-      throw InvalidConfigurationException.of("log.durability", "unlogged", "sync, group or none"
-          + " in a dataset: after a crash its indexes agree only through their shared log");
-    }
+    store.log().checkShareable();
     if (partitions < 1 || partitions > MAX_PARTITIONS) {
       throw InvalidConfigurationException.of("partitions", partitions, "1 to " + MAX_PARTITIONS);
     }

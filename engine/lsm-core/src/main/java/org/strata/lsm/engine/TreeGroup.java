@@ -8,8 +8,6 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.strata.lsm.Durability;
-import org.strata.lsm.InvalidConfigurationException;
 import org.strata.lsm.Limits;
 import org.strata.lsm.StallCause;
 import org.strata.lsm.StorageException;
@@ -143,10 +141,7 @@ public final class TreeGroup implements AutoCloseable {
       throw new IllegalArgumentException("a tree group has 1 to " + MAX_TREES + " trees, not "
           + members.size());
     }
-    if (logSettings.log().durability() == Durability.UNLOGGED) {
-      throw InvalidConfigurationException.of("log.durability", "unlogged", "sync, group or none"
-          + " for the indexes of a dataset: after a crash they agree only through their log");
-    }
+    logSettings.log().checkShareable();
     TreeGroup g = new TreeGroup(dir, memoryBudget, throttle, env.clock(), env.crashPoints());
     try {
       g.recovered = GroupRecovery.recover(g, dir, members, logSettings, env, savedConfig);

@@ -263,12 +263,13 @@ public final class WriteAheadLog implements Closeable {
    * What a writer does after {@link #append} returned {@code lsn} (and it inserted the operations
    * into its memory components): with durability sync it waits until the record is forced ({@link
    * #sync}); otherwise it only writes the buffer out when it has grown large, and the group commit
-   * (or the next force) makes it durable.
+   * (or the next force) makes it durable. Under {@code unlogged} the buffer holds no records (a
+   * force's mark is written out by the force), so there is nothing to do.
    */
   public void committed(long lsn) {
     if (durability == Durability.SYNC) {
       sync(lsn);
-    } else {
+    } else if (durability != Durability.UNLOGGED) {
       writeOutIfLarge();
     }
   }

@@ -19,6 +19,7 @@ import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.config.TriadConfig;
 import org.strata.lsm.dataset.DatasetConfig;
 import org.strata.lsm.io.Clock;
+import org.strata.lsm.io.IoThrottle;
 import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.testing.PowerLossFileIo;
 import org.strata.lsm.testing.TestStores;
@@ -147,6 +148,15 @@ class UnloggedStoreTest {
     assertThatThrownBy(() -> new DatasetConfig(config(), List.of(), null, 1))
         .isInstanceOf(InvalidConfigurationException.class)
         .hasMessageContaining("log.durability").hasMessageContaining("in a dataset");
+    // A tree group opened directly, without a dataset configuration, refuses it too, before it
+    // creates anything.
+    Path group = tmp.resolve("group");
+    assertThatThrownBy(() -> TreeGroup.open(group, List.of(new TreeGroup.Member("a",
+        TestStores.smallConfig(100))), 1 << 20, config(), new IoThrottle(0, Clock.system()),
+        StoreEnvironment.standard()))
+        .isInstanceOf(InvalidConfigurationException.class)
+        .hasMessageContaining("log.durability").hasMessageContaining("in a dataset");
+    assertThat(group).doesNotExist();
     assertThatThrownBy(() -> Durability.parse("log.durability", "off"))
         .hasMessageContaining("sync, group, none, unlogged");
     assertThat(Durability.parse("log.durability", "unlogged")).isEqualTo(Durability.UNLOGGED);
