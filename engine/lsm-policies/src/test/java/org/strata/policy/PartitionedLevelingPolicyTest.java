@@ -128,21 +128,25 @@ class PartitionedLevelingPolicyTest {
   /** A file that overlaps more than ten files' bytes two levels down is merged, not moved. */
   @Test
   void noTrivialMoveOverTooMuchTwoLevelsDown() {
-    PolicyTestHost l = movingHost()
-        .oldest(1, file("b", 10, 19, 50), file("c", 20, 29, 50))
-        .oldest(2, file("x", 0, 4, 10))
-        .oldest(3, file("deep", 0, 100, 11 * 64));
-    l.decide(policy("level1-size", "100", "size-ratio", "10", "file-size", "64",
-        "trivial-move", "true"), false);
+    PolicyTestHost l = decideOverDeepFile(11 * 64);
     assertThat(l.requests()).hasSize(1);
     assertThat(merges(l)).containsExactly(List.of("b"));
-    PolicyTestHost within = movingHost()
+    PolicyTestHost within = decideOverDeepFile(10 * 64);
+    assertThat(within.requests().get(0)).isInstanceOf(MergeRequest.Move.class);
+  }
+
+  /**
+   * Level 1's file {@code b} is due and has nothing under it in level 2; a file of {@code
+   * deepBytes} in level 3 overlaps it. Files are 64 bytes, and trivial moves are on.
+   */
+  private static PolicyTestHost decideOverDeepFile(long deepBytes) {
+    PolicyTestHost h = movingHost()
         .oldest(1, file("b", 10, 19, 50), file("c", 20, 29, 50))
         .oldest(2, file("x", 0, 4, 10))
-        .oldest(3, file("deep", 0, 100, 10 * 64));
-    within.decide(policy("level1-size", "100", "size-ratio", "10", "file-size", "64",
+        .oldest(3, file("deep", 0, 100, deepBytes));
+    h.decide(policy("level1-size", "100", "size-ratio", "10", "file-size", "64",
         "trivial-move", "true"), false);
-    assertThat(within.requests().get(0)).isInstanceOf(MergeRequest.Move.class);
+    return h;
   }
 
   /** Where the host cannot move files (the simulators), the file is merged as without it. */
