@@ -8,7 +8,7 @@ import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.config.StoreConfigJson;
 import org.strata.lsm.dataset.Dataset;
 import org.strata.lsm.dataset.DatasetConfigJson;
-import org.strata.lsm.engine.LsmTree;
+import org.strata.lsm.engine.Store;
 import org.strata.lsm.io.CrashPoint;
 import org.strata.ycsb.feed.FeedServer;
 
@@ -47,7 +47,7 @@ public final class CrashChild {
         .withCrashPoints(new PausingCrashPoints(point, Integer.parseInt(args[6]), out));
     switch (kind) {
       case STORE -> {
-        try (LsmTree store = LsmTree.open(dir, StoreConfigJson.read(config), env)) {
+        try (Store store = Store.open(dir, StoreConfigJson.read(config), env)) {
           while (true) {
             byte[] key = w.key(seq).getBytes(StandardCharsets.US_ASCII);
             if (w.isDelete(seq)) {

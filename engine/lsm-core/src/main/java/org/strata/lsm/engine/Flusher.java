@@ -105,14 +105,40 @@ final class Flusher {
    *
    * @throws StorageException if a flush fails meanwhile (naming its cause)
    */
-  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
   void flushSealed() {
+    await(request());
+  }
+
+  /** A request to flush the sealed memory components up to {@code target}, made at failure seq. */
+  record Request(long target, long seq) {}
+
+  /**
+   * The first half of {@link #flushSealed()}: requests the flush of every component sealed so far
+   * (a failed one retried once) and returns what {@link #await} waits for. A caller that seals and
+   * requests under one hold of the tree lock has its request seen by the flush the seal queued.
+   * Caller holds the tree lock.
+   */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
+  Request request() {
     assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
     long target = memory.newestSealedId();
-    long seq = failureSeq;
     requestedUpTo = Math.max(requestedUpTo, target);
     retryPermitted = true;
     executor.submit(this);
+    return new Request(target, failureSeq);
+  }
+
+  /**
+   * The second half of {@link #flushSealed()}: waits until {@code r}'s components are disk
+   * components. Caller holds the tree lock.
+   *
+   * @throws StorageException if a flush fails meanwhile (naming its cause)
+   */
+  @SuppressWarnings("GuardedBy") // the caller holds it: asserted, not provable across objects
+  void await(Request r) {
+    assert lock.isHeldByCurrentThread() : "caller holds the tree lock";
+    long target = r.target();
+    long seq = r.seq();
     try {
       while (memory.hasSealedUpTo(target) || handledUpTo < target) {
         if (failureSeq != seq) {

@@ -4,10 +4,10 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * The side of a tree that its {@link TreeGroup} (a dataset partition) uses: the group logs each
- * write once, inserts into its trees, seals all their active memory components together and
- * truncates the shared log below every tree's floor. Lock order: the group's lock before the
- * tree lock.
+ * The side of a tree that its {@link TreeGroup} uses: the group admits each write, logs it once,
+ * inserts into its trees, seals all their active memory components together and truncates the
+ * log below every tree's floor. Lock order: the group's lock before the tree lock (a store's tree
+ * lock is its group's lock).
  */
 final class GroupMember {
   private final ReentrantLock lock;
@@ -40,6 +40,25 @@ final class GroupMember {
   }
 
   /**
+   * Returns once a write of {@code unpacedBytes} (0: not paced) may go ahead, when the tree's own
+   * memory components are its group's memory budget (a store): one decision over the memory, the
+   * pacing and the component constraint; a full memory component has the group seal.
+   */
+  void admitOwnMemory(long unpacedBytes) {
+    gate.admit(WriteAdmission.Memory.TREE, unpacedBytes);
+  }
+
+  /** Whether writes may be paced ({@code flow-control.admission} is not {@code asap}). */
+  boolean paces() {
+    return gate.paces();
+  }
+
+  /** The active memory component, for a replay of the group's log at open. */
+  org.strata.lsm.memory.MemoryComponent active() {
+    return memory.active();
+  }
+
+  /**
    * Inserts a logged operation replayed from the log; the group holds its switch lock (shared),
    * so no seal runs. Not counted as an update ({@link #write} is).
    */
@@ -63,13 +82,26 @@ final class GroupMember {
     return locked(memory::canSealActive);
   }
 
-  /** Seals a non-empty active memory component; the group holds its switch lock exclusively. */
-  void seal() {
+  /**
+   * Whether the active memory component is empty; the group holds its switch lock exclusively, so
+   * no writer inserts meanwhile.
+   */
+  boolean activeEmpty() {
+    return memory.active().isEmpty();
+  }
+
+  /**
+   * Seals a non-empty active memory component and queues its flush; the group holds its switch
+   * lock exclusively and has rolled the log. {@code full}: sealed because the memory budget is
+   * used up (TRIAD-MEM may carry hot keys).
+   */
+  void seal(boolean full) {
     lock.lock();
     try {
       ensureOpen.run();
       if (!memory.active().isEmpty()) {
-        gate.seal();
+        memory.seal(full);
+        flusher.sealed();
       }
     } finally {
       lock.unlock();

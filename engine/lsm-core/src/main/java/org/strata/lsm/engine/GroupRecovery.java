@@ -13,6 +13,7 @@ import org.strata.lsm.StorageException;
 import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.config.StoreConfig;
 import org.strata.lsm.io.FileIo;
+import org.strata.lsm.io.IoThrottle;
 import org.strata.lsm.wal.LogCatalog;
 import org.strata.lsm.wal.WriteAheadLog;
 
@@ -42,6 +43,38 @@ final class GroupRecovery {
 
   private GroupRecovery() {}
 
+  /** See {@link TreeGroup#open}: {@link #recoverGroup}, then {@link TreeGroup#start()}. */
+  static TreeGroup open(Path dir, List<TreeGroup.Member> members, long memoryBudget,
+      StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env) {
+    TreeGroup g = recoverGroup(dir, members, memoryBudget, logSettings, throttle, env, null);
+    try {
+      g.start();
+    } catch (RuntimeException e) {
+      g.abandon(e);
+      throw e;
+    }
+    return g;
+  }
+
+  /** See {@link TreeGroup#recover}. */
+  static TreeGroup recoverGroup(Path dir, List<TreeGroup.Member> members, long memoryBudget,
+      StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env, Path savedConfig) {
+    if (members.isEmpty() || members.size() > TreeGroup.MAX_TREES) {
+      throw new IllegalArgumentException("a tree group has 1 to " + TreeGroup.MAX_TREES
+          + " trees, not " + members.size());
+    }
+    logSettings.log().checkShareable();
+    TreeGroup g = TreeGroup.partition(dir, memoryBudget, logSettings, throttle, env);
+    try {
+      g.recovered(recover(g, dir, members, logSettings, env, savedConfig));
+      return g;
+    } catch (RuntimeException e) {
+      // A refused open writes nothing: the trees are dropped without a flush or a manifest.
+      g.abandon(e);
+      throw e;
+    }
+  }
+
   /**
    * Opens the members' trees into {@code group} and replays the shared log into them. On a
    * failure the caller abandons the group, which releases the trees opened so far.
@@ -52,7 +85,9 @@ final class GroupRecovery {
     long[] flushed = new long[members.size()];
     for (int i = 0; i < members.size(); i++) {
       TreeGroup.Member m = members.get(i);
-      LsmTree t = group.openTree(dir.resolve(m.name()), m.config(), env);
+      Path treeDir = dir.resolve(m.name());
+      LsmTree t = Recovery.openMember(treeDir, m.config(), env, group);
+      group.add(t);
       trees.add(t);
       flushed[i] = t.member().flushedLsn();
     }
@@ -136,5 +171,36 @@ final class GroupRecovery {
       }
     }
     return log;
+  }
+
+  /**
+   * Once the log of the group in {@code dir} has replayed into every tree and is open for appends
+   * (a store's group too): records it in each tree's manifest (and saves each tree's configuration
+   * if {@code saveConfigs}), removes the old, fully flushed log directory recovery found ({@code
+   * stale}, or null) and starts the trees' flushes and merges.
+   */
+  static void startTrees(List<LsmTree> trees, WriteAheadLog wal, Path dir, boolean saveConfigs,
+      Path stale, FileIo io) {
+    for (LsmTree t : trees) {
+      try {
+        t.recordLog(wal.logId(), wal.directory(), dir);
+        if (saveConfigs) {
+          t.saveConfig();
+        }
+      } catch (java.io.IOException e) {
+        throw new StorageException("cannot save the configuration of " + t.directory() + ": "
+            + e, e);
+      }
+    }
+    if (stale != null) {
+      LogLocation.removeStale(stale, io);
+    }
+    for (LsmTree t : trees) {
+      try {
+        t.start();
+      } catch (java.io.IOException e) {
+        throw new StorageException("cannot start " + t.directory() + ": " + e, e);
+      }
+    }
   }
 }

@@ -8,9 +8,8 @@ import org.strata.lsm.wal.WriteAheadLog;
 
 /**
  * One write-ahead log with the switch lock of the memory components whose writes it logs, and the
- * engine's one write sequence: a store's own log ({@link OwnLog}) and a dataset partition's shared
- * log ({@link TreeGroup}) each keep one, so a write is logged, inserted and made durable by the
- * same code whoever keeps its log.
+ * engine's one write sequence: every {@link TreeGroup} (a store's group of one, a dataset
+ * partition's) keeps one, so a write is logged, inserted and made durable by one code path.
  *
  * <p>Locks. Writers log and insert under the shared side of {@link #switchLock()}; a seal takes the
  * exclusive side and rolls the log ({@link #roll()}) before it seals, so a sealed memory

@@ -30,12 +30,12 @@ public interface LsmStore extends AutoCloseable {
    *     is written
    */
   static LsmStore open(Path dir, StoreConfig config) {
-    return LsmTree.open(dir, config, StoreEnvironment.standard());
+    return Store.open(dir, config, StoreEnvironment.standard());
   }
 
   /** As {@link #open(Path, StoreConfig)} with an injected clock and file layer. */
   static LsmStore open(Path dir, StoreConfig config, StoreEnvironment env) {
-    return LsmTree.open(dir, config, env);
+    return Store.open(dir, config, env);
   }
 
   /** Inserts or replaces the value of {@code key}; durable on return under {@code sync}. */

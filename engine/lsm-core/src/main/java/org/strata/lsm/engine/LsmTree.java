@@ -9,13 +9,10 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.strata.lsm.Durability;
-import org.strata.lsm.Limits;
 import org.strata.lsm.ScanCursor;
 import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.StoreStats;
 import org.strata.lsm.StrataException;
-import org.strata.lsm.wal.WriteBatch;
 import org.strata.lsm.component.PageCache;
 import org.strata.lsm.config.MemoryComponentConfig;
 import org.strata.lsm.config.StoreConfig;
@@ -28,11 +25,13 @@ import org.strata.lsm.memory.MemoryComponent;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergeScheduler;
 import org.strata.lsm.spi.RunInfo;
-import org.strata.lsm.wal.LogOp;
 
 /**
- * The engine behind {@link LsmStore}: one LSM B+-tree index in a directory. This class is the
- * facade (open, the public API, close); the work is done by, in the order a write meets them:
+ * One LSM B+-tree index in a directory: its memory components, versions, merges and reads. It
+ * belongs to a {@link TreeGroup}, which alone owns the log, the memory budget, admission, sealing
+ * and the flush thread and lends the tree what it needs of them ({@link TreeServices}); a store
+ * ({@link Store}) is a group of one tree, a dataset partition a group of its indexes. Writes reach
+ * the tree only through its group. The work is done by, in the order a write meets them:
  * {@link WriteAdmission} (whether a write waits, and why), {@link MemoryComponents} (active and
  * sealed memory components), {@link Flusher} on a {@link FlushExecutor}, {@link VersionSet}
  * (current version, manifest), {@link MergeCoordinator} (policy, scheduler, {@link
@@ -45,19 +44,14 @@ import org.strata.lsm.wal.LogOp;
  * stalls; its condition {@code changed} is signalled on every change a writer or waiter may wait
  * for), then the switch lock of {@link MemoryComponents}; the queue lock of the {@link
  * FlushExecutor} is innermost. Writers log and insert under the shared side of the switch lock
- * only. A dataset partition's {@link TreeGroup} locks come before all of them. {@code closing} is
+ * only. The tree lock is lent by the group ({@link TreeServices#lock()}): a store's tree lock is
+ * its group's lock; a partition's group lock comes before its trees' locks. {@code closing} is
  * volatile: it is read without the lock.
  *
  * <p>Directory layout: docs/format.md, "Store directory". {@link TreeHistory} appends to {@code
  * HISTORY} under {@code manifestLock}, its own monitor innermost.
- *
- * <p>The log is a {@link TreeLog} chosen at open: a store keeps its own ({@link OwnLog}); a tree
- * of a dataset partition writes through its {@link TreeGroup} ({@link PartitionLog}), which logs
- * every write once for all its trees, seals their active memory components together (so
- * component boundaries are log sequence boundaries in every tree), lends its I/O throttle and
- * flushes them on its executor. Such a tree refuses direct writes.
  */
-public final class LsmTree implements LsmStore {
+public final class LsmTree {
   private static final Logger LOG = LogManager.getLogger(LsmTree.class);
   static final String CONFIG_FILE = "config.json";
 
@@ -68,13 +62,11 @@ public final class LsmTree implements LsmStore {
   private final DirectoryLock dirLock;
   private final PageCache cache;
   private final IoThrottle throttle;
-  /** The log the tree's writes go to: its own, or its dataset partition's ({@link TreeLog}). */
-  private final TreeLog log;
   private final FlushExecutor executor;
 
-  /** The tree lock; see the class comment for the lock order. */
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition changed = lock.newCondition();
+  /** The tree lock (its group's, for a store); see the class comment for the lock order. */
+  private final ReentrantLock lock;
+  private final Condition changed;
   private volatile boolean closing;
 
   private final EngineStats stats;
@@ -92,7 +84,7 @@ public final class LsmTree implements LsmStore {
   private final List<Path> leftovers = new ArrayList<>();
 
   LsmTree(Path dir, StoreConfig config, StoreEnvironment env, DirectoryLock dirLock,
-      MergePolicy policy, MergeScheduler scheduler, TreeLog.Factory logs) {
+      MergePolicy policy, MergeScheduler scheduler, TreeServices.Factory group) {
     this.dir = dir;
     this.config = config;
     this.env = env;
@@ -103,17 +95,19 @@ public final class LsmTree implements LsmStore {
     this.statsDump = new StatsDump(config.stats().dumpInterval(), env.clock(), table -> LOG.info(
         "compaction stats of {} (cumulative):{}{}", dir, System.lineSeparator(), table),
         () -> CompactionStatsTable.of(stats(), runs()));
-    this.log = logs.create(stats);
+    TreeServices lent = group.create(stats);
+    this.lock = lent.lock();
+    this.changed = lock.newCondition();
     this.cache = new PageCache(config.pageCache().size().bytes());
-    this.throttle = log.throttle();
-    this.executor = log.executor();
+    this.throttle = lent.throttle();
+    this.executor = lent.executor();
     this.versions = new VersionSet(dir, env.fileIo(), lock, stats, env.crashPoints(),
         history);
     MemoryComponentConfig mcc = config.memoryComponent();
     this.memory = new MemoryComponents(versions, changed, mcc.size().bytes(),
-        mcc.liveSize() == null ? 0 : mcc.liveSize().bytes(), mcc.count(), log::sealed,
-        log.carrier(), log.switchLock());
-    this.files = new ComponentFiles(dir, log.clSsTableDir(), env.fileIo(),
+        mcc.liveSize() == null ? 0 : mcc.liveSize().bytes(), mcc.count(), lent.carrier(),
+        lent.switchLock());
+    this.files = new ComponentFiles(dir, lent.clSsTableDir(), env.fileIo(),
         cache, throttle, config.io().forceBytes().bytes(),
         (int) config.io().pageSize().bytes(), FilterRates.of(config.bloomFilter(), policy,
             config.mergePolicy().name(), () -> versions.current().deepestLevel()),
@@ -122,8 +116,8 @@ public final class LsmTree implements LsmStore {
         config.mergePolicy().name(), policy, scheduler, config.flowControl().constraint(), clock,
         operations);
     this.flusher = new Flusher(dir, LOG, lock, changed, memory, versions, this.executor,
-        log.flushWriter(new BTreeFlush(dir, files, versions, merges::flushCutKeys), files,
-            versions, LOG), log.hold(), () -> {
+        lent.flushWriter().choose(new BTreeFlush(dir, files, versions, merges::flushCutKeys),
+            files, versions, LOG), lent.hold(), () -> {
           merges.policyAfter("flush");
           statsDump.dumpIfDue();
         }, clock);
@@ -132,7 +126,7 @@ public final class LsmTree implements LsmStore {
         config.flowControl().slowdownAt());
     this.gate = new WriteGate(dir, lock, changed, clock, admission,
         new IoThrottle(config.flowControl().writeRate().bytes(), clock), memory, flusher, merges,
-        versions, stats, this::ensureOpen);
+        versions, stats, lent.sealer(), this::ensureOpen);
     this.member = new GroupMember(lock, memory, versions, flusher, gate, operations,
         this::ensureOpen);
   }
@@ -147,80 +141,44 @@ public final class LsmTree implements LsmStore {
     return versions.logDir();
   }
 
-  /** See {@link LsmStore#open(Path, StoreConfig, StoreEnvironment)}. */
-  public static LsmTree open(Path dir, StoreConfig requested, StoreEnvironment env) {
-    return Recovery.open(dir, requested, env);
+  /**
+   * Recovers the components; see {@link Recovery}. Writes nothing: the files a crash left are
+   * only noted, and {@link #start()} deletes them, once the group's log has replayed, so that an
+   * open refused for a corrupt log leaves the directory as it found it.
+   *
+   * @return the manifest read, whose flushed sequence number the group replays its log above
+   */
+  Manifest recover() throws IOException {
+    MemoryComponent active = memory.start();
+    return Recovery.recoverComponents(dir, files, versions, active, LOG, leftovers);
   }
 
-  /**
-   * Recovers the components and (a store) its own log; see {@link Recovery}. Writes nothing: the
-   * files a crash left are only noted, and {@link #start()} deletes them, once the log (a
-   * member's: its group's shared log) has replayed, so that an open refused for a corrupt log
-   * leaves the directory as it found it.
-   */
-  void recover(org.strata.lsm.io.CreatedPaths created, Path savedConfig) throws IOException {
-    MemoryComponent active = memory.start();
-    Manifest m = Recovery.recoverComponents(dir, files, versions, active, LOG, leftovers);
-    log.recover(dir, m, memory, LOG, created, savedConfig);
+  /** Counts in the statistics the bytes the group's log appended since open (a store's). */
+  void countLogBytes(java.util.function.LongSupplier appended) {
     lock.lock();
     try {
-      stats.logBytesSinceOpen(log.appendedBytes());
+      stats.logBytesSinceOpen(appended);
     } finally {
       lock.unlock();
     }
   }
 
   /**
-   * Once the whole open has succeeded (a member: once its group's log has replayed into every
-   * tree of the group): deletes the leftovers {@link #recover()} noted, then starts flushing and
-   * lets the policy see the recovered components. No flush or merge runs before, so none can
-   * write a manifest that a refused open would leave behind.
+   * Once the whole open has succeeded (once its group's log has replayed into every tree of the
+   * group and the group has recorded it in the manifest): deletes the leftovers {@link
+   * #recover()} noted, then starts flushing and lets the policy see the recovered components. No
+   * flush or merge runs before, so none can write a manifest that a refused open would leave
+   * behind.
    */
   void start() throws IOException {
-    log.start(this);
     Recovery.deleteLeftovers(leftovers, env.fileIo(), LOG);
     leftovers.clear();
-    log.removeStale();
     versions.historyOpened();
     executor.start();
     merges.afterComponentChange(false);
   }
 
-  // ---- writes -----------------------------------------------------------------------------
-
-  @Override
-  public void put(byte[] key, byte[] value) {
-    log.checkDirectWrites();
-    Limits.checkKey(key);
-    Limits.checkValue(value);
-    apply(List.of(new LogOp(key, value)));
-  }
-
-  @Override
-  public void delete(byte[] key) {
-    log.checkDirectWrites();
-    Limits.checkKey(key);
-    apply(List.of(new LogOp(key, null)));
-  }
-
-  @Override
-  public void write(WriteBatch batch) {
-    log.checkDirectWrites();
-    if (!batch.isEmpty()) {
-      apply(batch.ops());
-    }
-  }
-
-  private void apply(List<LogOp> ops) {
-    long bytes = 0;
-    if (gate.paces()) {
-      for (LogOp op : ops) {
-        bytes += op.key().length + (op.value() == null ? 0 : op.value().length);
-      }
-    }
-    gate.admit(WriteAdmission.Memory.TREE, bytes);
-    log.write(ops, memory, operations);
-  }
+  // ---- flushes and merges -----------------------------------------------------------
 
   private void ensureOpen() {
     if (closing) {
@@ -228,29 +186,11 @@ public final class LsmTree implements LsmStore {
     }
   }
 
-  @Override
-  public void sync() {
-    ensureOpen();
-    if (config.log().durability() == Durability.UNLOGGED) {
-      flush(); // nothing is logged: only a flush makes the writes so far durable
-    } else {
-      log.sync();
-    }
-  }
-
-  @Override
-  public void flush() {
-    lock.lock();
-    try {
-      ensureOpen();
-      flushAllLocked();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Waits until the sealed memory components are flushed, sealing none (for tests). */
-  void awaitSealedFlushed() {
+  /**
+   * Waits until the sealed memory components are disk components, sealing none: the group seals
+   * ({@link TreeGroup#flush()}).
+   */
+  void flushSealed() {
     lock.lock();
     try {
       ensureOpen();
@@ -260,43 +200,60 @@ public final class LsmTree implements LsmStore {
     }
   }
 
-  private void flushAllLocked() {
-    if (!memory.active().isEmpty() && log.sealsItself()) { // a group seals its trees together
-      gate.seal();
+  /**
+   * Requests the flush of the sealed memory components; {@link #awaitFlushed} waits for it. The
+   * group requests right after its seal, under its lock, so the flush the seal queued sees it.
+   */
+  Flusher.Request requestFlush() {
+    lock.lock();
+    try {
+      ensureOpen();
+      return flusher.request();
+    } finally {
+      lock.unlock();
     }
-    flusher.flushSealed();
   }
 
-  @Override
+  /** Waits until the flush {@code r} requested is done; see {@link #requestFlush()}. */
+  void awaitFlushed(Flusher.Request r) {
+    lock.lock();
+    try {
+      flusher.await(r);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Merges as the policy would at a full merge, and waits for every merge to end. */
   public void compact() {
     ensureOpen();
     merges.afterComponentChange(true);
     merges.awaitMerges();
   }
 
-  @Override
+  /** Waits until no merge is running or scheduled. */
   public void awaitMerges() {
     merges.awaitMerges();
   }
 
   // ---- reads and introspection ------------------------------------------------------------
 
-  @Override
+  /** The newest value of {@code key}, or empty if it has none or anti-matter. */
   public Optional<byte[]> get(byte[] key) {
     return reads.get(key);
   }
 
-  @Override
+  /** The newest value of each key in {@code [from, to)} (null: unbounded), in key order. */
   public ScanCursor scan(byte[] from, byte[] to) {
     return reads.scan(from, to);
   }
 
-  @Override
+  /** The disk components' runs, newest first. */
   public List<RunInfo> runs() {
     return merges.runs();
   }
 
-  @Override
+  /** A snapshot of the tree's statistics. */
   public StoreStats stats() {
     lock.lock();
     try {
@@ -307,27 +264,27 @@ public final class LsmTree implements LsmStore {
     }
   }
 
-  @Override
+  /** The merge policy's level shape, where it has one. */
   public Optional<org.strata.lsm.spi.LevelShape> levelShape() {
     return merges.policy().levelShape();
   }
 
-  @Override
+  /** The tree's configuration. */
   public StoreConfig config() {
     return config;
   }
 
-  @Override
+  /** The tree's directory. */
   public Path directory() {
     return dir;
   }
 
-  @Override
+  /** What the tree's I/O throttle granted and made wait. */
   public IoBudgetCounters ioBudgetCounters() {
     return throttle.counters();
   }
 
-  @Override
+  /** The device model's counters, if the tree's files are on one. */
   public org.strata.lsm.io.DeviceCounters deviceCounters() {
     return org.strata.lsm.io.DeviceFileIo.countersOf(env.fileIo());
   }
@@ -335,11 +292,6 @@ public final class LsmTree implements LsmStore {
   /** The shared I/O throttle, for statistics and tests. */
   public IoThrottle throttle() {
     return throttle;
-  }
-
-  /** Number of write-ahead log segment files. */
-  public int logSegmentCount() {
-    return log.segmentCount();
   }
 
   /** The name of the tree in {@code dir}: the directory's own name. */
@@ -364,22 +316,25 @@ public final class LsmTree implements LsmStore {
     }
   }
 
-  /** Saves a member's configuration once its group has recovered the shared log. */
+  /** Saves the tree's configuration once its group has recovered the log. */
   void saveConfig() throws IOException {
     Recovery.writeConfig(dir, config, env.fileIo());
   }
 
   // ---- close ------------------------------------------------------------------------------
 
-  @Override
-  public void close() {
+  /**
+   * Flushes the sealed memory components (its group sealed the active one first), stops merges
+   * and flushes, writes the manifest and releases the files and the lock. Called by the group.
+   */
+  void close() {
     lock.lock();
     try {
       if (closing) {
         return;
       }
       try {
-        flushAllLocked();
+        flusher.flushSealed();
       } catch (RuntimeException e) {
         LOG.error("flush at close of {} failed (after {} failed attempts); the write-ahead log"
             + " keeps the data", dir, flusher.failureCount(), e);
@@ -391,7 +346,6 @@ public final class LsmTree implements LsmStore {
     }
     merges.close();
     stopFlushes();
-    log.close();
     try {
       versions.writeManifest(() -> stats.stallEnded(clock.nanoTime()));
     } catch (IOException e) {
@@ -402,8 +356,8 @@ public final class LsmTree implements LsmStore {
   }
 
   /**
-   * Closes a tree whose open was refused (a member: whose group, or dataset, failed to open):
-   * stops its merges and flushes and releases its log, files and lock, but flushes nothing,
+   * Closes a tree whose open was refused (whose group, or dataset, failed to open): stops its
+   * merges and flushes and releases its files and lock, but flushes nothing,
    * writes no manifest and deletes no leftover, so a refused open leaves the directory as it was
    * (whatever the log replayed into memory is dropped; the log still has it).
    */
@@ -417,12 +371,11 @@ public final class LsmTree implements LsmStore {
     }
     merges.close();
     stopFlushes();
-    log.close();
     versions.historyAbandoned();
     release();
   }
 
-  /** No flush of this tree starts any more and none runs (a store's log stops its thread). */
+  /** No flush of this tree starts any more and none runs (its group stops the thread). */
   private void stopFlushes() {
     lock.lock();
     try {

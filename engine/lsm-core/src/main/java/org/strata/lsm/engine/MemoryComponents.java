@@ -12,10 +12,9 @@ import org.strata.lsm.memory.MemoryComponent;
  *
  * <p>Locks. Writers insert under the shared side of the switch lock; sealing takes the exclusive
  * side, so a sealed component holds exactly the writes logged while it was active. The switch
- * lock is the log owner's ({@link TreeLog#switchLock()}): a store's own, or its dataset
- * partition's, shared by all the partition's trees. A store's seal takes it after the tree lock;
- * a partition's {@link TreeGroup} takes it exclusively before it seals its trees, each under its
- * tree lock, and {@link #seal()} re-enters it.
+ * lock is the tree's group's ({@link TreeServices#switchLock()}), shared by all the group's
+ * trees. The group takes it exclusively and rolls its log before it seals its trees, each under
+ * its tree lock (a store's tree lock is its group's lock), and {@link #seal()} re-enters it.
  */
 final class MemoryComponents {
   private final VersionSet versions;
@@ -23,7 +22,6 @@ final class MemoryComponents {
   private final long size;
   private final long liveSize;
   private final int count;
-  private final Runnable onSeal;
   /** Moves hot keys into the fresh component at a seal of a full one (TRIAD-MEM), or null. */
   private final Carrier carrier;
   /** Writers insert under the read side; sealing takes the write side (see the class comment). */
@@ -34,31 +32,24 @@ final class MemoryComponents {
   private long lastSealedId = -1; // guarded by the tree lock
 
   /**
-   * @param changed the tree's condition, signalled after a seal
-   * @param size bytes at which the active component is full ({@code memory-component.size})
-   * @param count memory components, active and sealed ({@code memory-component.count})
-   * @param onSeal runs inside a seal, under the exclusive switch lock (rolls the tree's own log)
-   */
-  MemoryComponents(VersionSet versions, Condition changed, long size, int count,
-      Runnable onSeal) {
-    this(versions, changed, size, 0, count, onSeal, null, new SwitchLock());
-  }
-
-  /**
    * What a seal of a full component may do between the old and the new component (TRIAD-MEM,
-   * {@link TriadMem}): runs under the exclusive switch lock, after {@code onSeal}.
+   * {@link TriadMem}): runs under the exclusive switch lock, after the group rolled its log.
    */
   interface Carrier {
     void carry(MemoryComponent sealed, MemoryComponent fresh);
   }
 
   /**
-   * As above, with {@code carrier} run at seals of full components (null: none), {@code
-   * liveSize}, the bytes of its keys' newest versions at which the active component is full too
-   * ({@code memory-component.live-size}; 0: no such bound), and the log owner's switch lock.
+   * @param changed the tree's condition, signalled after a seal
+   * @param size bytes at which the active component is full ({@code memory-component.size})
+   * @param liveSize the bytes of its keys' newest versions at which the active component is full
+   *     too ({@code memory-component.live-size}; 0: no such bound)
+   * @param count memory components, active and sealed ({@code memory-component.count})
+   * @param carrier run at seals of full components (null: none)
+   * @param switchLock the group's switch lock
    */
   MemoryComponents(VersionSet versions, Condition changed, long size, long liveSize, int count,
-      Runnable onSeal, Carrier carrier, SwitchLock switchLock) {
+      Carrier carrier, SwitchLock switchLock) {
     this.switchLock = switchLock;
     this.carrier = carrier;
     this.versions = versions;
@@ -66,7 +57,6 @@ final class MemoryComponents {
     this.size = size;
     this.liveSize = liveSize;
     this.count = count;
-    this.onSeal = onSeal;
   }
 
   /** Creates the first active component (at open). */
@@ -120,7 +110,6 @@ final class MemoryComponents {
       old = active;
       old.seal();
       lastSealedId = old.id();
-      onSeal.run();
       MemoryComponent fresh = new MemoryComponent(nextMemoryId++);
       if (full && carrier != null) {
         carrier.carry(old, fresh);

@@ -29,7 +29,6 @@ import org.strata.lsm.io.FileIo;
 import org.strata.lsm.memory.MemoryComponent;
 import org.strata.lsm.spi.MergePolicy;
 import org.strata.lsm.spi.MergeScheduler;
-import org.strata.lsm.wal.WriteAheadLog;
 
 /**
  * What an index does when it opens, before it takes writes: reads the manifest, notes the files
@@ -37,8 +36,9 @@ import org.strata.lsm.wal.WriteAheadLog;
  * list), opens the listed components into the {@link VersionSet}, and replays the write-ahead log
  * above the manifest's flushed sequence number into the active memory component. Only then are
  * the noted files deleted and flushes and merges started ({@link LsmTree#start()}), so an open
- * refused for a corrupt log changes nothing on disk. A member of a {@link TreeGroup} has no log of
- * its own: its group replays the shared log into every member and then starts them.
+ * refused for a corrupt log changes nothing on disk. The log is the tree's {@link TreeGroup}'s: a
+ * store's group of one replays it here ({@link StoreForm#recoverLog}); a dataset partition's group
+ * replays its shared log into every tree and then starts them ({@link GroupRecovery}).
  */
 final class Recovery {
   private static final Logger LOG = LogManager.getLogger(LsmTree.class);
@@ -46,28 +46,32 @@ final class Recovery {
   private Recovery() {}
 
   /**
-   * Opens (or creates) the store in {@code dir}: refuses a path that is not a directory, creates
-   * {@code log.dir} first, takes the directory lock, recovers the components and replays the
-   * store's own log ({@link OwnLog}), saves the configuration and starts (deletes the leftovers of
-   * a crash, starts flushing and merging). A refused open leaves the file system as it found it.
+   * Opens (or creates) the store in {@code dir}, a {@link TreeGroup} of one tree: refuses a path
+   * that is not a directory, creates {@code log.dir} first, takes the directory lock, recovers the
+   * components and replays the store's log ({@link StoreForm#recoverLog}), saves the configuration
+   * and starts (deletes the leftovers of a crash, starts flushing and merging). A refused open
+   * leaves the file system as it found it.
    *
    * @param requested the configuration, or null for the saved one (or the defaults)
    */
-  static LsmTree open(Path dir, StoreConfig requested, StoreEnvironment env) {
+  static Store open(Path dir, StoreConfig requested, StoreEnvironment env) {
     Path savedConfig = dir.resolve(LsmTree.CONFIG_FILE);
     StoreConfig config = withAbsoluteLogDir(dir, configuration(requested, savedConfig, env),
         requested == null ? savedConfig : null, env);
     StoreEnvironment storeEnv = onDevice(config, env);
     Path logDir = config.log().dir() == null ? null : Path.of(config.log().dir());
-    return open(dir, requested, config, savedConfig, logDir, stats -> new OwnLog(dir, config,
-        storeEnv, stats), storeEnv, tree -> {
+    StoreForm group = StoreForm.open(dir, config, storeEnv);
+    LsmTree tree = open(dir, requested, config, savedConfig, logDir,
+        stats -> group.services(dir, config, stats), storeEnv, (t, manifest, created) -> {
+          group.recoverLog(t, manifest, created, requested == null ? savedConfig : null);
           // Saved only once recovery has succeeded, so that a refused open writes no
           // configuration.
           if (requested != null || !Files.exists(savedConfig)) {
             writeConfig(dir, config, storeEnv.fileIo());
           }
-          tree.start();
-        });
+          group.start();
+        }, group::release);
+    return new Store(group.group(), tree);
   }
 
   /**
@@ -81,12 +85,16 @@ final class Recovery {
     Path savedConfig = dir.resolve(LsmTree.CONFIG_FILE);
     StoreConfig config = configuration(requested, savedConfig, env);
     return open(dir, requested, config, savedConfig, null,
-        stats -> group.memberLog(dir, config), env, tree -> { });
+        stats -> group.services(dir, config, stats), env, (tree, manifest, created) -> { },
+        () -> { });
   }
 
-  /** What the open of a tree does once it has recovered (a store: save and start). */
+  /**
+   * What the open of a tree does once its components have recovered (a store: replay its log,
+   * save and start).
+   */
   private interface Recovered {
-    void accept(LsmTree tree) throws IOException;
+    void accept(LsmTree tree, Manifest manifest, CreatedPaths created) throws IOException;
   }
 
   /** {@code requested}, or the saved configuration, or the defaults. */
@@ -104,10 +112,13 @@ final class Recovery {
    * lock and recovers; on a failure releases everything and removes what it created.
    *
    * @param logDir the store's own {@code log.dir} to create first, or null
+   * @param services what the tree's group lends it
+   * @param release on a failure, once the tree is abandoned: releases what the group holds (a
+   *     store's: its log and flush thread), before what the open created is removed
    */
   private static LsmTree open(Path dir, StoreConfig requested, StoreConfig config,
-      Path savedConfig, Path logDir, TreeLog.Factory logs, StoreEnvironment env,
-      Recovered then) {
+      Path savedConfig, Path logDir, TreeServices.Factory services, StoreEnvironment env,
+      Recovered then, Runnable release) {
     // Validate plug-ins before anything is written; a bad name in the saved file names the file.
     MergePolicy policy;
     MergeScheduler scheduler;
@@ -125,10 +136,11 @@ final class Recovery {
       createDirectories(dir, logDir, created);
       lockHeld = DirectoryLock.acquire(dir, "store " + dir + " is in use by another process (or"
           + " is already open in this one); close it first");
-      tree = new LsmTree(dir, config, env, lockHeld, policy, scheduler, logs);
+      tree = new LsmTree(dir, config, env, lockHeld, policy, scheduler, services);
       RecoveryEvent event = new RecoveryEvent();
       event.begin();
-      tree.recover(created, requested == null ? savedConfig : null);
+      Manifest manifest = tree.recover();
+      then.accept(tree, manifest, created);
       if (event.shouldCommit()) {
         StoreStats s = tree.stats();
         event.store = dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
@@ -136,10 +148,10 @@ final class Recovery {
         event.replayedEntries = s.memoryEntries();
         event.commit();
       }
-      then.accept(tree);
       return tree;
     } catch (IOException | RuntimeException e) {
       cleanupFailedOpen(tree, scheduler, lockHeld);
+      release.run();
       created.removeAll();
       if (e instanceof IOException) {
         throw new StorageException("cannot open store " + dir + ": " + e, e);
@@ -197,7 +209,7 @@ final class Recovery {
       DirectoryLock lockHeld) {
     try {
       if (tree != null) {
-        tree.abandon(); // closes the log, the scheduler, the components and the lock
+        tree.abandon(); // closes the scheduler, the components and the lock
       } else {
         scheduler.close();
         if (lockHeld != null) {
@@ -263,7 +275,6 @@ final class Recovery {
     Directories.writeAtomically(io, dir.resolve(LsmTree.CONFIG_FILE), ByteBuffer.wrap(
         StoreConfigJson.toJson(config).getBytes(StandardCharsets.UTF_8)));
   }
-
 
   /**
    * Recovers the disk components of {@code dir} into {@code versions}, with {@code active} as the
@@ -409,34 +420,5 @@ final class Recovery {
       log.info("deleting {} left by an interrupted flush or merge", p.getFileName());
       io.delete(p);
     }
-  }
-
-  /**
-   * Opens the write-ahead log of a standalone index where {@link LogLocation} finds it and replays
-   * what is above the manifest's flushed sequence number into {@code active}.
-   */
-  static WriteAheadLog replayLog(Path dir, StoreConfig config, FileIo io, Manifest m,
-      MemoryComponent active, Logger log, Path[] stale, CreatedPaths created, Path savedConfig)
-      throws IOException {
-    long flushedLsn = m.flushedLsn();
-    LogLocation.Located where = LogLocation.locate(dir, LogLocation.configured(dir, config),
-        m.logId(), m.logDir(), flushedLsn, config.log().recoveryMode(), io, savedConfig);
-    stale[0] = where.stale();
-    WriteAheadLog.Replayed replayed = WriteAheadLog.replay(where.dir(),
-        config.log().durability(), config.log().groupCommitIntervalMs(), io,
-        config.log().recoveryMode(), flushedLsn, flushedLsn, where.owner(),
-        (lsn, op) -> active.put(op.key(), op.value(), lsn));
-    // From here the log changes its files (a new segment its catalogue lists): a later failure of
-    // this open must not remove them, if the log or the store existed before (the store's
-    // manifest then records the log). A new store's failed open removes its new log with it.
-    if (Files.exists(where.dir().resolve(org.strata.lsm.wal.LogCatalog.FILE))
-        || Files.exists(dir.resolve(Manifest.FILE))) {
-      created.keep(where.dir());
-    }
-    WriteAheadLog wal = replayed.open();
-    if (!active.isEmpty()) {
-      log.info("recovered {} keys from the write-ahead log of {}", active.entryCount(), dir);
-    }
-    return wal;
   }
 }

@@ -5,12 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.Condition;
+import java.util.function.Function;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.strata.lsm.Limits;
+import org.strata.lsm.Durability;
 import org.strata.lsm.StallCause;
-import org.strata.lsm.StorageException;
 import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.StoreStats.StallTotals;
 import org.strata.lsm.StrataException;
@@ -23,31 +23,27 @@ import org.strata.lsm.wal.LogOp;
 import org.strata.lsm.wal.WriteAheadLog;
 
 /**
- * The LSM trees of one dataset partition (a primary index and its secondary indexes), which share
- * one write-ahead log, one memory budget and one I/O throttle, as AsterixDB's indexes of a dataset
- * do.
+ * LSM trees that share one write-ahead log, one memory budget, one flush thread and one I/O
+ * throttle, which the group alone owns: it admits, logs, seals and closes for its trees, which keep
+ * their memory components, versions, merges and reads ({@link TreeServices}). A store is a group
+ * of one tree ({@link StoreForm}, behind {@link Store}), as RocksDB's database always has its
+ * default column family; a dataset partition is a group of its primary and secondary indexes
+ * ({@link PartitionForm}), as AsterixDB's indexes of a dataset share a log and a budget.
  *
- * <p>Log. A write that touches several trees is one log record: its operations carry the number of
- * their tree ({@link TreeTag}). Recovery replays into each tree only the operations above that
- * tree's flushed sequence number, so a crash can never apply a write to one index and not another.
+ * <p>Log. A write is one log record (a partition's operations carry their tree's number, {@link
+ * TreeTag}). Recovery replays into each tree only the operations above its flushed sequence
+ * number, so a crash can never apply a write to one index and not another.
  *
- * <p>Memory. The active memory components of all trees are sealed together when their sum reaches
- * the budget ({@code memory-component.size}), under an exclusive switch lock that writers take
- * shared, so in every tree a memory component holds exactly the writes logged between two seals.
- * The trees then flush, in turn, on the group's one {@link FlushExecutor} (its class comment says
- * why one per group); writers stall ({@code memory-full}) while some tree still holds {@code
- * memory-component.count} memory components. A tree whose merges lag stalls the writes that touch
- * it ({@code constraint}, counted by that tree). Whether a write waits, and why, is {@link
- * WriteAdmission}'s decision, for the group's memory budget as for each tree's constraint. A tree
- * whose background flush failed fails every write of the group until a flush succeeds.
+ * <p>Memory. The active memory components of all trees are sealed together when the budget is
+ * used up, under an exclusive switch lock that writers take shared, so in every tree a memory
+ * component holds exactly the writes logged between two seals. The trees then flush, in turn, on
+ * the group's one {@link FlushExecutor}. Whether a write waits, and why, is {@link
+ * WriteAdmission}'s decision ({@link GroupForm#admit}).
  *
- * <p>Locks. {@code lock} (the group's) comes before any tree's lock; the switch lock of the
- * group's {@link LogOwner} is taken shared by writers and exclusively to seal all trees, under
- * {@code lock}. Waits on {@code changed} are signalled by seals, by every member flush that ends
- * (durable or failed) and by close.
- *
- * <p>Recovery is {@link GroupRecovery}'s; log truncation after each flush is {@link
- * GroupLogHold}'s; the memory budget is kept by {@link GroupMemoryGate}.
+ * <p>Locks. {@code lock} (the group's; a store's tree lock too) comes before any tree's lock;
+ * writers take the switch lock of the group's {@link LogOwner} shared, seals take it exclusively
+ * under {@code lock}. Seals, flushes that end and close signal {@code changed}. Recovery is
+ * {@link GroupRecovery}'s (a store's, {@link Recovery}'s).
  */
 public final class TreeGroup implements AutoCloseable {
   private static final Logger LOG = LogManager.getLogger(TreeGroup.class);
@@ -61,39 +57,40 @@ public final class TreeGroup implements AutoCloseable {
   public record Op(int tree, byte[] key, byte[] value) {}
 
   private final Path dir;
+  private final GroupForm form;
+  private final Durability durability;
   private final IoThrottle throttle;
   private final Clock clock;
   private final CrashPoints crashPoints;
   private final List<LsmTree> trees = new ArrayList<>();
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
-  private final StallTracker stalls;
-  private final GroupMemoryGate memoryGate;
   private final FlushExecutor executor;
-  private final LogHold logHold;
-  /** What recovery found of the shared log; {@link #start()} opens it. */
+  /** What recovery found of a partition's shared log; {@link #start()} opens it. */
   private GroupRecovery.Log recovered;
-  /**
-   * The shared log (once started) with the switch lock every tree's memory components share, and
-   * the write sequence a store's own log runs too.
-   */
+  /** The log (once started), the switch lock the trees share and the write sequence. */
   private final LogOwner log;
   private volatile boolean closing;
 
-  private TreeGroup(Path dir, long memoryBudget, IoThrottle throttle, Clock clock,
-      CrashPoints crashPoints) {
+  /** @param form makes the group's form once the group's own parts exist */
+  TreeGroup(Path dir, Durability durability, IoThrottle throttle, Clock clock,
+      CrashPoints crashPoints, Function<TreeGroup, GroupForm> form) {
     this.crashPoints = crashPoints;
     this.dir = dir;
+    this.durability = durability;
     this.throttle = throttle;
     this.clock = clock;
     this.log = new LogOwner(crashPoints);
-    String name = dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
-    this.executor = new FlushExecutor(name);
-    this.stalls = new StallTracker(name, (cause, nanos) -> trees.forEach(
-        t -> t.member().stallEnded(cause, nanos)));
-    this.memoryGate = new GroupMemoryGate(lock, changed, clock, stalls, memoryBudget, trees,
-        this::ensureOpen, this::sealAll);
-    this.logHold = new GroupLogHold(log::wal, trees, crashPoints, this::flushEnded);
+    this.executor = new FlushExecutor(LsmTree.nameOf(dir));
+    this.form = form.apply(this);
+  }
+
+  /** A dataset partition's group, its trees to open into it ({@link GroupRecovery}). */
+  static TreeGroup partition(Path dir, long memoryBudget, StoreConfig logSettings,
+      IoThrottle throttle, StoreEnvironment env) {
+    return new TreeGroup(dir, logSettings.log().durability(), throttle, env.clock(),
+        env.crashPoints(), g -> new PartitionForm(g, g.trees, memoryBudget, g.clock, dir,
+            new GroupLogHold(g.log::wal, g.trees, g.crashPoints, g::flushEnded)));
   }
 
   /**
@@ -108,63 +105,42 @@ public final class TreeGroup implements AutoCloseable {
    */
   public static TreeGroup open(Path dir, List<Member> members, long memoryBudget,
       StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env) {
-    TreeGroup g = recover(dir, members, memoryBudget, logSettings, throttle, env);
-    try {
-      g.start();
-    } catch (RuntimeException e) {
-      g.abandon(e);
-      throw e;
-    }
-    return g;
+    return GroupRecovery.open(dir, members, memoryBudget, logSettings, throttle, env);
   }
 
   /**
-   * The first half of {@link #open}: opens the trees and replays the shared log into them, writing
-   * nothing ({@link GroupRecovery}). {@link #start()} finishes the open once every tree (a
-   * dataset: every partition) has recovered; until then the group takes no writes. A refusal
-   * releases whatever was opened and leaves every file as it was.
-   */
-  public static TreeGroup recover(Path dir, List<Member> members, long memoryBudget,
-      StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env) {
-    return recover(dir, members, memoryBudget, logSettings, throttle, env, null);
-  }
-
-  /**
-   * As {@link #recover(Path, List, long, StoreConfig, IoThrottle, StoreEnvironment)}, with {@code
-   * savedConfig} the saved configuration file {@code logSettings} was read from (null when the
-   * opener gave the configuration): a saved configuration that names another log directory than
-   * the one the indexes recorded is refused as damaged ({@link LogLocation}).
+   * The first half of {@link #open}: opens the trees and replays the log into them, writing
+   * nothing ({@link GroupRecovery}); {@link #start()} finishes once every tree (a dataset: every
+   * partition) has recovered. A refusal releases what was opened and leaves every file as it was.
+   *
+   * @param savedConfig the configuration file {@code logSettings} was read from (null: given),
+   *     refused as damaged if it names another log directory than the indexes recorded
    */
   public static TreeGroup recover(Path dir, List<Member> members, long memoryBudget,
       StoreConfig logSettings, IoThrottle throttle, StoreEnvironment env, Path savedConfig) {
-    if (members.isEmpty() || members.size() > MAX_TREES) {
-      throw new IllegalArgumentException("a tree group has 1 to " + MAX_TREES + " trees, not "
-          + members.size());
-    }
-    logSettings.log().checkShareable();
-    TreeGroup g = new TreeGroup(dir, memoryBudget, throttle, env.clock(), env.crashPoints());
-    try {
-      g.recovered = GroupRecovery.recover(g, dir, members, logSettings, env, savedConfig);
-      return g;
-    } catch (RuntimeException e) {
-      // A refused open writes nothing: the trees are dropped without a flush or a manifest.
-      g.abandon(e);
-      throw e;
-    }
+    return GroupRecovery.recoverGroup(dir, members, memoryBudget, logSettings, throttle, env,
+        savedConfig);
   }
 
-  /** Opens one member's tree in the group (recovered, not started); see {@link GroupRecovery}. */
-  LsmTree openTree(Path treeDir, StoreConfig config, StoreEnvironment env) {
-    LsmTree t = Recovery.openMember(treeDir, config, env, this);
+  /** Takes what recovery found of a partition's shared log; {@link #start()} opens it. */
+  void recovered(GroupRecovery.Log found) {
+    recovered = found;
+  }
+
+  /** Takes {@code t}, opened with what its form lent ({@link GroupForm#services}), as a tree. */
+  void add(LsmTree t) {
     trees.add(t);
-    return t;
+  }
+
+  /** See {@link GroupForm#services}. */
+  TreeServices services(Path treeDir, StoreConfig config, EngineStats stats) {
+    return form.services(treeDir, config, stats);
   }
 
   /**
-   * The second half of {@link #open}, once the log has replayed into every tree: finishes the
-   * log's recovery on disk and opens it for appends, saves each tree's configuration, deletes the
-   * files a crash left in the trees' directories and starts their flushes and merges. On a failure
-   * the caller abandons the group.
+   * The second half of {@link #open}, once the log has replayed into every tree: opens it for
+   * appends and starts the trees ({@link GroupRecovery#startTrees}). On a failure the caller
+   * abandons the group.
    */
   public void start() {
     lock.lock();
@@ -177,38 +153,18 @@ public final class TreeGroup implements AutoCloseable {
       lock.unlock();
     }
     log.opened(recovered.replayed().open());
-    WriteAheadLog wal = log.wal();
-    for (LsmTree t : trees) {
-      try {
-        t.recordLog(wal.logId(), wal.directory(), dir);
-        t.saveConfig();
-      } catch (java.io.IOException e) {
-        throw new StorageException("cannot save the configuration of " + t.directory() + ": "
-            + e, e);
-      }
-    }
-    if (recovered.stale() != null) {
-      LogLocation.removeStale(recovered.stale(), recovered.fileIo());
-    }
-    for (LsmTree t : trees) {
-      try {
-        t.start();
-      } catch (java.io.IOException e) {
-        throw new StorageException("cannot start " + t.directory() + ": " + e, e);
-      }
-    }
+    GroupRecovery.startTrees(trees, log.wal(), dir, true, recovered.stale(), recovered.fileIo());
   }
 
   /**
-   * Closes a group whose caller failed to open (a dataset whose next partition was refused):
-   * releases the trees and the log without flushing, writing a manifest or deleting a leftover.
-   * What was replayed from the log stays in the log. Does nothing on a closed group.
+   * Closes a group whose open failed (or a dataset's, whose next partition was refused), without
+   * a flush, a manifest or a deleted leftover: the log keeps what it replayed. Idempotent.
    */
   public void abandon() {
     abandon(null);
   }
 
-  private void abandon(RuntimeException cause) {
+  void abandon(RuntimeException cause) {
     lock.lock();
     try {
       if (closing) {
@@ -229,6 +185,21 @@ public final class TreeGroup implements AutoCloseable {
         cause.addSuppressed(e);
       }
     }
+    releaseLog();
+  }
+
+  /**
+   * Stops the flush thread and closes the log, once the trees are closed or abandoned (a store's
+   * refused open abandons its tree itself, then calls this).
+   */
+  void releaseLog() {
+    lock.lock();
+    try {
+      closing = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
     executor.stop();
     log.close();
   }
@@ -247,7 +218,7 @@ public final class TreeGroup implements AutoCloseable {
     return wal != null ? wal.directory() : recovered == null ? null : recovered.dir();
   }
 
-  /** The trees, in member order. */
+  /** The trees, in member order (a store's: its one tree). */
   public List<LsmTree> trees() {
     return List.copyOf(trees);
   }
@@ -270,27 +241,8 @@ public final class TreeGroup implements AutoCloseable {
     if (ops.isEmpty()) {
       return;
     }
-    List<LogOp> logged = new ArrayList<>(ops.size());
     boolean[] touched = new boolean[trees.size()];
-    for (Op op : ops) {
-      if (op.tree() < 0 || op.tree() >= trees.size()) {
-        throw new IllegalArgumentException("tree " + op.tree() + " is not in this group of "
-            + trees.size());
-      }
-      Limits.checkKey(op.key());
-      if (op.value() != null) {
-        Limits.checkValue(op.value());
-      }
-      touched[op.tree()] = true;
-      logged.add(TreeTag.tagged(op.tree(), op.key(), op.value()));
-    }
-    for (int i = 0; i < touched.length; i++) {
-      if (touched[i]) {
-        trees.get(i).member().awaitConstraint();
-      }
-    }
-    memoryGate.admit();
-    log.write(logged, (i, lsn) -> {
+    apply(form.logged(ops, touched), touched, (i, lsn) -> {
       Op op = ops.get(i);
       if (i == 1 && ops.get(0).tree() == 0) {
         crashPoints.reached(CrashPoint.DATASET_BETWEEN_INDEXES);
@@ -299,51 +251,89 @@ public final class TreeGroup implements AutoCloseable {
     });
   }
 
+  /** Applies {@code ops}, checked, to the group's only tree (a store's); see {@link #write}. */
+  void writeOnlyTree(List<LogOp> ops) {
+    GroupMember m = trees.get(0).member();
+    apply(ops, ONLY_TREE, (i, lsn) -> {
+      LogOp op = ops.get(i);
+      m.write(op.key(), op.value(), lsn);
+    });
+  }
+
+  /** {@code touched} of a write to a group's only tree. Never written. */
+  private static final boolean[] ONLY_TREE = {true};
+
+  /** The write sequence: admission ({@link GroupForm#admit}), then {@link LogOwner#write}. */
+  private void apply(List<LogOp> logged, boolean[] touched, LogOwner.Inserter inserter) {
+    form.admit(touched, logged);
+    log.write(logged, inserter);
+  }
+
   /**
-   * Rolls the log and seals every non-empty active component. Caller holds {@code lock}.
+   * Rolls the log and seals every non-empty active component, if there is one. Caller holds
+   * {@code lock}.
    *
-   * <p>The roll comes first: a sealed component is visible to its tree's flush thread as soon as
-   * it is sealed, and that flush writes the log up to the roll's boundary ({@link
-   * WriteAheadLog#completeRolls()}) before it writes the component. Rolled after the seals, a
-   * flush that started before the roll found none pending and wrote a component whose last
-   * operations were still only in the log's buffer; a kill then lost them from the log, and the
-   * other trees, which replay them from the log, disagreed with the flushed one (an index without
-   * the entries of a record the primary holds).
+   * <p>The roll comes first: a tree's flush writes the log up to the roll's boundary ({@link
+   * WriteAheadLog#completeRolls()}) before the component. Rolled after the seals, a flush that
+   * started before the roll wrote a component whose last operations were only in the log's
+   * buffer; a kill then lost them from the log, and the other trees, which replay them from the
+   * log, disagreed with the flushed one.
+   *
+   * @param full whether the memory budget is used up (TRIAD-MEM may carry hot keys)
    */
-  private void sealAll() {
+  void sealAll(boolean full) {
+    assert lock.isHeldByCurrentThread() : "caller holds the group's lock";
     log.switchLock().lockExclusive();
     try {
-      log.roll();
+      boolean any = false;
       for (LsmTree t : trees) {
-        t.member().seal();
+        any |= !t.member().activeEmpty();
+      }
+      if (any) {
+        log.roll();
+        for (LsmTree t : trees) {
+          t.member().seal(full);
+        }
       }
     } finally {
       log.switchLock().unlockExclusive();
     }
   }
 
-  private void ensureOpen() {
+  /** Throws unless the group is open and started. */
+  void ensureOpen() {
     if (closing) {
-      throw new StrataException("dataset partition " + dir + " is closed");
+      throw new StrataException(form.describe(dir) + " is closed");
     }
     ensureStarted();
   }
 
   private void ensureStarted() {
     if (log.wal() == null) {
-      throw new IllegalStateException("dataset partition " + dir + " is recovered but not"
+      throw new IllegalStateException(form.describe(dir) + " is recovered but not"
           + " started; call start() first");
     }
   }
 
-  /**
-   * The log of a member's tree in {@code treeDir} ({@link PartitionLog}): the group's shared log,
-   * held and truncated for the member's flushes by {@link GroupLogHold}, its switch lock and its
-   * I/O throttle.
-   */
-  TreeLog memberLog(Path treeDir, StoreConfig config) {
-    return new PartitionLog(treeDir, config, throttle, logHold, log.switchLock(), executor,
-        this::sync, this::logSegmentCount);
+  /** The group's log and switch lock. */
+  LogOwner logOwner() {
+    return log;
+  }
+
+  /** The group's lock (a store's tree lock too), for its form. */
+  ReentrantLock lock() {
+    return lock;
+  }
+
+  /** The group's condition, signalled by seals, flushes that end and close. */
+  Condition changed() {
+    return changed;
+  }
+
+
+  /** The group's flush thread. */
+  FlushExecutor executor() {
+    return executor;
   }
 
   /** Wakes the group's writers (a member's flush ended, durable or failed). */
@@ -356,23 +346,37 @@ public final class TreeGroup implements AutoCloseable {
     }
   }
 
-  /** Seals every tree's active memory component and waits until all are disk components. */
+  /**
+   * Seals every tree's active memory component and waits until all are disk components, requested
+   * under the seal's lock (a store's tree lock), so a failed flush is retried once, here, only.
+   */
   public void flush() {
+    List<Flusher.Request> requests = new ArrayList<>(trees.size());
     lock.lock();
     try {
       ensureOpen();
-      sealAll();
+      sealAll(false);
+      for (LsmTree t : trees) {
+        requests.add(t.requestFlush());
+      }
     } finally {
       lock.unlock();
     }
-    for (LsmTree t : trees) {
-      t.flush();
+    for (int i = 0; i < trees.size(); i++) {
+      trees.get(i).awaitFlushed(requests.get(i));
     }
   }
 
-  /** Forces the log: every write that returned before is durable after. */
+  /**
+   * Forces the log: every write that returned before is durable after. Under {@code unlogged} (a
+   * store's only) nothing is logged, so it flushes instead.
+   */
   public void sync() {
-    ensureStarted();
+    if (durability == Durability.UNLOGGED) {
+      flush();
+      return;
+    }
+    ensureOpen();
     log.sync();
   }
 
@@ -381,11 +385,11 @@ public final class TreeGroup implements AutoCloseable {
     return log.segmentCount();
   }
 
-  /** Memory-full stalls of this group (constraint stalls are counted by each tree). */
+  /** Memory-full stalls of this group (constraint stalls, and a store's, by each tree). */
   public Map<StallCause, StallTotals> memoryStalls() {
     lock.lock();
     try {
-      return stalls.totals(clock.nanoTime());
+      return form.memoryStalls(clock.nanoTime());
     } finally {
       lock.unlock();
     }
@@ -407,12 +411,12 @@ public final class TreeGroup implements AutoCloseable {
         return;
       }
       try {
-        sealAll();
+        sealAll(false);
       } catch (RuntimeException e) {
         LOG.error("sealing {} at close failed; the log keeps the data", dir, e);
       }
       closing = true;
-      stalls.end(clock.nanoTime());
+      form.closed(clock.nanoTime());
       changed.signalAll();
     } finally {
       lock.unlock();

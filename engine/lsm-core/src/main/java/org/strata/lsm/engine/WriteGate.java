@@ -10,9 +10,10 @@ import org.strata.lsm.io.IoThrottle;
 
 /**
  * Where the writers of one tree wait: gathers the {@link WriteAdmission.State} under the tree lock
- * and carries out the decision (seals the active memory component, paces through the write
- * limiter outside the lock, waits on the tree's condition while counting the stall, or fails the
- * write), as Hyracks' {@code LSMHarness} does for its flow control. Every wait is signalled: a
+ * and carries out the decision (has its group seal when the tree's own memory components are
+ * the budget, as a store's are; paces through the write limiter outside the lock; waits on the
+ * tree's condition while counting the stall; or fails the write), as Hyracks' {@code LSMHarness}
+ * does for its flow control. Every wait is signalled: a
  * seal, a finished or failed flush, a finished merge, a re-evaluated constraint and close all
  * signal the condition.
  */
@@ -28,18 +29,20 @@ final class WriteGate {
   private final MergeCoordinator merges;
   private final VersionSet versions;
   private final EngineStats stats;
+  private final TreeServices.Sealer sealer;
   private final Runnable ensureOpen;
   /** Whether writes may be paced ({@code flow-control.admission} is not {@code asap}). */
   private final boolean paces;
 
   /**
    * @param writeLimiter paces writes to {@code flow-control.write-rate}
+   * @param sealer the group's seal, for a writer whose tree's memory is full
    * @param ensureOpen throws if the tree is closed
    */
   WriteGate(Path dir, ReentrantLock lock, Condition changed, Clock clock,
       WriteAdmission admission, IoThrottle writeLimiter, MemoryComponents memory,
       Flusher flusher, MergeCoordinator merges, VersionSet versions, EngineStats stats,
-      Runnable ensureOpen) {
+      TreeServices.Sealer sealer, Runnable ensureOpen) {
     this.dir = dir;
     this.lock = lock;
     this.changed = changed;
@@ -51,6 +54,7 @@ final class WriteGate {
     this.merges = merges;
     this.versions = versions;
     this.stats = stats;
+    this.sealer = sealer;
     this.ensureOpen = ensureOpen;
     this.paces = admission.admission() != org.strata.lsm.config.FlowControl.Admission.ASAP;
   }
@@ -94,7 +98,7 @@ final class WriteGate {
 
       @Override
       public void seal() {
-        WriteGate.this.seal(true);
+        sealer.seal(true);
       }
 
       @Override
@@ -135,16 +139,5 @@ final class WriteGate {
     }
     return new StorageException("writes are stopped: every memory component is full and the last"
         + " flush failed: " + d.error(), d.error());
-  }
-
-  /** Seals the active memory component and queues its flush. Caller holds the tree lock. */
-  void seal() {
-    seal(false);
-  }
-
-  /** As {@link #seal()}; {@code full}: sealed because full (TRIAD-MEM may carry hot keys). */
-  private void seal(boolean full) {
-    memory.seal(full);
-    flusher.sealed();
   }
 }

@@ -1,8 +1,13 @@
 /**
- * The engine of one LSM tree and of a group of trees; docs/architecture.md walks through it in
- * reading order. {@link org.strata.lsm.engine.LsmTree} is the facade; the concepts behind it each
- * have their own class: opening ({@link org.strata.lsm.engine.Recovery}), memory components
- * ({@link org.strata.lsm.engine.MemoryComponents}), write admission ({@link
+ * The engine: groups of LSM trees; docs/architecture.md walks through it in reading order. A
+ * {@link org.strata.lsm.engine.TreeGroup} alone owns a log, a memory budget, admission, the seal
+ * and a flush thread, and lends its trees what they need ({@link
+ * org.strata.lsm.engine.TreeServices}); a store ({@link org.strata.lsm.engine.Store}) is a group
+ * of one tree, a dataset partition a group of its indexes ({@link
+ * org.strata.lsm.engine.GroupForm}). {@link org.strata.lsm.engine.LsmTree} is one tree; the
+ * concepts behind it each have their own class: opening ({@link
+ * org.strata.lsm.engine.Recovery}), memory components ({@link
+ * org.strata.lsm.engine.MemoryComponents}), write admission ({@link
  * org.strata.lsm.engine.WriteAdmission}, the one decision with its cause, carried out by {@link
  * org.strata.lsm.engine.WriteGate} and {@link org.strata.lsm.engine.AdmissionLoop}), flushes
  * ({@link org.strata.lsm.engine.Flusher} on a group's {@link
@@ -13,8 +18,7 @@
  * org.strata.lsm.engine.MergeCoordinator}, {@link org.strata.lsm.engine.MergeOperation}), reads
  * ({@link org.strata.lsm.engine.ReadPath}) and statistics ({@link
  * org.strata.lsm.engine.EngineStats}, {@link org.strata.lsm.engine.StallTracker}). {@link
- * org.strata.lsm.engine.TreeGroup} and {@link org.strata.lsm.engine.GroupMember} let the trees of a
- * dataset partition share one log, one memory budget and one flush thread. This package is where
+ * org.strata.lsm.engine.GroupMember} is the side of a tree its group uses. This package is where
  * the SPI of {@code org.strata.lsm.spi} is called ({@link org.strata.lsm.engine.Plugins} finds its
  * implementations by name); lock orders are documented where each lock is declared.
  */

@@ -20,7 +20,7 @@ import org.strata.lsm.CorruptionException;
 import org.strata.lsm.io.StoreEnvironment;
 import org.strata.lsm.wal.WriteBatch;
 import org.strata.lsm.config.TriadConfig;
-import org.strata.lsm.engine.LsmTree;
+import org.strata.lsm.engine.Store;
 import org.strata.lsm.io.BigEndian;
 import org.strata.lsm.io.FileIo;
 import org.strata.lsm.io.IoThrottle;
@@ -52,7 +52,7 @@ class LogSegmentValuesTest {
   @BeforeEach
   void segment() throws Exception {
     Path dir = tmp.resolve("store");
-    try (LsmTree store = LsmTree.open(dir, TestStores.smallConfig(100)
+    try (Store store = Store.open(dir, TestStores.smallConfig(100)
         .withTriad(TriadConfig.logOn()), StoreEnvironment.standard())) {
       for (int i = 0; i < 30; i++) {
         store.put(b(String.format("k%03d", i)), b("single-" + i));

@@ -37,7 +37,7 @@ class LiveSizeTest {
   void distinctKeysFillTheLiveSizeFirst() {
     long withLive;
     long without;
-    try (LsmTree s = LsmTree.open(tmp.resolve("live"), config(32L * 1024),
+    try (Store s = Store.open(tmp.resolve("live"), config(32L * 1024),
         StoreEnvironment.standard())) {
       for (int i = 0; i < 200; i++) {
         s.put(b(String.format("key%05d", i)), value(i));
@@ -45,7 +45,7 @@ class LiveSizeTest {
       s.awaitSealedFlushed();
       withLive = s.stats().flushes();
     }
-    try (LsmTree s = LsmTree.open(tmp.resolve("plain"), config(null),
+    try (Store s = Store.open(tmp.resolve("plain"), config(null),
         StoreEnvironment.standard())) {
       for (int i = 0; i < 200; i++) {
         s.put(b(String.format("key%05d", i)), value(i));
@@ -61,7 +61,7 @@ class LiveSizeTest {
   /** One key written over and over: one newest version, so only {@code size} fills. */
   @Test
   void overwritesFillOnlyTheSize() {
-    try (LsmTree s = LsmTree.open(tmp.resolve("hot"), config(32L * 1024),
+    try (Store s = Store.open(tmp.resolve("hot"), config(32L * 1024),
         StoreEnvironment.standard())) {
       for (int i = 0; i < 600; i++) {
         s.put(b("hot"), value(i));

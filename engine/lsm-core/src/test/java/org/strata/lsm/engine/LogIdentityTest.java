@@ -36,7 +36,7 @@ import org.strata.lsm.wal.WriteAheadLog;
  * {@code log.dir}, two stores given one log directory, a configuration naming a new {@code
  * log.dir} while the old log holds unflushed writes, a flipped byte in the last forced record,
  * swapped or duplicated component files, a removed manifest, and a full disk under group commit.
- * A store is "killed" here with {@link LsmTree#abandon()}, which lets go of every file without a
+ * A store is "killed" here with {@link Store#abandon()}, which lets go of every file without a
  * flush, a manifest or a log force beyond what the writes themselves did.
  */
 class LogIdentityTest {
@@ -53,7 +53,7 @@ class LogIdentityTest {
 
   /** Writes keys {@code prefix0..prefix(n-1)}, each synced, and kills the store. */
   private static void writeAndKill(Path dir, StoreConfig config, String prefix, int n) {
-    LsmTree t = LsmTree.open(dir, config, StoreEnvironment.standard());
+    Store t = Store.open(dir, config, StoreEnvironment.standard());
     for (int i = 0; i < n; i++) {
       t.put(b(prefix + i), b("v" + i));
     }
@@ -264,7 +264,7 @@ class LogIdentityTest {
     StoreConfig group = TestStores.smallConfig(100).withMemoryComponent(
         MemoryComponentConfig.of(8 << 20, 2)).withDurability(Durability.GROUP);
     List<Integer> acked = new ArrayList<>();
-    LsmTree t = LsmTree.open(store, group, env);
+    Store t = Store.open(store, group, env);
     boolean closed = false;
     try {
       for (int i = 0; i < 100; i++) {

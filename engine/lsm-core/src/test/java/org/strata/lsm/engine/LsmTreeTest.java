@@ -121,7 +121,7 @@ class LsmTreeTest {
   @Test
   void logIsTruncatedAfterFlushes() {
     Path dir = tmp.resolve("store");
-    try (LsmTree store = LsmTree.open(dir, TestStores.smallConfig(3),
+    try (Store store = Store.open(dir, TestStores.smallConfig(3),
         org.strata.lsm.io.StoreEnvironment.standard())) {
       for (int i = 0; i < 20000; i++) {
         store.put(b(key(i)), b("value-" + i));

@@ -41,7 +41,7 @@ import org.strata.lsm.testing.TestStores;
 class TriadLogPointerTest {
   @TempDir Path tmp;
 
-  private static Map<String, String> contents(LsmTree store) {
+  private static Map<String, String> contents(Store store) {
     Map<String, String> out = new TreeMap<>();
     try (ScanCursor c = store.scan(null, null)) {
       while (c.hasNext()) {
@@ -81,7 +81,7 @@ class TriadLogPointerTest {
     StoreConfig cfg = TriadLogReadCostTest.config();
     Map<String, String> model = new TreeMap<>();
     ClSsTableFlush.recordPointersForTests = true;
-    try (LsmTree store = LsmTree.open(dir, cfg, StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, cfg, StoreEnvironment.standard())) {
       TriadLogReadCostTest.carryThenFlush(store)
           .forEach((i, v) -> model.put(s(key(i)), s(v)));
       for (int round = 100; round < 102; round++) {
@@ -102,7 +102,7 @@ class TriadLogPointerTest {
         .allSatisfy(p -> assertThat(p).as("a record pointer").hasSize(12)));
 
     CountingFileIo io = CountingFileIo.ofSuffix(".clog");
-    try (LsmTree store = LsmTree.open(dir, cfg, new StoreEnvironment(Clock.system(), io))) {
+    try (Store store = Store.open(dir, cfg, new StoreEnvironment(Clock.system(), io))) {
       for (int i = 0; i < KEYS; i++) {
         assertThat(store.get(key(i)).map(TestStores::s)).as("key %d", i)
             .isEqualTo(java.util.Optional.ofNullable(model.get(s(key(i)))));
@@ -112,12 +112,12 @@ class TriadLogPointerTest {
       assertThat(contents(store)).isEqualTo(model);
     }
     assertThat(StoreVerifier.verify(dir).faults()).isEmpty();
-    try (LsmTree store = LsmTree.open(dir, cfg, StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, cfg, StoreEnvironment.standard())) {
       store.compact();
       assertThat(files(dir, ".cli")).as("merged into an ordinary component").isEmpty();
       assertThat(contents(store)).isEqualTo(model);
     }
-    try (LsmTree store = LsmTree.open(dir, cfg, StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, cfg, StoreEnvironment.standard())) {
       assertThat(contents(store)).isEqualTo(model);
     }
     assertThat(StoreVerifier.verify(dir).faults()).isEmpty();
@@ -133,7 +133,7 @@ class TriadLogPointerTest {
     StoreConfig cfg = TestStores.smallConfig(100).withTriad(TriadConfig.logOn());
     Map<String, String> model = new TreeMap<>();
     ClSsTableFlush.recordPointersForTests = true;
-    try (LsmTree store = LsmTree.open(dir, cfg, StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, cfg, StoreEnvironment.standard())) {
       for (int i = 0; i < 40; i++) {
         store.put(b("k" + i), b("old" + i));
         model.put("k" + i, "old" + i);
@@ -142,7 +142,7 @@ class TriadLogPointerTest {
     } finally {
       ClSsTableFlush.recordPointersForTests = false;
     }
-    try (LsmTree store = LsmTree.open(dir, cfg, StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, cfg, StoreEnvironment.standard())) {
       for (int i = 0; i < 40; i += 3) {
         store.put(b("k" + i), b("new" + i));
         model.put("k" + i, "new" + i);
@@ -169,7 +169,7 @@ class TriadLogPointerTest {
     Path dir = tmp.resolve("store");
     StoreConfig cfg = TestStores.smallConfig(100).withTriad(TriadConfig.logOn());
     Map<String, String> model = new HashMap<>();
-    try (LsmTree store = LsmTree.open(dir, cfg, StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, cfg, StoreEnvironment.standard())) {
       for (int i = 0; i < 20; i++) {
         store.put(b(String.format("k%02d", i)), b("value-" + i + "-" + "x".repeat(100)));
         model.put(String.format("k%02d", i), "value-" + i + "-" + "x".repeat(100));
@@ -183,7 +183,7 @@ class TriadLogPointerTest {
     byte[] all = Files.readAllBytes(segment);
     all[(int) offset + length - 3] ^= 0x20; // in the value
     Files.write(segment, all);
-    try (LsmTree store = LsmTree.open(dir, cfg, StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, cfg, StoreEnvironment.standard())) {
       assertThatThrownBy(() -> store.get(b("k05"))).isInstanceOf(CorruptionException.class)
           .hasMessageContaining(segment.getFileName().toString())
           .hasMessageContaining("at offset " + offset)

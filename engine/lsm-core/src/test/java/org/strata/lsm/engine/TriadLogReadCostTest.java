@@ -67,7 +67,7 @@ class TriadLogReadCostTest {
    * (re-logged in records of 1,024), then flushes that component: a CL-SSTable whose pointers
    * land in the re-logged records. Returns the newest value of each key.
    */
-  static Map<Integer, byte[]> carryThenFlush(LsmTree store) {
+  static Map<Integer, byte[]> carryThenFlush(Store store) {
     Map<Integer, byte[]> model = new HashMap<>();
     outer:
     for (int round = 0; round < 20; round++) {
@@ -90,7 +90,7 @@ class TriadLogReadCostTest {
   void aPointReadOfACarriedKeyReadsItsOperationNotItsRecord() throws IOException {
     Path dir = tmp.resolve("store");
     CountingFileIo io = CountingFileIo.ofSuffix(".clog");
-    try (LsmTree store = LsmTree.open(dir, config(), new StoreEnvironment(Clock.system(), io))) {
+    try (Store store = Store.open(dir, config(), new StoreEnvironment(Clock.system(), io))) {
       Map<Integer, byte[]> model = carryThenFlush(store);
       assertThat(files(dir, ".cli")).hasSize(1);
       io.reset();
@@ -120,7 +120,7 @@ class TriadLogReadCostTest {
   void aMergeOfCLSSTablesReadsEachSegmentOnceSequentially() throws IOException {
     Path dir = tmp.resolve("store");
     CountingFileIo io = CountingFileIo.ofSuffix(".clog");
-    try (LsmTree store = LsmTree.open(dir, config(), new StoreEnvironment(Clock.system(), io))) {
+    try (Store store = Store.open(dir, config(), new StoreEnvironment(Clock.system(), io))) {
       Map<Integer, byte[]> model = carryThenFlush(store);
       // a second CL-SSTable of single-put records, with stale versions in its segment
       for (int round = 100; round < 102; round++) {
@@ -164,7 +164,7 @@ class TriadLogReadCostTest {
         .withTriad(TriadConfig.logOn());
     int keys = 12_000;
     Map<Integer, byte[]> model = new HashMap<>();
-    try (LsmTree store = LsmTree.open(dir, cfg, new StoreEnvironment(Clock.system(), io))) {
+    try (Store store = Store.open(dir, cfg, new StoreEnvironment(Clock.system(), io))) {
       for (int round = 0; round < 2; round++) {
         for (int i = 0; i < keys; i += round + 1) { // the second round overwrites every other key
           store.put(key(i), value(round, i));

@@ -78,7 +78,7 @@ class TriadLogTest {
     return false;
   }
 
-  private static Map<String, String> contents(LsmTree store) {
+  private static Map<String, String> contents(Store store) {
     Map<String, String> out = new TreeMap<>();
     try (ScanCursor c = store.scan(null, null)) {
       while (c.hasNext()) {
@@ -98,7 +98,7 @@ class TriadLogTest {
   void aFlushWritesOnlyAnIndexWithNoValueBytes() throws IOException {
     Path dir = tmp.resolve("store");
     int n = 100;
-    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, logOnly(), StoreEnvironment.standard())) {
       for (int i = 0; i < n; i++) {
         store.put(b(String.format("k%04d", i)), value("a", i));
       }
@@ -141,7 +141,7 @@ class TriadLogTest {
     Path dir = tmp.resolve("store");
     FaultInjectingFileIo io = new FaultInjectingFileIo();
     StoreEnvironment env = new StoreEnvironment(Clock.system(), io);
-    try (LsmTree store = LsmTree.open(dir, logOnly(), env)) {
+    try (Store store = Store.open(dir, logOnly(), env)) {
       for (int i = 0; i < 50; i++) {
         store.put(b(String.format("k%04d", i)), value("f", i));
       }
@@ -168,7 +168,7 @@ class TriadLogTest {
   @Test
   void readsThroughACLSSTableReturnTheLatestVersion() throws IOException {
     Path dir = tmp.resolve("store");
-    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, logOnly(), StoreEnvironment.standard())) {
       store.put(b("1"), b("10"));
       store.put(b("2"), b("20"));
       store.put(b("3"), b("30"));
@@ -202,7 +202,7 @@ class TriadLogTest {
     assertThat(lengths.get("3")).isEqualTo(1 + 4 + 1 + 4 + 3);
     assertThat(offsets.get("3")).as("key 3 points at its later record")
         .isGreaterThan(offsets.get("4"));
-    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, logOnly(), StoreEnvironment.standard())) {
       assertThat(store.get(b("3")).map(TestStores::s)).contains("300");
       assertThat(store.get(b("1")).map(TestStores::s)).contains("10");
     }
@@ -212,7 +212,7 @@ class TriadLogTest {
   @Test
   void deletesInACLSSTableHideOlderVersions() throws IOException {
     Path dir = tmp.resolve("store");
-    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, logOnly(), StoreEnvironment.standard())) {
       store.put(b("a"), b("old"));
       store.put(b("b"), b("old"));
       store.flush();
@@ -239,7 +239,7 @@ class TriadLogTest {
     StoreConfig cfg = config(new TriadConfig(true, HotKeySelector.TOP_K, 1.0,
         ByteSize.ofBytes(0), true)).withMemoryComponent(MemoryComponentConfig.of(32 * 1024, 2));
     Map<String, String> model = new TreeMap<>();
-    try (LsmTree store = LsmTree.open(dir, cfg, StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, cfg, StoreEnvironment.standard())) {
       int i = 0;
       // fill memory components until two CL-SSTables exist: the hot key is written 4 times as
       // often as all cold keys together, each cold key 3 times (stale versions in the segment)
@@ -286,13 +286,13 @@ class TriadLogTest {
       }
       assertThat(contents(store)).isEqualTo(model);
     }
-    try (LsmTree store = LsmTree.open(dir, cfg, StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, cfg, StoreEnvironment.standard())) {
       assertThat(contents(store)).isEqualTo(model);
     }
   }
 
   private static Map<String, String> reopenContents(Path dir, StoreConfig cfg) {
-    try (LsmTree store = LsmTree.open(dir, cfg, StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, cfg, StoreEnvironment.standard())) {
       return contents(store);
     }
   }
@@ -312,7 +312,7 @@ class TriadLogTest {
   void aSegmentBackingACLSSTableOutlivesTruncationUntilItsMerge() throws IOException {
     Path dir = tmp.resolve("store");
     Map<String, String> model = new TreeMap<>();
-    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, logOnly(), StoreEnvironment.standard())) {
       for (int i = 0; i < 50; i++) {
         store.put(b("a" + i), b("first" + i));
         model.put("a" + i, "first" + i);
@@ -328,7 +328,7 @@ class TriadLogTest {
       assertThat(contents(store)).isEqualTo(model);
     }
     assertThat(reopenContents(dir, logOnly())).isEqualTo(model);
-    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, logOnly(), StoreEnvironment.standard())) {
       assertThat(store.stats().bytes().flushIndexBytes()).isPositive();
       for (int i = 0; i < 50; i += 2) {
         store.put(b("a" + i), b("second" + i));
@@ -341,7 +341,7 @@ class TriadLogTest {
       assertThat(contents(store)).isEqualTo(model);
     }
     assertThat(reopenContents(dir, logOnly())).isEqualTo(model);
-    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, logOnly(), StoreEnvironment.standard())) {
       store.compact();
       assertThat(files(dir, ".cli")).isEmpty();
       assertThat(files(dir.resolve("wal"), ".clog")).as("merged away: segments deleted")
@@ -371,7 +371,7 @@ class TriadLogTest {
 
   private Path storeWithOneCLSSTable() throws IOException {
     Path dir = tmp.resolve("store");
-    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, logOnly(), StoreEnvironment.standard())) {
       for (int i = 0; i < 20; i++) {
         store.put(b(String.format("k%02d", i)), value("c", i));
       }
@@ -392,7 +392,7 @@ class TriadLogTest {
     int at = indexOf(Files.readAllBytes(segment), value("c", 5));
     assertThat(at).isPositive();
     flip(segment, at + 20);
-    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, logOnly(), StoreEnvironment.standard())) {
       assertThatThrownBy(() -> store.get(b("k05"))).isInstanceOf(CorruptionException.class)
           .hasMessageContaining(segment.getFileName().toString());
       assertThat(store.get(b("k04"))).hasValue(value("c", 4)); // its own record is intact
@@ -414,7 +414,7 @@ class TriadLogTest {
     int at = indexOf(Files.readAllBytes(index), b("k10"));
     assertThat(at).isNotNegative();
     flip(index, at + 2);
-    try (LsmTree store = LsmTree.open(dir, logOnly(), StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, logOnly(), StoreEnvironment.standard())) {
       assertThatThrownBy(() -> contents(store)).isInstanceOf(CorruptionException.class)
           .hasMessageContaining(index.getFileName().toString());
     }

@@ -97,7 +97,7 @@ class TriadMemTest {
     Path dir = tmp.resolve("store");
     Map<String, byte[]> written = new LinkedHashMap<>();
     List<byte[]> hotValues = new ArrayList<>();
-    try (LsmTree store = LsmTree.open(dir, config(Durability.NONE, 1024),
+    try (Store store = Store.open(dir, config(Durability.NONE, 1024),
         StoreEnvironment.standard())) {
       int i = 0;
       // pairs of (hot update, new cold key) until the first component is sealed and flushed
@@ -163,7 +163,7 @@ class TriadMemTest {
   void belowTheFlushThresholdNothingIsFlushedAndTheLogIsRewritten() throws IOException {
     Path dir = tmp.resolve("store");
     TreeMap<String, byte[]> model = new TreeMap<>();
-    try (LsmTree store = LsmTree.open(dir, config(Durability.SYNC, 4096),
+    try (Store store = Store.open(dir, config(Durability.SYNC, 4096),
         StoreEnvironment.standard())) {
       int i = 0;
       // a bounded loop: 3000 puts of 10 keys fill the 16KB component many times over
@@ -233,7 +233,7 @@ class TriadMemTest {
     long logged = 0;
     ByteCounters before;
     StoreStats st;
-    try (LsmTree store = LsmTree.open(dir, cfg, StoreEnvironment.standard())) {
+    try (Store store = Store.open(dir, cfg, StoreEnvironment.standard())) {
       for (int i = 0; i < 1500; i++) {
         String k = i % 3 == 0 ? "hot" + (i % 2) : String.format("cold%05d", i);
         byte[] v = value("v", i);
@@ -295,7 +295,7 @@ class TriadMemTest {
   @Test
   void offByDefault() throws IOException {
     Path dir = tmp.resolve("store");
-    try (LsmTree store = LsmTree.open(dir, config(Durability.NONE, 1024)
+    try (Store store = Store.open(dir, config(Durability.NONE, 1024)
         .withTriad(TriadConfig.defaults()), StoreEnvironment.standard())) {
       for (int i = 0; i < 600; i++) {
         store.put(b(i % 2 == 0 ? "hot" : "cold" + i), value("v", i));

@@ -86,7 +86,7 @@ class UnloggedStoreTest {
       for (int j = 0; j < after; j++) {
         store.put(b(afterKey(j)), b("v2-" + j + PAD));
       }
-      ((LsmTree) store).awaitSealedFlushed(); // what was sealed is on disk; the active is not
+      ((Store) store).awaitSealedFlushed(); // what was sealed is on disk; the active is not
       io.image(dir, image);
     }
     try (LsmStore store = LsmStore.open(atSync, null)) {
