@@ -83,14 +83,6 @@ final class GroupMember {
   }
 
   /**
-   * Whether the active memory component is empty; the group holds its switch lock exclusively, so
-   * no writer inserts meanwhile.
-   */
-  boolean activeEmpty() {
-    return memory.active().isEmpty();
-  }
-
-  /**
    * Seals a non-empty active memory component and queues its flush; the group holds its switch
    * lock exclusively and has rolled the log. {@code full}: sealed because the memory budget is
    * used up (TRIAD-MEM may carry hot keys).

@@ -128,11 +128,6 @@ public final class Store implements LsmStore {
     return group.logSegmentCount();
   }
 
-  /** The store's tree. */
-  public LsmTree tree() {
-    return tree;
-  }
-
   /**
    * Lets go of every file without a flush, a manifest or a log force (a kill, for tests); the log
    * keeps what was not flushed.

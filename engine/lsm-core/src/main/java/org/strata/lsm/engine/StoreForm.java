@@ -31,8 +31,6 @@ final class StoreForm implements GroupForm {
   private final TreeGroup group;
   private final StoreConfig config;
   private final StoreEnvironment env;
-  /** TRIAD-MEM, or null when off; made with the tree's statistics. */
-  private TriadMem triadMem;
   /** The group's one tree, once {@link #recoverLog} has it. */
   private LsmTree tree;
   /** An old, fully flushed log to remove once the open has succeeded ({@link LogLocation}). */
@@ -59,9 +57,9 @@ final class StoreForm implements GroupForm {
   @Override
   public TreeServices services(Path treeDir, StoreConfig treeConfig, EngineStats stats) {
     LogOwner owner = group.logOwner();
-    triadMem = !config.triad().mem() ? null : new TriadMem(config.triad(),
+    // TRIAD-MEM, or null when off; made with the tree's statistics.
+    TriadMem mem = !config.triad().mem() ? null : new TriadMem(config.triad(),
         config.memoryComponent().memtableBytes(), c -> stats.relogged(c.entries(), c.bytes()));
-    TriadMem mem = triadMem;
     return new TreeServices(group.lock(), group.throttle(), owner.switchLock(),
         group.executor(), group::sealAll,
         mem == null ? null

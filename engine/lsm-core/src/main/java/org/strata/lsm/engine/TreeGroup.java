@@ -185,7 +185,7 @@ public final class TreeGroup implements AutoCloseable {
         cause.addSuppressed(e);
       }
     }
-    releaseLog();
+    stopFlushesAndLog();
   }
 
   /**
@@ -200,6 +200,11 @@ public final class TreeGroup implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+    stopFlushesAndLog();
+  }
+
+  /** Stops the flush thread and closes the log; the trees are closed or abandoned. */
+  private void stopFlushesAndLog() {
     executor.stop();
     log.close();
   }
@@ -270,8 +275,7 @@ public final class TreeGroup implements AutoCloseable {
   }
 
   /**
-   * Rolls the log and seals every non-empty active component, if there is one. Caller holds
-   * {@code lock}.
+   * Rolls the log and seals every non-empty active component. Caller holds {@code lock}.
    *
    * <p>The roll comes first: a tree's flush writes the log up to the roll's boundary ({@link
    * WriteAheadLog#completeRolls()}) before the component. Rolled after the seals, a flush that
@@ -285,15 +289,9 @@ public final class TreeGroup implements AutoCloseable {
     assert lock.isHeldByCurrentThread() : "caller holds the group's lock";
     log.switchLock().lockExclusive();
     try {
-      boolean any = false;
+      log.roll(); // the log starts no new segment if nothing was appended since the last roll
       for (LsmTree t : trees) {
-        any |= !t.member().activeEmpty();
-      }
-      if (any) {
-        log.roll();
-        for (LsmTree t : trees) {
-          t.member().seal(full);
-        }
+        t.member().seal(full);
       }
     } finally {
       log.switchLock().unlockExclusive();
@@ -329,7 +327,6 @@ public final class TreeGroup implements AutoCloseable {
   Condition changed() {
     return changed;
   }
-
 
   /** The group's flush thread. */
   FlushExecutor executor() {
@@ -433,8 +430,7 @@ public final class TreeGroup implements AutoCloseable {
         }
       }
     }
-    executor.stop();
-    log.close();
+    stopFlushesAndLog();
     if (first != null) {
       throw first;
     }

@@ -146,6 +146,23 @@ class TreeGroupTest {
   }
 
   @Test
+  void aFlushWithNothingToSealDoesNotRollTheLog() {
+    try (TreeGroup g = open(tmp.resolve("g"), 1 << 20)) {
+      g.write(List.of(put(0, "k", "v")));
+      g.flush();
+      int segments = g.logSegmentCount();
+      long flushes = g.tree(0).stats().flushes();
+      g.flush(); // every active memory component is empty: nothing to seal, no new segment
+      g.flush();
+      assertThat(g.logSegmentCount()).isEqualTo(segments);
+      assertThat(g.tree(0).stats().flushes()).isEqualTo(flushes);
+      g.write(List.of(put(1, "s", "")));
+      g.flush(); // something to seal: the log rolls again
+      assertThat(g.tree(1).stats().flushes()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void treesTakeWritesOnlyThroughTheirGroup() {
     // A tree has no write method of its own: a store writes through its group of one, a
     // partition's indexes through theirs, so no index can be written past its dataset.
