@@ -267,8 +267,9 @@ public final class AppendMergeTreePolicy implements MergePolicy {
       }
     }
     List<TreeLayout.Node> children = tree.overlapping(1, lo, hi);
-    if (children.isEmpty() && flushed.size() <= TreeLayout.SLOTS) {
-      return new Step("move", inputs, null, levels);
+    if (children.isEmpty()) {
+      return flushed.size() <= rule.sequenceLimit(tree, 1, n)
+          ? new Step("move", inputs, null, levels) : mergedDown(inputs, 1, null);
     }
     if (1 < n && anyFull(children)) {
       return null;
@@ -324,6 +325,9 @@ public final class AppendMergeTreePolicy implements MergePolicy {
     }
     List<TreeLayout.Node> children = tree.overlapping(i + 1, p.minKey(), p.maxKey());
     if (children.isEmpty()) {
+      if (p.sequenceCount() > rule.sequenceLimit(tree, i + 1, n)) {
+        return mergedDown(p.sequences(), i + 1, p);
+      }
       List<Integer> levels = new ArrayList<>();
       for (int s : p.slots()) {
         levels.add(TreeLayout.code(i + 1, s));
@@ -335,6 +339,17 @@ public final class AppendMergeTreePolicy implements MergePolicy {
     }
     Step s = route(tree, p.sequences(), children, n, kind);
     return new Step(kind, s.inputs(), s.routes(), null, p);
+  }
+
+  /**
+   * Sequences that have no child below them but more than {@code level} may hold (IAM's levels
+   * from the mixed level down): merged into one new node of {@code level} instead of moved. The
+   * node leaves its level as by a move; its anti-matter stays, as a deeper level may still hold
+   * older versions of its keys.
+   */
+  private static Step mergedDown(List<ComponentInfo> inputs, int level, TreeLayout.Node node) {
+    return new Step("move", inputs, List.of(new MergeRequest.Route(new byte[0],
+        TreeLayout.code(level, 0), Long.MAX_VALUE, false)), null, node);
   }
 
   private boolean anyFull(List<TreeLayout.Node> nodes) {

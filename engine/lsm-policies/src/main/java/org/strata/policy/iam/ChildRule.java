@@ -27,6 +27,12 @@ public interface ChildRule {
   String describe(TreeLayout tree, int leafLevel);
 
   /**
+   * The most sequences a node of {@code level} may hold: a node moved down to that level by a
+   * metadata change keeps its sequences only within this bound, and is merged into one otherwise.
+   */
+  int sequenceLimit(TreeLayout tree, int level, int leafLevel);
+
+  /**
    * LSA: always append, except that a full leaf child is merged (and re-cut into new leaf nodes),
    * and a child whose sequence slots are used up is merged.
    */
@@ -39,6 +45,11 @@ public interface ChildRule {
     @Override
     public String describe(TreeLayout tree, int leafLevel) {
       return "lsa";
+    }
+
+    @Override
+    public int sequenceLimit(TreeLayout tree, int level, int leafLevel) {
+      return TreeLayout.SLOTS;
     }
   };
 

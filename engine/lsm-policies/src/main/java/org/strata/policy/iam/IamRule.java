@@ -68,6 +68,15 @@ public final class IamRule implements ChildRule {
   }
 
   @Override
+  public int sequenceLimit(TreeLayout tree, int level, int leafLevel) {
+    ShapeSelector.Shape s = shape(tree, leafLevel);
+    if (level < s.mixedLevel()) {
+      return TreeLayout.SLOTS;
+    }
+    return level == s.mixedLevel() ? s.maxSequences() : 1;
+  }
+
+  @Override
   public String describe(TreeLayout tree, int leafLevel) {
     ShapeSelector.Shape s = shape(tree, leafLevel);
     return "m=" + s.mixedLevel() + " k=" + s.maxSequences();

@@ -101,6 +101,41 @@ class AppendMergeTreePolicyTest {
   }
 
   @Test
+  void iamMergesAMovedNodeWhoseSequencesTheNextLevelMayNotHold() {
+    TreeContext ctx = new TreeContext(); // m = 2, k = 2: level 3 nodes hold one sequence
+    ComponentInfo old = ctx.seq(2, 0, 0, 100, 500);
+    ComponentInfo young = ctx.seq(2, 1, 10, 90, 500); // full, two sequences, no children
+    ctx.seq(3, 0, 500, 600, 100);
+    ctx.decide(iam(2, 2), false);
+    assertThat(ctx.moves()).isEmpty();
+    MergeRequest.Routed down = ctx.merges().get(0);
+    assertThat(down.componentNames()).containsExactlyInAnyOrder(young.name(), old.name());
+    assertThat(down.routes()).extracting(MergeRequest.Route::outputLevel)
+        .containsExactly(TreeLayout.code(3, 0));
+    assertThat(down.routes().get(0).dropAntimatter()).isFalse();
+
+    TreeContext one = new TreeContext(); // m = 1, k = 1: two flushed runs, nothing in level 1
+    ComponentInfo first = one.seq(0, 0, 0, 100, 300);
+    ComponentInfo second = one.seq(0, 1, 50, 150, 300);
+    one.seq(2, 0, 500, 600, 100);
+    one.decide(iam(1, 1), false);
+    assertThat(one.moves()).isEmpty();
+    assertThat(one.merges().get(0).componentNames())
+        .containsExactlyInAnyOrder(first.name(), second.name());
+    assertThat(one.merges().get(0).routes()).extracting(MergeRequest.Route::outputLevel)
+        .containsExactly(TreeLayout.code(1, 0));
+
+    TreeContext lsa = new TreeContext(); // an appending level takes the node as it is
+    lsa.seq(2, 0, 0, 100, 500);
+    lsa.seq(2, 1, 10, 90, 500);
+    lsa.seq(3, 0, 500, 600, 100);
+    lsa.decide(iam(3, 2), false);
+    assertThat(lsa.merges()).isEmpty();
+    assertThat(lsa.moves().get(0).toLevels())
+        .containsExactly(TreeLayout.code(3, 1), TreeLayout.code(3, 0));
+  }
+
+  @Test
   void lsaAppendsToChildrenAndMergesOnlyAFullLeafChildRecutIntoSmallNodes() {
     TreeContext ctx = new TreeContext();
     ComponentInfo p0 = ctx.seq(1, 0, 0, 1000, 500);
