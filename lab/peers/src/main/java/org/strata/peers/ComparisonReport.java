@@ -356,9 +356,9 @@ public final class ComparisonReport {
     }
     if (mode == CompareRunner.Mode.LOAD) {
       b.append("Columns: load rec/s (records loaded per second, unthrottled, until the last"
-          + " flush and merge finished; for rocksdb-native, until db_bench exited, its"
-          + " waitforcompaction polling in steps of several seconds included, so an upper"
-          + " bound), fill rec/s (until the last write returned, background work possibly still"
+          + " flush and merge finished; for rocksdb-native, until its last flush or compaction"
+          + " ended by RocksDB's LOG, from the process's start), fill rec/s (until the last"
+          + " write returned, background work possibly still"
           + " running: db_bench's own figure), load s, then what the loading process spent on the"
           + " load"
           + " by the operating system's accounting (/proc): CPU s per M records (user and system"

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -26,9 +27,10 @@ import org.strata.twophase.TwoPhaseRunner;
  * One load by RocksDB's own {@code db_bench}, in a process of its own, with the comparison's
  * records (16-byte keys, values of the records' size, {@code load.records} of them, no
  * compression, no write-ahead log, as Strata's load runs with durability {@code unlogged}), timed
- * and accounted as a process: wall time from start to exit (opening, the fill, waiting for every
- * compaction, closing), CPU in user and system mode and the peak resident set ({@link
- * ProcessUse}, sampled every 20 ms).
+ * from the process's start to the end of its last flush or compaction by RocksDB's own LOG
+ * ({@link RocksDbInfoLog}; the process's wall time, start to exit, where the LOG names none) and
+ * accounted as a process: CPU in user and system mode from start to exit and the peak resident set
+ * ({@link ProcessUse}, sampled every 20 ms).
  *
  * <p>One writer runs {@code filluniquerandom} (every key once, in random order, as the other
  * systems load); more writers run {@code fillrandom} with {@code --writes} of their share over a
@@ -136,6 +138,7 @@ public final class DbBenchLoad {
     List<String> command = command(executable, db, writers);
     Path log = dir.resolve("db_bench.log");
     Files.deleteIfExists(log);
+    long startMicros = epochMicros();
     Execution run = execute(command, log, true);
     List<String> lines = run.lines();
     ProcessUse use = run.use();
@@ -144,6 +147,10 @@ public final class DbBenchLoad {
       throw new IllegalStateException(spec.label() + ": db_bench printed no fill result; its"
           + " output is in " + log);
     }
+    OptionalLong lastJob = run.stoppedWaiting() ? OptionalLong.empty()
+        : RocksDbInfoLog.lastBackgroundJobEndMicros(db.resolve("LOG"));
+    double loadSeconds = lastJob.isPresent()
+        ? Math.max(fill.seconds, (lastJob.getAsLong() - startMicros) / 1e6) : use.wallSeconds();
     long space = 0;
     long files = 0;
     try (Stream<Path> s = Files.list(db)) {
@@ -167,22 +174,37 @@ public final class DbBenchLoad {
       TwoPhaseRunner.deleteTree(data);
     }
     return new TwoPhaseResult(config, spec.system(), spec.label(),
-        description(fill, writers, run.stoppedWaiting()),
-        machine.finish(space), use.wallSeconds(), files, space, live, 0, null, List.of(),
+        description(fill, writers, run.stoppedWaiting(), lastJob.isPresent()),
+        machine.finish(space), loadSeconds, files, space, live, 0, null, List.of(),
         new GcPhase(List.of("none: a native process"), 0, 0, 0, 0, 0, 0, 0), null, use,
         fill.seconds);
   }
 
-  private String description(Fill fill, int writers, boolean stoppedWaiting) {
+  private String description(Fill fill, int writers, boolean stoppedWaiting, boolean fromLog) {
+    String time;
+    if (stoppedWaiting) {
+      time = "the load's time is the process's, from start to exit, stopped after its"
+          + " waitforcompaction had waited " + WAIT_LIMIT_NANOS / 1_000_000_000L + " s with"
+          + " compactions still pending (the memtables were flushed before)";
+    } else if (fromLog) {
+      time = "the load's time runs from the process's start to the end of its last flush or"
+          + " compaction, by RocksDB's LOG";
+    } else {
+      time = "the load's time is the process's, from start to exit, waiting for every"
+          + " compaction (RocksDB's LOG named no finished flush or compaction)";
+    }
     return String.format(Locale.ROOT, "RocksDB's db_bench (%s compaction, %s), %s with %d"
         + " writer(s): %,d writes, %,d ops/s by db_bench's own count over its %.2f s of filling;"
-        + " the load's time is the process's, from start to exit, %s",
+        + " %s",
         spec.compaction(), spec.shape().equals("defaults") ? "db_bench's defaults"
             : "the comparison's memory components, Bloom bits and level sizes",
-        fill.benchmark, writers, fill.operations, fill.opsPerSecond,
-        fill.seconds, stoppedWaiting ? "stopped after its waitforcompaction had waited "
-            + WAIT_LIMIT_NANOS / 1_000_000_000L + " s with compactions still pending (the"
-            + " memtables were flushed before)" : "waiting for every compaction");
+        fill.benchmark, writers, fill.operations, fill.opsPerSecond, fill.seconds, time);
+  }
+
+  /** The system clock in microseconds since the epoch, as RocksDB stamps its LOG's events. */
+  private static long epochMicros() {
+    java.time.Instant now = java.time.Instant.now();
+    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
   }
 
   /**

@@ -122,6 +122,9 @@ class DbBenchLoadTest {
     assertThat(r.system()).isEqualTo("rocksdb-native");
     assertThat(r.fillSeconds()).isPositive();
     assertThat(r.loadSeconds()).isGreaterThanOrEqualTo(r.fillSeconds());
+    // timed to its last flush or compaction by RocksDB's LOG, within the process's life
+    assertThat(r.description()).contains("by RocksDB's LOG");
+    assertThat(r.loadSeconds()).isLessThanOrEqualTo(r.loadProcess().wallSeconds());
     assertThat(r.loadProcess().peakRssBytes()).isPositive();
     assertThat(r.loadProcess().userSeconds() + r.loadProcess().systemSeconds()).isPositive();
     assertThat(r.loadedDiskComponents()).isPositive();
