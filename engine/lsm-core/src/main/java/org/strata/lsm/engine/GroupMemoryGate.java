@@ -81,6 +81,7 @@ final class GroupMemoryGate {
 
   /** What a writer of the group sees of its memory. Caller holds the group's lock. */
   private WriteAdmission.State memoryState() {
+    assert lock.isHeldByCurrentThread() : "caller holds the group's lock";
     long active = 0;
     boolean canSeal = true;
     Throwable background = null;

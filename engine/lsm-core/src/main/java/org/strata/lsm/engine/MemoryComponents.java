@@ -84,11 +84,13 @@ final class MemoryComponents {
 
   /** True when another memory component may be added. Caller holds the tree lock. */
   boolean canSeal() {
+    assert versions.lockHeld() : "caller holds the tree lock";
     return versions.current().memory.size() < count;
   }
 
   /** True when the active component is empty or may be sealed now. Caller holds the tree lock. */
   boolean canSealActive() {
+    assert versions.lockHeld() : "caller holds the tree lock";
     return active.isEmpty() || canSeal();
   }
 
@@ -102,6 +104,7 @@ final class MemoryComponents {
    * component is full (then the {@link Carrier}, if any, runs). Caller holds the tree lock.
    */
   void seal(boolean full) {
+    assert versions.lockHeld() : "caller holds the tree lock";
     SealEvent event = new SealEvent();
     event.begin();
     MemoryComponent old;
@@ -131,6 +134,7 @@ final class MemoryComponents {
 
   /** The oldest sealed component (the next to flush), or null. Caller holds the tree lock. */
   MemoryComponent oldestSealed() {
+    assert versions.lockHeld() : "caller holds the tree lock";
     List<MemoryComponent> mem = versions.current().memory;
     for (int i = mem.size() - 1; i >= 0; i--) {
       if (mem.get(i).isSealed()) {
@@ -147,11 +151,16 @@ final class MemoryComponents {
    * lock.
    */
   long newestSealedId() {
+    assert versions.lockHeld() : "caller holds the tree lock";
     return lastSealedId;
   }
 
-  /** True when a sealed component with an id up to {@code id} is in the version. Locked. */
+  /**
+   * True when a sealed component with an id up to {@code id} is in the version. Caller holds the
+   * tree lock.
+   */
   boolean hasSealedUpTo(long id) {
+    assert versions.lockHeld() : "caller holds the tree lock";
     for (MemoryComponent mc : versions.current().memory) {
       if (mc.isSealed() && mc.id() <= id) {
         return true;
@@ -162,6 +171,7 @@ final class MemoryComponents {
 
   /** The lowest log sequence number in any memory component, or MAX_VALUE. Caller holds lock. */
   long minLsn() {
+    assert versions.lockHeld() : "caller holds the tree lock";
     long min = Long.MAX_VALUE;
     for (MemoryComponent mc : versions.current().memory) {
       min = Math.min(min, mc.minLsn());

@@ -84,11 +84,13 @@ final class PartitionForm implements GroupForm {
 
   @Override
   public Map<StallCause, StallTotals> memoryStalls(long now) {
+    assert group.lock().isHeldByCurrentThread() : "caller holds the group's lock";
     return stalls.totals(now);
   }
 
   @Override
   public void closed(long now) {
+    assert group.lock().isHeldByCurrentThread() : "caller holds the group's lock";
     stalls.end(now);
   }
 

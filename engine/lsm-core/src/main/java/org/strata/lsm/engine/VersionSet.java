@@ -416,6 +416,11 @@ final class VersionSet {
     }
   }
 
+  /** Whether this thread holds the tree lock (for the assertions of classes that share it). */
+  boolean lockHeld() {
+    return lock.isHeldByCurrentThread();
+  }
+
   /** The engine's runs for the runs of a request's window. Caller holds the tree lock. */
   List<Run> runsOf(List<RunInfo> infos) {
     assert lock.isHeldByCurrentThread() : "caller holds the tree lock";

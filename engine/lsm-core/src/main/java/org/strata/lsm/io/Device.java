@@ -127,6 +127,7 @@ public final class Device {
 
   // Must hold lock.
   private void refill() {
+    assert lock.isHeldByCurrentThread() : "caller holds the device's lock";
     long now = clock.nanoTime();
     long elapsed = now - lastRefill;
     if (elapsed > 0) {

@@ -158,6 +158,7 @@ final class Arena {
 
   /** Opens a chunk of {@code size} bytes as the current one. Caller holds {@code growLock}. */
   private Chunk openChunk(int size, long before) {
+    assert Thread.holdsLock(growLock) : "caller holds growLock";
     byte[] bytes = new byte[size];
     Chunk c = new Chunk(addChunk(bytes), bytes, before);
     // doubling, until the next size would pass 256 KiB: then the largest chunk (under G1 one
@@ -168,6 +169,7 @@ final class Arena {
 
   /** Adds a chunk to the table and returns its number. Caller holds {@code growLock}. */
   private int addChunk(byte[] bytes) {
+    assert Thread.holdsLock(growLock) : "caller holds growLock";
     byte[][] table = chunks;
     if (chunkCount == table.length) {
       table = Arrays.copyOf(table, table.length * 2);
