@@ -20,12 +20,19 @@ public record GeneratedRecord(String key, Map<String, String> fields) {
     return key.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** The value's bytes: the field values concatenated in field-name order. */
+  /**
+   * The value's bytes: the field values concatenated in field-name order. For a record that
+   * {@link RecordShape#fields} generated these are the record's own bytes, not a copy: read them,
+   * never change them.
+   */
   public byte[] valueBytes() {
     return valueBytes(fields);
   }
 
-  /** The value bytes of {@code fields}: their values concatenated in field-name order. */
+  /**
+   * The value bytes of {@code fields}: their values concatenated in field-name order (the fields'
+   * own bytes, not a copy, for generated fields: read them, never change them).
+   */
   public static byte[] valueBytes(Map<String, String> fields) {
     if (fields instanceof RecordFields generated) {
       return generated.valueBytes();

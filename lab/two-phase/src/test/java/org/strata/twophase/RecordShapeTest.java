@@ -27,6 +27,8 @@ class RecordShapeTest {
       byte[] fast = GeneratedRecord.valueBytes(f);
       byte[] slow = GeneratedRecord.valueBytes(new LinkedHashMap<>(f));
       assertThat(fast).isEqualTo(slow).hasSize(24 + (fields - 2) * 37);
+      // a loader gets the record's own bytes, not a copy per write
+      assertThat(GeneratedRecord.valueBytes(f)).isSameAs(fast);
       assertThat(f.get("field1")).hasSize(12).containsOnlyDigits();
       assertThat(Long.parseLong(f.get("field2"))).isBetween(0L, 4_999L);
       assertThat(f.get("field0")).hasSize(37).matches("[a-z]+");
