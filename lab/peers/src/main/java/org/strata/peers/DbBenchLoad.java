@@ -138,7 +138,6 @@ public final class DbBenchLoad {
     List<String> command = command(executable, db, writers);
     Path log = dir.resolve("db_bench.log");
     Files.deleteIfExists(log);
-    long startMicros = epochMicros();
     Execution run = execute(command, log, true);
     List<String> lines = run.lines();
     ProcessUse use = run.use();
@@ -150,7 +149,8 @@ public final class DbBenchLoad {
     OptionalLong lastJob = run.stoppedWaiting() ? OptionalLong.empty()
         : RocksDbInfoLog.lastBackgroundJobEndMicros(db.resolve("LOG"));
     double loadSeconds = lastJob.isPresent()
-        ? Math.max(fill.seconds, (lastJob.getAsLong() - startMicros) / 1e6) : use.wallSeconds();
+        ? Math.max(fill.seconds, (lastJob.getAsLong() - run.startMicros()) / 1e6)
+        : use.wallSeconds();
     long space = 0;
     long files = 0;
     try (Stream<Path> s = Files.list(db)) {
@@ -297,8 +297,11 @@ public final class DbBenchLoad {
    * @param lines what it printed
    * @param use what it spent, by the operating system's accounting (null when not asked)
    * @param stoppedWaiting whether its waitforcompaction was stopped at {@link #WAIT_LIMIT_NANOS}
+   * @param startMicros the system clock as the process had started and its accounting began, in
+   *     microseconds since the epoch (so a time measured from it ends within the process's life)
    */
-  private record Execution(List<String> lines, ProcessUse use, boolean stoppedWaiting) {}
+  private record Execution(List<String> lines, ProcessUse use, boolean stoppedWaiting,
+      long startMicros) {}
 
   /**
    * Runs {@code command} (line-buffered) to its end, sampling its process every 20 ms if {@code
@@ -312,6 +315,7 @@ public final class DbBenchLoad {
         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
     Process p = new ProcessBuilder(lineBuffered(command)).redirectErrorStream(true).start();
     ProcessUse.Meter meter = account ? ProcessUse.Meter.of(p.pid()) : null;
+    long startMicros = epochMicros();
     List<String> lines = new ArrayList<>();
     long[] waitStarted = {0};
     Thread reader = new Thread(() -> {
@@ -356,7 +360,7 @@ public final class DbBenchLoad {
       throw new IllegalStateException(spec.label() + ": db_bench exited with " + p.exitValue()
           + "; its output is in " + log);
     }
-    return new Execution(lines, use, stopped);
+    return new Execution(lines, use, stopped, startMicros);
   }
 
   /**
