@@ -11,6 +11,11 @@ import org.strata.lsm.spi.IoOperation;
  * operation (which wakes whoever waits on it) and tells the scheduler. {@link #pause()} and {@link
  * #resume()} are Hyracks' own: a paused merge stops at its next check, every 1,000 tuples, and
  * {@link #remainingInputPages()} is Hyracks' count of input pages its merge cursor has not read.
+ *
+ * <p>The started and paused flags change under the owning {@link StrataIoScheduler}'s monitor, and
+ * the owner takes a listener's views of a merge and of its index's other merges under the same
+ * monitor: a view never shows a merge running that a scheduler had paused before it resumed
+ * another (a scheduler pauses first, then resumes).
  */
 final class HyracksIoOperation implements IoOperation {
   private final long id;
@@ -55,7 +60,9 @@ final class HyracksIoOperation implements IoOperation {
 
   @Override
   public void run() {
-    started = true;
+    synchronized (owner) {
+      started = true;
+    }
     owner.mergeStarted(this);
     boolean success = false;
     try {
@@ -70,14 +77,18 @@ final class HyracksIoOperation implements IoOperation {
 
   @Override
   public void pause() {
-    paused = true;
+    synchronized (owner) {
+      paused = true;
+    }
     op.pause();
     owner.pausedByScheduler(this);
   }
 
   @Override
   public void resume() {
-    paused = false;
+    synchronized (owner) {
+      paused = false;
+    }
     op.resume();
     owner.resumedByScheduler(this);
   }

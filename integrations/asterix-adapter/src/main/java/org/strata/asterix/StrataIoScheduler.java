@@ -308,18 +308,28 @@ public final class StrataIoScheduler implements ILSMIOOperationScheduler, Closea
 
   void mergeStarted(HyracksIoOperation merge) {
     if (!listeners.isEmpty()) {
-      List<MergeListener.MergeView> others = others(merge);
+      MergeListener.MergeView self;
+      List<MergeListener.MergeView> others;
+      synchronized (this) { // one snapshot: the flags change under this monitor too
+        self = merge.view();
+        others = others(merge);
+      }
       for (MergeListener l : listeners) {
-        l.started(merge.view(), others);
+        l.started(self, others);
       }
     }
   }
 
   void resumedByScheduler(HyracksIoOperation merge) {
     if (!listeners.isEmpty()) {
-      List<MergeListener.MergeView> others = others(merge);
+      MergeListener.MergeView self;
+      List<MergeListener.MergeView> others;
+      synchronized (this) {
+        self = merge.view();
+        others = others(merge);
+      }
       for (MergeListener l : listeners) {
-        l.resumed(merge.view(), others);
+        l.resumed(self, others);
       }
     }
   }
