@@ -308,28 +308,18 @@ public final class StrataIoScheduler implements ILSMIOOperationScheduler, Closea
 
   void mergeStarted(HyracksIoOperation merge) {
     if (!listeners.isEmpty()) {
-      MergeListener.MergeView self;
-      List<MergeListener.MergeView> others;
-      synchronized (this) { // one snapshot: the flags change under this monitor too
-        self = merge.view();
-        others = others(merge);
-      }
+      Views v = views(merge);
       for (MergeListener l : listeners) {
-        l.started(self, others);
+        l.started(v.self(), v.others());
       }
     }
   }
 
   void resumedByScheduler(HyracksIoOperation merge) {
     if (!listeners.isEmpty()) {
-      MergeListener.MergeView self;
-      List<MergeListener.MergeView> others;
-      synchronized (this) {
-        self = merge.view();
-        others = others(merge);
-      }
+      Views v = views(merge);
       for (MergeListener l : listeners) {
-        l.resumed(self, others);
+        l.resumed(v.self(), v.others());
       }
     }
   }
@@ -366,7 +356,14 @@ public final class StrataIoScheduler implements ILSMIOOperationScheduler, Closea
     target.completed(merge);
   }
 
-  private synchronized List<MergeListener.MergeView> others(HyracksIoOperation merge) {
+  /** A merge's view and those of the other live merges of its scope, taken together. */
+  private record Views(MergeListener.MergeView self, List<MergeListener.MergeView> others) {}
+
+  /**
+   * One snapshot of {@code merge} and the other live merges of its scope, under this monitor,
+   * under which a merge's started and paused flags change too ({@link HyracksIoOperation}).
+   */
+  private synchronized Views views(HyracksIoOperation merge) {
     List<MergeListener.MergeView> out = new ArrayList<>();
     for (HyracksIoOperation m : liveMerges.getOrDefault(scopeKey(merge.hyracksOperation()),
         List.of())) {
@@ -374,7 +371,7 @@ public final class StrataIoScheduler implements ILSMIOOperationScheduler, Closea
         out.add(m.view());
       }
     }
-    return out;
+    return new Views(merge.view(), out);
   }
 
   // ---- state ------------------------------------------------------------------------------
